@@ -1,0 +1,55 @@
+import Synchronization
+
+/// A type-erased cancellable that cancels when it is deinitialised.
+///
+/// Keep the `AnyCancellable` returned by `sink` or `assign` for as long as you want the subscription to
+/// live; dropping it cancels. Equality and hashing are by identity. `cancel()` is safe from any thread
+/// and runs the cancellation at most once.
+public final class AnyCancellable: Cancellable, Hashable, Sendable {
+    private let lock = Lock()
+    private nonisolated(unsafe) var cancellation: (() -> Void)?
+
+    /// Creates a cancellable that runs `cancel` once, on the first ``cancel()`` or on deinit.
+    public init(_ cancel: @escaping () -> Void) {
+        cancellation = cancel
+    }
+
+    /// Creates a cancellable that cancels `canceller` once, on the first ``cancel()`` or on deinit.
+    public init<C: Cancellable>(_ canceller: C) {
+        cancellation = canceller.cancel
+    }
+
+    deinit {
+        cancellation?()
+    }
+
+    /// Runs the cancellation if it has not run yet; later calls do nothing.
+    public func cancel() {
+        let action = lock.withLock { () -> (() -> Void)? in
+            let action = cancellation
+            cancellation = nil
+            return action
+        }
+        action?()
+    }
+
+    /// Appends this cancellable to `collection`.
+    public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+        collection.append(self)
+    }
+
+    /// Inserts this cancellable into `set`.
+    public func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+
+    /// Whether two values are the same instance.
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the instance's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

@@ -1,0 +1,209 @@
+extension Subscribers {
+    /// How many values a subscriber wants: a finite count or unlimited.
+    ///
+    /// Arithmetic saturates as in Combine: anything plus or times unlimited is unlimited, overflow gives
+    /// unlimited, unlimited minus anything is unlimited, and a result below zero is `.none`.
+    @frozen
+    public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
+        /// The count, or `unlimitedRaw` for unlimited.
+        @usableFromInline
+        internal let rawValue: UInt
+
+        @usableFromInline
+        internal static let unlimitedRaw = UInt(Int.max) + 1
+
+        @inlinable
+        internal init(rawValue: UInt) {
+            self.rawValue = Swift.min(Self.unlimitedRaw, rawValue)
+        }
+
+        /// As many values as the publisher can produce.
+        public static let unlimited = Demand(rawValue: unlimitedRaw)
+
+        /// No values (a subscriber returns it from `receive(_:)` when it wants no more than before).
+        public static let none = Demand(rawValue: 0)
+
+        /// At most `value` values. `value` must not be negative (that traps, as in Combine).
+        @inlinable
+        public static func max(_ value: Int) -> Demand {
+            precondition(value >= 0, "demand cannot be negative")
+            return Demand(rawValue: UInt(value))
+        }
+
+        /// The finite count, or `nil` when unlimited.
+        @inlinable
+        public var max: Int? {
+            rawValue == Self.unlimitedRaw ? nil : Int(rawValue)
+        }
+
+        /// `"unlimited"` or `"max(n)"`.
+        public var description: String {
+            self == .unlimited ? "unlimited" : "max(\(rawValue))"
+        }
+
+        /// The saturating sum of two demands.
+        @inlinable
+        public static func + (lhs: Demand, rhs: Demand) -> Demand {
+            if lhs.rawValue == unlimitedRaw || rhs.rawValue == unlimitedRaw { return .unlimited }
+            let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
+            return overflow ? .unlimited : Demand(rawValue: sum)
+        }
+
+        /// Adds `rhs` to `lhs`, saturating.
+        @inlinable
+        public static func += (lhs: inout Demand, rhs: Demand) {
+            lhs = lhs + rhs
+        }
+
+        /// The saturating sum of a demand and a count (a negative count subtracts, down to `.none`).
+        @inlinable
+        public static func + (lhs: Demand, rhs: Int) -> Demand {
+            rhs < 0 ? lhs - Demand(rawValue: rhs.magnitude) : lhs + Demand(rawValue: UInt(rhs))
+        }
+
+        /// Adds `rhs` to `lhs`, saturating.
+        @inlinable
+        public static func += (lhs: inout Demand, rhs: Int) {
+            lhs = lhs + rhs
+        }
+
+        /// The saturating product of a demand and a count; a negative count traps, as a negative demand would.
+        @inlinable
+        public static func * (lhs: Demand, rhs: Int) -> Demand {
+            if lhs.rawValue == unlimitedRaw { return .unlimited }
+            precondition(rhs >= 0, "demand cannot be negative")
+            let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
+            return overflow ? .unlimited : Demand(rawValue: product)
+        }
+
+        /// Multiplies `lhs` by `rhs`, saturating.
+        @inlinable
+        public static func *= (lhs: inout Demand, rhs: Int) {
+            lhs = lhs * rhs
+        }
+
+        /// The difference of two demands: unlimited stays unlimited, unlimited subtracted gives `.none`,
+        /// and a negative result is `.none`.
+        @inlinable
+        public static func - (lhs: Demand, rhs: Demand) -> Demand {
+            if lhs.rawValue == unlimitedRaw { return .unlimited }
+            if rhs.rawValue == unlimitedRaw { return .none }
+            return lhs.rawValue >= rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
+        }
+
+        /// Subtracts `rhs` from `lhs`, as ``-(_:_:)-(Demand,Demand)``.
+        @inlinable
+        public static func -= (lhs: inout Demand, rhs: Demand) {
+            lhs = lhs - rhs
+        }
+
+        /// The difference of a demand and a count (a negative count adds).
+        @inlinable
+        public static func - (lhs: Demand, rhs: Int) -> Demand {
+            rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+        }
+
+        /// Subtracts `rhs` from `lhs`.
+        @inlinable
+        public static func -= (lhs: inout Demand, rhs: Int) {
+            lhs = lhs - rhs
+        }
+
+        /// Orders demands by count; unlimited is greater than every finite demand.
+        @inlinable
+        public static func < (lhs: Demand, rhs: Demand) -> Bool {
+            lhs.rawValue < rhs.rawValue
+        }
+
+        /// Whether the demand is greater than `rhs`; unlimited is greater than every count.
+        @inlinable
+        public static func > (lhs: Demand, rhs: Int) -> Bool {
+            compare(lhs, rhs) > 0
+        }
+
+        /// Whether the demand is at least `rhs`; unlimited is at least every count.
+        @inlinable
+        public static func >= (lhs: Demand, rhs: Int) -> Bool {
+            compare(lhs, rhs) >= 0
+        }
+
+        /// Whether the demand is less than `rhs`; unlimited never is.
+        @inlinable
+        public static func < (lhs: Demand, rhs: Int) -> Bool {
+            compare(lhs, rhs) < 0
+        }
+
+        /// Whether the demand is at most `rhs`; unlimited never is.
+        @inlinable
+        public static func <= (lhs: Demand, rhs: Int) -> Bool {
+            compare(lhs, rhs) <= 0
+        }
+
+        /// Whether `lhs` is greater than the demand; never when it is unlimited.
+        @inlinable
+        public static func > (lhs: Int, rhs: Demand) -> Bool {
+            compare(rhs, lhs) < 0
+        }
+
+        /// Whether `lhs` is at least the demand; never when it is unlimited.
+        @inlinable
+        public static func >= (lhs: Int, rhs: Demand) -> Bool {
+            compare(rhs, lhs) <= 0
+        }
+
+        /// Whether `lhs` is less than the demand; always when it is unlimited.
+        @inlinable
+        public static func < (lhs: Int, rhs: Demand) -> Bool {
+            compare(rhs, lhs) > 0
+        }
+
+        /// Whether `lhs` is at most the demand; always when it is unlimited.
+        @inlinable
+        public static func <= (lhs: Int, rhs: Demand) -> Bool {
+            compare(rhs, lhs) >= 0
+        }
+
+        /// Whether the demand is the finite count `rhs`.
+        @inlinable
+        public static func == (lhs: Demand, rhs: Int) -> Bool {
+            compare(lhs, rhs) == 0
+        }
+
+        /// Whether the demand is not the finite count `rhs`.
+        @inlinable
+        public static func != (lhs: Demand, rhs: Int) -> Bool {
+            compare(lhs, rhs) != 0
+        }
+
+        /// Whether `lhs` is the demand's finite count.
+        @inlinable
+        public static func == (lhs: Int, rhs: Demand) -> Bool {
+            compare(rhs, lhs) == 0
+        }
+
+        /// Whether `lhs` is not the demand's finite count.
+        @inlinable
+        public static func != (lhs: Int, rhs: Demand) -> Bool {
+            compare(rhs, lhs) != 0
+        }
+
+        /// -1, 0 or 1 as `demand` is below, equal to or above `count`.
+        @inlinable
+        internal static func compare(_ demand: Demand, _ count: Int) -> Int {
+            if demand.rawValue == unlimitedRaw || count < 0 { return 1 }
+            let count = UInt(count)
+            return demand.rawValue < count ? -1 : (demand.rawValue == count ? 0 : 1)
+        }
+
+        /// Decodes a demand from its count (unlimited encodes as `Int.max + 1`).
+        public init(from decoder: any Decoder) throws {
+            try self.init(rawValue: decoder.singleValueContainer().decode(UInt.self))
+        }
+
+        /// Encodes the demand as its count.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+}

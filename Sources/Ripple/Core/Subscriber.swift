@@ -1,0 +1,28 @@
+/// A type that receives a subscription, values and at most one completion from a publisher.
+///
+/// The calls arrive in this order: `receive(subscription:)` once, then `receive(_:)` zero or more times
+/// (never more often than demanded), then `receive(completion:)` at most once. Calls are serialised.
+public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
+    /// The kind of values this subscriber receives.
+    associatedtype Input
+    /// The kind of error this subscriber may receive.
+    associatedtype Failure: Error
+
+    /// Tells the subscriber it has been attached; the subscriber requests values through `subscription`.
+    func receive(subscription: any Subscription)
+
+    /// Delivers one value and returns how many more values the subscriber wants, added to what it asked
+    /// for before (`.none` for no more than already requested).
+    func receive(_ input: Input) -> Subscribers.Demand
+
+    /// Tells the subscriber the publisher has finished or failed; nothing follows.
+    func receive(completion: Subscribers.Completion<Failure>)
+}
+
+extension Subscriber where Input == Void {
+    /// Delivers a `Void` value; returns the additional demand, as ``receive(_:)``.
+    @inlinable
+    public func receive() -> Subscribers.Demand {
+        receive(())
+    }
+}

@@ -1,0 +1,98 @@
+extension Subscribers {
+    /// A subscriber that requests unlimited values and writes each one to a property of an object.
+    ///
+    /// The object is held strongly until the publisher completes or the subscriber is cancelled.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
+        /// `Assign` never fails.
+        public typealias Failure = Never
+
+        private let lock = Lock()
+        private nonisolated(unsafe) var target: Root?
+        private nonisolated(unsafe) var subscription: (any Subscription)?
+        private nonisolated(unsafe) var isTerminal = false
+
+        /// The property written to.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// The object written to; `nil` once the subscriber has completed or been cancelled.
+        public var object: Root? {
+            lock.withLock { target }
+        }
+
+        /// Creates a subscriber that writes each value to `object[keyPath: keyPath]`.
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            target = object
+            self.keyPath = keyPath
+        }
+
+        /// `"Assign Root."` with the root's type name.
+        public var description: String { "Assign \(Root.self)." }
+
+        /// A mirror showing the object, the key path and the upstream subscription.
+        public var customMirror: Mirror {
+            let (object, upstream) = lock.withLock { (target, subscription) }
+            return Mirror(
+                self,
+                children: ["object": object as Any, "keyPath": keyPath, "upstreamSubscription": upstream as Any]
+            )
+        }
+
+        /// The description, for playgrounds.
+        public var playgroundDescription: Any { description }
+
+        /// Stores `subscription` and requests unlimited values; a second subscription is cancelled.
+        public func receive(subscription: any Subscription) {
+            let accepted = lock.withLock { () -> Bool in
+                guard self.subscription == nil, !isTerminal else { return false }
+                self.subscription = subscription
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// Writes `value` to the property.
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            let object = lock.withLock { target }
+            object?[keyPath: keyPath] = value
+            return .none
+        }
+
+        /// Releases the object.
+        public func receive(completion: Subscribers.Completion<Never>) {
+            lock.withLock {
+                isTerminal = true
+                target = nil
+                subscription = nil
+            }
+        }
+
+        /// Cancels the subscription and releases the object.
+        public func cancel() {
+            let upstream: (any Subscription)? = lock.withLock {
+                let upstream = subscription
+                isTerminal = true
+                target = nil
+                subscription = nil
+                return upstream
+            }
+            upstream?.cancel()
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Writes each value to `object[keyPath: keyPath]`.
+    ///
+    /// - Returns: a cancellable that cancels the subscription; dropping it cancels too.
+    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
