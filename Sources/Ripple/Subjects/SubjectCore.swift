@@ -1,0 +1,262 @@
+/// The delivery engine shared by ``PassthroughSubject`` and ``CurrentValueSubject``.
+///
+/// ## Serialised delivery
+/// `send` may be called from any thread, at once and re-entrantly (a subscriber that sends into the
+/// subject it is receiving from). Deliveries never overlap and never reorder: the first thread to
+/// send while no delivery runs becomes the *drain owner* and delivers; a `send` that arrives while a
+/// delivery runs — on another thread or re-entrantly on the owner's — appends to a queue that the owner
+/// delivers, in order, before it returns. A `send` therefore never blocks on a subscriber and never
+/// deadlocks; when sends race from several threads, a sender may return before its value has reached
+/// the subscribers (it is queued behind the delivery in progress, never dropped or reordered).
+///
+/// ## Demand
+/// Each subscriber receives a value only if it has demand when the value is delivered; otherwise the
+/// value is not delivered to it (as in Combine). A replaying subject also hands its latest value to a
+/// subscriber as soon as that subscriber has demand and has not seen the latest value yet.
+///
+/// ## Cost
+/// Delivering one value to N subscribers takes the lock twice (choose, then account the returned
+/// demand) and allocates nothing.
+internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<Output>>: SubjectConduitOwner, Sendable {
+    typealias Conduit = SubjectConduit<Output, Failure>
+
+    private enum Pending {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+        case latest(Conduit)
+    }
+
+    /// Guards every field below except where noted.
+    let lock = Lock()
+    let name: String
+    /// The replayed value (for ``CurrentValueSubject`` the subject's `value`).
+    nonisolated(unsafe) var replay: Replay
+    private nonisolated(unsafe) var conduits = ContiguousArray<Conduit>()
+    /// Set when `send(completion:)` is accepted; later sends are ignored.
+    private nonisolated(unsafe) var terminal: Subscribers.Completion<Failure>?
+    private nonisolated(unsafe) var isDraining = false
+    private nonisolated(unsafe) var pending = RingBuffer<Pending>()
+    /// Conduits cancelled while a drain ran: the drain owner releases their subscribers.
+    private nonisolated(unsafe) var releasedDuringDrain: [Conduit] = []
+    private nonisolated(unsafe) var upstreams: [any Subscription] = []
+    private nonisolated(unsafe) var hasAnyDownstreamDemand = false
+
+    init(name: String, replay: Replay) {
+        self.name = name
+        self.replay = replay
+    }
+
+    // MARK: Subject
+
+    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectSubscription(core: self, downstream: subscriber)
+        let completion: Subscribers.Completion<Failure>? = lock.withLock {
+            if let terminal { return terminal }
+            conduits.append(conduit)
+            return nil
+        }
+        if let completion {
+            conduit.releaseDownstream()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        subscriber.receive(subscription: conduit)
+        let (completionDuringSubscribe, startDrain) = lock.withLock { () -> (Subscribers.Completion<Failure>?, Bool) in
+            if let completion = conduit.pendingCompletion {
+                conduit.pendingCompletion = nil
+                conduit.phase = .finished
+                return (completion, false)
+            }
+            guard conduit.phase == .subscribing else { return (nil, false) }
+            conduit.phase = .subscribed
+            return (nil, enqueueLatestIfNeeded(for: conduit))
+        }
+        if let completionDuringSubscribe {
+            subscriber.receive(completion: completionDuringSubscribe)
+            conduit.releaseDownstream()
+        }
+        if startDrain { drain(after: []) }
+    }
+
+    func send(_ value: Output) {
+        let selected: ContiguousArray<Conduit>? = lock.withLock {
+            guard terminal == nil else { return nil }
+            replay.record(value)
+            if isDraining {
+                pending.append(.value(value))
+                return nil
+            }
+            isDraining = true
+            return select(conduits)
+        }
+        guard let selected else { return }
+        deliver(value, to: selected)
+        drain(after: selected)
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+        let startDrain = lock.withLock { () -> Bool in
+            guard terminal == nil else { return false }
+            terminal = completion
+            pending.append(.completion(completion))
+            return claimDrain()
+        }
+        if startDrain { drain(after: []) }
+    }
+
+    func send(subscription: any Subscription) {
+        let requestNow = lock.withLock { () -> Bool in
+            upstreams.append(subscription)
+            return hasAnyDownstreamDemand
+        }
+        if requestNow { subscription.request(.unlimited) }
+    }
+
+    /// Cancels every upstream subscription the subject was given (when the subject goes away).
+    func cancelUpstreams() {
+        let subscriptions: [any Subscription] = lock.withLock {
+            let subscriptions = upstreams
+            upstreams = []
+            return subscriptions
+        }
+        for subscription in subscriptions { subscription.cancel() }
+    }
+
+    // MARK: SubjectConduitOwner
+
+    func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
+        let (upstreamsToRequest, startDrain) = lock.withLock { () -> ([any Subscription], Bool) in
+            guard conduit.phase != .finished else { return ([], false) }
+            conduit.demand += demand
+            var toRequest: [any Subscription] = []
+            if !hasAnyDownstreamDemand {
+                hasAnyDownstreamDemand = true
+                toRequest = upstreams
+            }
+            let startDrain = conduit.phase == .subscribed && enqueueLatestIfNeeded(for: conduit)
+            return (toRequest, startDrain)
+        }
+        for upstream in upstreamsToRequest { upstream.request(.unlimited) }
+        if startDrain { drain(after: []) }
+    }
+
+    func cancel(_ conduit: Conduit) {
+        let releaseNow = lock.withLock { () -> Bool in
+            guard conduit.phase != .finished else { return false }
+            conduit.phase = .finished
+            conduit.pendingCompletion = nil
+            if let index = conduits.firstIndex(where: { $0 === conduit }) {
+                conduits.remove(at: index)
+            }
+            if isDraining {
+                releasedDuringDrain.append(conduit)
+                return false
+            }
+            return true
+        }
+        if releaseNow { conduit.releaseDownstream() }
+    }
+
+    // MARK: Delivery (drain owner only)
+
+    /// Takes the drain if no one holds it; returns whether the caller now owns it. Lock held.
+    private func claimDrain() -> Bool {
+        if isDraining { return false }
+        isDraining = true
+        return true
+    }
+
+    /// Queues the latest value for `conduit` if it has demand and has not seen it; returns whether the
+    /// caller must drain. Lock held.
+    private func enqueueLatestIfNeeded(for conduit: Conduit) -> Bool {
+        guard replay.latest != nil, !conduit.hasLatest, conduit.demand > 0 else { return false }
+        pending.append(.latest(conduit))
+        return claimDrain()
+    }
+
+    /// Marks the conduits that receive the next value and takes their demand. Lock held.
+    private func select(_ candidates: ContiguousArray<Conduit>) -> ContiguousArray<Conduit> {
+        for conduit in candidates {
+            if conduit.phase == .subscribed && conduit.demand > 0 {
+                conduit.demand -= 1
+                conduit.isSelected = true
+                conduit.hasLatest = true
+            } else {
+                conduit.hasLatest = false
+            }
+        }
+        return candidates
+    }
+
+    private func deliver(_ value: Output, to selected: ContiguousArray<Conduit>) {
+        for conduit in selected where conduit.isSelected {
+            conduit.isSelected = false
+            conduit.returnedDemand = conduit.deliver(value)
+        }
+    }
+
+    /// Delivers what was queued, in order, until the queue is empty; then gives up the drain.
+    /// `delivered` are the conduits of the delivery just made, whose returned demand is still to add.
+    private func drain(after delivered: ContiguousArray<Conduit>) {
+        var delivered = delivered
+        while true {
+            let step: DrainStep = lock.withLock {
+                for conduit in delivered where conduit.returnedDemand != .none {
+                    if conduit.phase != .finished { conduit.demand += conduit.returnedDemand }
+                    conduit.returnedDemand = .none
+                }
+                guard let next = pending.popFirst() else {
+                    isDraining = false
+                    let released = releasedDuringDrain
+                    releasedDuringDrain = []
+                    return .done(released)
+                }
+                switch next {
+                case .value(let value):
+                    return .value(value, select(conduits))
+                case .latest(let conduit):
+                    guard conduit.phase == .subscribed, !conduit.hasLatest, conduit.demand > 0,
+                        let latest = replay.latest
+                    else { return .value(nil, []) }
+                    conduit.demand -= 1
+                    conduit.hasLatest = true
+                    conduit.isSelected = true
+                    return .value(latest, [conduit])
+                case .completion(let completion):
+                    var finishing = ContiguousArray<Conduit>()
+                    for conduit in conduits {
+                        if conduit.phase == .subscribing {
+                            conduit.pendingCompletion = completion
+                        } else {
+                            conduit.phase = .finished
+                            finishing.append(conduit)
+                        }
+                    }
+                    conduits = []
+                    return .completion(completion, finishing)
+                }
+            }
+            switch step {
+            case .done(let released):
+                for conduit in released { conduit.releaseDownstream() }
+                return
+            case .value(let value, let selected):
+                if let value { deliver(value, to: selected) }
+                delivered = selected
+            case .completion(let completion, let finishing):
+                for conduit in finishing {
+                    conduit.deliver(completion: completion)
+                    conduit.releaseDownstream()
+                }
+                delivered = []
+            }
+        }
+    }
+
+    private enum DrainStep {
+        case done([Conduit])
+        case value(Output?, ContiguousArray<Conduit>)
+        case completion(Subscribers.Completion<Failure>, ContiguousArray<Conduit>)
+    }
+}
