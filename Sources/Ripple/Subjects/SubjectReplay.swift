@@ -10,6 +10,9 @@ internal protocol SubjectReplay<Output> {
 
 /// No replay: a value sent while a subscriber has no demand is not delivered to it.
 internal struct NoReplay<Output>: SubjectReplay {
+    /// Not used: a stored byte keeps the property from being zero-sized, because ThreadSanitizer reports
+    /// accesses to zero-sized stored properties of a class (all placed at the object's address) as races.
+    private var sizePadding: UInt8 = 0
     var latest: Output? { nil }
     mutating func record(_ value: Output) {}
 }
