@@ -1,0 +1,188 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Ripple
+
+@Suite("VirtualTimeScheduler")
+struct VirtualTimeSchedulerTests {
+    final class Log: @unchecked Sendable {
+        private let lock = Lock()
+        private var entries: [String] = []
+        func append(_ entry: String) { lock.withLock { entries.append(entry) } }
+        var all: [String] { lock.withLock { entries } }
+    }
+
+    @Test func runsActionsInTimeThenSchedulingOrder() {
+        let scheduler = VirtualTimeScheduler()
+        let log = Log()
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { log.append("b@\(scheduler.now)") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { log.append("a@\(scheduler.now)") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), tolerance: .zero) { log.append("a2") }
+        scheduler.schedule { log.append("now") }
+        #expect(log.all.isEmpty)
+        #expect(scheduler.scheduledCount == 4)
+        scheduler.advance()
+        #expect(log.all == ["now"])
+        scheduler.advance(by: .milliseconds(999))
+        #expect(log.all == ["now"])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(log.all == ["now", "a@1.0s", "a2"])
+        scheduler.run()
+        #expect(log.all == ["now", "a@1.0s", "a2", "b@2.0s"])
+        #expect(scheduler.now == .init(nanoseconds: 2_000_000_000))
+        scheduler.advance(to: .init(nanoseconds: 1))
+        #expect(scheduler.now == .init(nanoseconds: 2_000_000_000), "time never goes back")
+    }
+
+    @Test func actionsScheduledWhileAdvancingRunWhenDue() {
+        let scheduler = VirtualTimeScheduler()
+        let log = Log()
+        scheduler.schedule(after: scheduler.now.advanced(by: 1)) {
+            log.append("first")
+            scheduler.schedule(after: scheduler.now.advanced(by: 0.5)) { log.append("nested") }
+            scheduler.schedule(after: scheduler.now.advanced(by: 5)) { log.append("late") }
+        }
+        scheduler.advance(by: 2)
+        #expect(log.all == ["first", "nested"])
+        #expect(scheduler.now.nanoseconds == 2_000_000_000)
+    }
+
+    @Test func repeatingActionsUntilCancelled() {
+        let scheduler = VirtualTimeScheduler()
+        let log = Log()
+        let cancellable = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(2)) {
+            log.append("\(scheduler.now)")
+        }
+        scheduler.advance(by: .seconds(6))
+        #expect(log.all == ["1.0s", "3.0s", "5.0s"])
+        cancellable.cancel()
+        scheduler.advance(by: .seconds(10))
+        #expect(log.all.count == 3)
+        let other = scheduler.schedule(after: scheduler.now, interval: .seconds(1), tolerance: .zero) { log.append("x") }
+        scheduler.advance()
+        other.cancel()
+        scheduler.run()
+        #expect(log.all.last == "x")
+    }
+
+    @Test func strideArithmeticAndLiterals() {
+        typealias Stride = VirtualTimeScheduler.SchedulerTimeType.Stride
+        #expect(Stride.seconds(1) == 1)
+        #expect(Stride.seconds(0.5) == 0.5)
+        #expect(Stride.milliseconds(1500) == .seconds(1.5))
+        #expect(Stride.microseconds(1).magnitude == 1_000)
+        #expect(Stride.nanoseconds(5).magnitude == 5)
+        #expect(Stride(exactly: 2) == .seconds(2))
+        #expect(Stride(exactly: UInt64.max) == nil)
+        #expect(Stride.seconds(Double.infinity).magnitude == .max)
+        var stride = Stride.seconds(1)
+        stride += .seconds(1)
+        stride -= .milliseconds(500)
+        stride *= 2
+        #expect(stride.magnitude == 3_000_000_000_000_000_000)
+        #expect(Stride.seconds(1) - .seconds(2) < .zero)
+        #expect(Stride.seconds(1).description == "1.0s")
+        let start = VirtualTimeScheduler.SchedulerTimeType(nanoseconds: 10)
+        #expect(start.distance(to: start.advanced(by: .nanoseconds(5))) == .nanoseconds(5))
+        #expect(VirtualTimeScheduler().minimumTolerance == .zero)
+    }
+}
+
+@Suite("ImmediateScheduler")
+struct ImmediateSchedulerTests {
+    @Test func runsEverythingAtOnce() {
+        let scheduler = ImmediateScheduler.shared
+        var log: [Int] = []
+        scheduler.schedule { log.append(1) }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(10))) { log.append(2) }
+        let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { log.append(3) }
+        cancellable.cancel()
+        #expect(log == [1, 2, 3])
+        #expect(scheduler.now.distance(to: scheduler.now) == 0)
+        #expect(scheduler.minimumTolerance == .zero)
+        typealias Stride = ImmediateScheduler.SchedulerTimeType.Stride
+        #expect(Stride.seconds(3) == .zero && Stride.seconds(1.5) == .zero && Stride.milliseconds(1) == .zero)
+        #expect(Stride.microseconds(1) == .zero && Stride.nanoseconds(1) == .zero)
+        var stride: Stride = 2
+        stride += 3
+        stride -= 1
+        stride *= 2
+        #expect(stride.magnitude == 8)
+        #expect(Stride(exactly: 4)?.magnitude == 4 && Stride(floatLiteral: 2.9).magnitude == 2)
+        #expect(Stride(exactly: UInt64.max) == nil)
+    }
+}
+
+@Suite("DispatchQueue as a Scheduler")
+struct DispatchQueueSchedulerTests {
+    @Test func schedulesOnTheQueue() async {
+        let queue = DispatchQueue(label: "ripple.test")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let group = DispatchGroup()
+        let seen = LockedBox<[Int?]>([])
+        group.enter()
+        queue.schedule(options: .init(qos: .userInitiated)) {
+            seen.mutate { $0.append(DispatchQueue.getSpecific(key: key)) }
+            group.leave()
+        }
+        group.enter()
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(5))) {
+            seen.mutate { $0.append(DispatchQueue.getSpecific(key: key)) }
+            group.leave()
+        }
+        group.wait()
+        #expect(seen.value == [7, 7])
+    }
+
+    @Test func repeatingTimerFiresUntilCancelled() {
+        let queue = DispatchQueue(label: "ripple.timer")
+        let semaphore = DispatchSemaphore(value: 0)
+        let count = LockedBox(0)
+        let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+            count.mutate { $0 += 1 }
+            if count.value == 3 { semaphore.signal() }
+        }
+        semaphore.wait()
+        cancellable.cancel()
+        queue.sync {}
+        let final = count.value
+        #expect(final >= 3)
+    }
+
+    @Test func timeAndStride() throws {
+        typealias Time = DispatchQueue.SchedulerTimeType
+        typealias Stride = Time.Stride
+        let time = Time(DispatchTime(uptimeNanoseconds: 1_000))
+        #expect(time.distance(to: time.advanced(by: .microseconds(2))) == .nanoseconds(2_000))
+        #expect(time.advanced(by: .nanoseconds(-5_000)).dispatchTime.uptimeNanoseconds == 0)
+        #expect(Stride(.seconds(1)) == 1 && Stride(.milliseconds(1)) == .milliseconds(1))
+        #expect(Stride(.microseconds(1)) == .microseconds(1) && Stride(.nanoseconds(1)) == .nanoseconds(1))
+        #expect(Stride(.never).magnitude == .max)
+        #expect(Stride(floatLiteral: 0.25) == .milliseconds(250) && Stride.seconds(0.25) == .milliseconds(250))
+        #expect(Stride(exactly: 3) == .seconds(3) && Stride(exactly: Int.max) == nil)
+        #expect(Stride.seconds(Int.max).magnitude == .max && Stride.seconds(-Double.infinity).magnitude == .min)
+        #expect(Stride.seconds(Double.nan).magnitude == 0)
+        if case .nanoseconds(let value) = Stride.seconds(2).timeInterval { #expect(value == 2_000_000_000) }
+        var stride: Stride = 1
+        stride += 1
+        stride -= 0.5
+        stride *= 2
+        #expect(stride.magnitude == 3_000_000_000_000_000_000)
+        let data = try JSONEncoder().encode([time])
+        #expect(try JSONDecoder().decode([Time].self, from: data) == [time])
+        #expect(Set([time, time]).count == 1)
+        #expect(DispatchQueue.main.minimumTolerance == .zero)
+        #expect(DispatchQueue.main.now.dispatchTime.uptimeNanoseconds > 0)
+        #expect(time.advanced(by: .seconds(Int.max)).dispatchTime.uptimeNanoseconds == UInt64(Int64.max))
+    }
+}
+
+/// A value behind a lock, for tests.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&stored) } }
+}
