@@ -63,6 +63,9 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 }
 
+/// A future is safe to share between threads: its state is guarded by its lock.
+extension Future: Sendable where Output: Sendable {}
+
 /// The part of a future's subscription that the future sees, independent of the subscriber's type.
 private class FutureConduit<Output, Failure: Error> {
     /// Hands the future's result to the subscription.

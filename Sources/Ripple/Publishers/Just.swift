@@ -17,7 +17,7 @@ public struct Just<Output>: Publisher {
     /// Gives `subscriber` a subscription that delivers ``output`` and `.finished` on the first request.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(
-            subscription: SingleValueSubscription(value: output, downstream: subscriber, description: "Just")
+            subscription: JustSubscription(value: output, downstream: subscriber, description: "Just")
         )
     }
 }

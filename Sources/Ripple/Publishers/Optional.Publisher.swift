@@ -22,7 +22,7 @@ extension Optional {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 subscriber.receive(
-                    subscription: SingleValueSubscription(value: output, downstream: subscriber, description: "Optional")
+                    subscription: JustSubscription(value: output, downstream: subscriber, description: "Optional")
                 )
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)

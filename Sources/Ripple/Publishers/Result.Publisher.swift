@@ -32,7 +32,7 @@ extension Result {
             switch result {
             case .success(let value):
                 subscriber.receive(
-                    subscription: SingleValueSubscription(value: value, downstream: subscriber, description: "Once")
+                    subscription: JustSubscription(value: value, downstream: subscriber, description: "Once")
                 )
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)

@@ -1,10 +1,10 @@
-/// The subscription of ``Just``, ``Result/Publisher`` (success) and ``Optional/Publisher`` (some):
-/// on the first request it delivers its one value, then `.finished`.
+/// The subscription of ``Just``, also used (under other names) by ``Result/Publisher`` for a success and
+/// ``Optional/Publisher`` for a value: on the first request it delivers its one value, then `.finished`.
 ///
 /// `request` and `cancel` may come from any thread; the value is delivered at most once, by whichever
 /// request takes the downstream first. A request made from inside `receive(_:)` finds the downstream
 /// already taken and does nothing, so there is no re-entrant second delivery.
-internal final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+internal final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     private let lock = Lock()
