@@ -1,0 +1,152 @@
+/// A publisher that replays a recorded list of values and then a recorded completion to each subscriber.
+///
+/// Values are delivered as they are demanded; the recorded completion (`.finished` or `.failure`)
+/// follows the last value at once, even when no demand remains. With no recorded values, the subscriber
+/// receives an empty subscription (described as `"Empty"`) and the completion at once. The subscription is
+/// described as the list of values until it completes or is cancelled, then as `"Cancelled Events"`.
+public struct Record<Output, Failure: Error>: Publisher {
+    /// The values and the completion replayed to each subscriber.
+    public let recording: Recording
+
+    /// Creates a publisher from a recording filled in by `record`.
+    ///
+    /// `record` receives an empty ``Recording`` and adds values and (optionally) a completion to it;
+    /// without one, the completion is `.finished`.
+    public init(record: (inout Recording) -> Void) {
+        var recording = Recording()
+        record(&recording)
+        self.init(recording: recording)
+    }
+
+    /// Creates a publisher that replays `recording`.
+    public init(recording: Recording) {
+        self.recording = recording
+    }
+
+    /// Creates a publisher that replays `output`, then `completion`.
+    public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.init(recording: Recording(output: output, completion: completion))
+    }
+
+    /// Replays the recording to `subscriber`: values as demanded, then the completion.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let output = recording.output
+        var iterator = output.makeIterator()
+        guard let first = iterator.next() else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: recording.completion)
+            return
+        }
+        let subscription = Publishers.Sequence<[Output], Failure>.Inner(
+            downstream: subscriber,
+            sequence: output,
+            iterator: iterator,
+            first: first,
+            completion: recording.completion,
+            finishedDescription: "Cancelled Events",
+            mirrorsCompletion: true
+        )
+        subscriber.receive(subscription: subscription)
+    }
+
+    /// A list of values and a completion, filled in once: values first, then at most one completion.
+    public struct Recording {
+        /// A recording receives values of the publisher's output type.
+        public typealias Input = Output
+
+        private enum Phase {
+            case receivingInput
+            case complete
+        }
+
+        private var phase: Phase
+
+        /// The recorded values, in order.
+        public private(set) var output: [Output]
+
+        /// The recorded completion (`.finished` until another one is recorded).
+        public private(set) var completion: Subscribers.Completion<Failure>
+
+        /// Creates an empty recording that accepts values and then one completion.
+        public init() {
+            phase = .receivingInput
+            output = []
+            completion = .finished
+        }
+
+        /// Creates a finished recording of `output` followed by `completion`; it accepts nothing more.
+        public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+            phase = .complete
+            self.output = output
+            self.completion = completion
+        }
+
+        /// Appends `input` to the recorded values. Recording a value after the completion traps (as in
+        /// Combine: it is a programming error).
+        public mutating func receive(_ input: Input) {
+            precondition(phase == .receivingInput, "Receiving values after completion is not allowed")
+            output.append(input)
+        }
+
+        /// Records `completion` and closes the recording. Recording a second completion traps (as in
+        /// Combine: it is a programming error).
+        public mutating func receive(completion: Subscribers.Completion<Failure>) {
+            precondition(phase == .receivingInput, "Receiving completion more than once is not allowed")
+            self.completion = completion
+            phase = .complete
+        }
+    }
+}
+
+extension Record: Sendable where Output: Sendable, Failure: Sendable {}
+
+extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
+
+extension Record: Codable where Output: Codable, Failure: Codable {}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// The keys of an encoded completion, as Combine writes it: `{"success": true}` or
+    /// `{"success": false, "error": …}`.
+    private enum CompletionCodingKeys: String, CodingKey {
+        case success
+        case error
+    }
+
+    /// Decodes a finished recording from its `output` and `completion`; it accepts nothing more.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let output = try container.decode([Output].self, forKey: .output)
+        let completionContainer = try container.nestedContainer(keyedBy: CompletionCodingKeys.self, forKey: .completion)
+        let completion: Subscribers.Completion<Failure>
+        if try completionContainer.decode(Bool.self, forKey: .success) {
+            completion = .finished
+        } else {
+            completion = .failure(try completionContainer.decode(Failure.self, forKey: .error))
+        }
+        self.init(output: output, completion: completion)
+    }
+
+    /// Encodes the recording as `output` and `completion`, as ``encode(to:)``.
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
+
+    /// Encodes the recording as `output` and `completion`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        var completionContainer = container.nestedContainer(keyedBy: CompletionCodingKeys.self, forKey: .completion)
+        switch completion {
+        case .finished:
+            try completionContainer.encode(true, forKey: .success)
+        case .failure(let error):
+            try completionContainer.encode(false, forKey: .success)
+            try completionContainer.encode(error, forKey: .error)
+        }
+    }
+}
