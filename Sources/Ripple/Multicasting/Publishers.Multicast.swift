@@ -1,0 +1,178 @@
+extension Publisher {
+    /// Shares this publisher through a subject that `createSubject` makes: every subscriber attaches to
+    /// that one subject, and ``Publishers/Multicast/connect()`` attaches the subject to this publisher.
+    ///
+    /// Nothing is requested from this publisher until `connect()` is called, so subscribers can attach
+    /// first; each value the upstream emits is then produced once and handed to every subscriber through
+    /// the subject (with a `PassthroughSubject`, to those that have demand at that moment). A subscriber
+    /// that attaches after `connect()` sees only what the subject delivers from then on.
+    ///
+    /// `createSubject` is called lazily, the first time a subscriber attaches or `connect()` is called;
+    /// the returned publisher keeps that subject for its whole life.
+    ///
+    /// - Parameter createSubject: Makes the subject that delivers the values to the subscribers.
+    /// - Returns: A connectable publisher; its subscriptions describe themselves as `"Multicast"`.
+    public func multicast<S: Subject>(
+        _ createSubject: @escaping () -> S
+    ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
+        Publishers.Multicast(upstream: self, createSubject: createSubject)
+    }
+
+    /// Shares this publisher through `subject`: every subscriber attaches to `subject`, and
+    /// ``Publishers/Multicast/connect()`` attaches `subject` to this publisher.
+    ///
+    /// As ``multicast(_:)`` with a closure that returns `subject`.
+    ///
+    /// - Parameter subject: The subject that delivers the values to the subscribers.
+    /// - Returns: A connectable publisher; its subscriptions describe themselves as `"Multicast"`.
+    public func multicast<S: Subject>(
+        subject: S
+    ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
+        multicast { subject }
+    }
+}
+
+extension Publishers {
+    /// A connectable publisher that delivers its upstream's output to every subscriber through one
+    /// subject.
+    ///
+    /// Subscribers attach to the subject (created once, lazily, by ``createSubject``); ``connect()``
+    /// subscribes the subject to ``upstream`` and returns a cancellable that detaches it again. Calling
+    /// `connect()` again while connected attaches the subject a second time (as Combine does). Values,
+    /// demand and completion are those of the subject: each subscriber's requests go to its subject
+    /// subscription, and the subject's completion reaches every subscriber.
+    ///
+    /// `receive(subscriber:)` and `connect()` are safe from any thread. If the very first uses race on
+    /// several threads, `createSubject` may run more than once, but only one subject is ever kept and
+    /// used.
+    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
+    where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
+        /// The kind of values published: the upstream's.
+        public typealias Output = Upstream.Output
+        /// The kind of error published: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher the subject is attached to on ``connect()``.
+        public let upstream: Upstream
+
+        /// Creates the subject; called once, when the subject is first needed.
+        public let createSubject: () -> SubjectType
+
+        private let lock = Lock()
+        private nonisolated(unsafe) var subject: SubjectType?
+
+        /// Creates a connectable publisher that shares `upstream` through the subject `createSubject`
+        /// makes.
+        public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+            self.upstream = upstream
+            self.createSubject = createSubject
+        }
+
+        /// The subject, made on first use. `createSubject` runs outside the lock; if two threads race,
+        /// the first subject stored wins and the other is discarded.
+        private var lazySubject: SubjectType {
+            if let existing = lock.withLock({ subject }) { return existing }
+            let created = createSubject()
+            return lock.withLock {
+                if let existing = subject { return existing }
+                subject = created
+                return created
+            }
+        }
+
+        /// Attaches `subscriber` to the subject; it receives a subscription described as `"Multicast"`,
+        /// then what the subject delivers while it has demand, then the subject's completion.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            lazySubject.subscribe(MulticastInner(downstream: subscriber))
+        }
+
+        /// Subscribes the subject to ``upstream``.
+        ///
+        /// - Returns: A cancellable that cancels that upstream subscription (values stop; the subject
+        ///   and its subscribers are not completed). Keep it for as long as the connection should last.
+        public func connect() -> any Cancellable {
+            upstream.subscribe(lazySubject)
+        }
+    }
+}
+
+/// The subscriber a ``Publishers/Multicast`` attaches to its subject for each downstream subscriber,
+/// and the subscription that downstream receives (described as `"Multicast"`).
+///
+/// Extra demand the downstream returns from `receive(_:)` is requested from the subject subscription
+/// (as Combine does) rather than returned. Signals before the subject's subscription and after a
+/// completion or cancellation are ignored; a second subscription is cancelled.
+private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        /// Waiting for the subject's subscription.
+        case awaitingSubscription(Downstream)
+        /// Connected to the subject.
+        case subscribed(Downstream, any Subscription)
+        /// Completed or cancelled.
+        case terminated
+    }
+
+    private let lock = Lock()
+    private nonisolated(unsafe) var state: State
+
+    init(downstream: Downstream) {
+        state = .awaitingSubscription(downstream)
+    }
+
+    var description: String { "Multicast" }
+
+    func receive(subscription: any Subscription) {
+        let downstream: Downstream? = lock.withLock {
+            guard case .awaitingSubscription(let downstream) = state else { return nil }
+            state = .subscribed(downstream, subscription)
+            return downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let target: (Downstream, any Subscription)? = lock.withLock {
+            guard case .subscribed(let downstream, let subscription) = state else { return nil }
+            return (downstream, subscription)
+        }
+        guard let (downstream, subscription) = target else { return .none }
+        let more = downstream.receive(input)
+        if more > 0 { subscription.request(more) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let downstream: Downstream? = lock.withLock {
+            guard case .subscribed(let downstream, _) = state else { return nil }
+            state = .terminated
+            return downstream
+        }
+        downstream?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let subscription: (any Subscription)? = lock.withLock {
+            guard case .subscribed(_, let subscription) = state else { return nil }
+            return subscription
+        }
+        subscription?.request(demand)
+    }
+
+    func cancel() {
+        // The previous state is taken out so that the downstream is released after the lock.
+        let previous: State = lock.withLock {
+            guard case .subscribed = state else { return .terminated }
+            let previous = state
+            state = .terminated
+            return previous
+        }
+        if case .subscribed(_, let subscription) = previous { subscription.cancel() }
+    }
+}

@@ -1,0 +1,173 @@
+import Dispatch
+import Testing
+@testable import Ripple
+
+@Suite("Autoconnect")
+struct AutoconnectTests {
+    @Test func connectsOnFirstSubscriberAndDisconnectsAfterTheLastCancel() {
+        let connectable = MulticastingRecordingConnectable<Int, TestError>()
+        let autoconnect = connectable.autoconnect()
+        #expect(connectable.history.isEmpty)
+        let first = TestSubscriber<Int, TestError>(initialDemand: .max(101), onValue: { _ in .max(201) })
+        let second = TestSubscriber<Int, TestError>(initialDemand: .max(102), onValue: { _ in .max(202) })
+        let third = TestSubscriber<Int, TestError>(initialDemand: .max(103), onValue: { _ in .max(203) })
+        autoconnect.subscribe(first)
+        #expect(connectable.history == [.connect])
+        autoconnect.subscribe(second)
+        autoconnect.subscribe(third)
+        #expect(connectable.history == [.connect])
+        // Values and completion pass through unchanged, returned demand included.
+        #expect(connectable.upstream.send(1) == .max(203))
+        connectable.upstream.send(completion: .finished)
+        second.cancel()
+        third.cancel()
+        #expect(connectable.history == [.connect])
+        first.cancel()
+        #expect(connectable.history == [.connect, .disconnect])
+        // Cancelling the same subscription again does not count twice.
+        first.cancel()
+        #expect(connectable.history == [.connect, .disconnect])
+        #expect(connectable.upstream.calls == [
+            .request(.max(101)), .request(.max(102)), .request(.max(103)), .cancel, .cancel, .cancel, .cancel,
+        ])
+        #expect(third.events == [.subscription("TestSubscription"), .value(1), .finished])
+        #expect(connectable.subscriberDescriptions == ["Autoconnect", "Autoconnect", "Autoconnect"])
+    }
+
+    @Test func doubleCancelOfOneSubscriberDoesNotDisconnectTheOthers() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        let autoconnect = connectable.autoconnect()
+        let first = TestSubscriber<Int, Never>()
+        let second = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(first)
+        autoconnect.subscribe(second)
+        first.cancel()
+        first.cancel()
+        #expect(connectable.history == [.connect])
+        second.cancel()
+        #expect(connectable.history == [.connect, .disconnect])
+    }
+
+    @Test func reconnectsForASubscriberAfterDisconnection() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        let autoconnect = connectable.autoconnect()
+        let first = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(first)
+        first.cancel()
+        let second = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(second)
+        #expect(connectable.history == [.connect, .disconnect, .connect])
+        second.cancel()
+        #expect(connectable.history == [.connect, .disconnect, .connect, .disconnect])
+        #expect(connectable.liveConnections == 0)
+    }
+
+    @Test func completionDoesNotDisconnect() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        let autoconnect = connectable.autoconnect()
+        let first = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(first)
+        connectable.upstream.send(completion: .finished)
+        let second = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(second)
+        #expect(connectable.history == [.connect])
+        #expect(first.completion == .finished)
+    }
+
+    @Test func subscriptionKeepsTheUpstreamDescription() {
+        let upstream = TestPublisher<Int, Never>()
+        let autoconnect = upstream.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+        let subscriber = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Multicast")])
+        #expect(upstream.calls == [.request(.unlimited)])
+    }
+
+    @Test func forwardsTheUpstreamSubscriptionsIdentifier() {
+        final class Probe: Publisher, ConnectablePublisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            let subscription = MulticastingRecordingSubscription()
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subscriber.receive(subscription: subscription)
+            }
+            func connect() -> any Cancellable { AnyCancellable {} }
+        }
+        let probe = Probe()
+        nonisolated(unsafe) var received: (any Subscription)?
+        probe.autoconnect().subscribe(AnySubscriber<Int, Never>(receiveSubscription: { received = $0 }))
+        #expect(received?.combineIdentifier == probe.subscription.combineIdentifier)
+        #expect(received.map { String(describing: $0) } == "Recording")
+        received?.request(.max(4))
+        #expect(probe.subscription.calls == [.request(.max(4))])
+    }
+
+    @Test func reentrantSubscribeWhileSubscribingConnectsOnce() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        let autoconnect = connectable.autoconnect()
+        let inner = TestSubscriber<Int, Never>()
+        let outer = AnySubscriber<Int, Never>(receiveSubscription: { subscription in
+            autoconnect.subscribe(inner)
+            subscription.request(.unlimited)
+        })
+        autoconnect.subscribe(outer)
+        // Combine would call connect() twice here; Ripple keeps a single connection.
+        #expect(connectable.history == [.connect])
+        inner.cancel()
+        #expect(connectable.history == [.connect])
+        #expect(connectable.upstream.subscriptions == 2)
+    }
+
+    @Test func subscriberArrivingInsideConnectSharesThatConnection() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        let autoconnect = connectable.autoconnect()
+        let late = TestSubscriber<Int, Never>()
+        connectable.onConnect = { autoconnect.subscribe(late) }
+        let first = TestSubscriber<Int, Never>()
+        autoconnect.subscribe(first)
+        #expect(connectable.history == [.connect])
+        first.cancel()
+        late.cancel()
+        #expect(connectable.history == [.connect, .disconnect])
+    }
+
+    @Test func cancelDuringConnectCancelsTheConnectionWhenConnectReturns() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        let autoconnect = connectable.autoconnect()
+        let subscriber = TestSubscriber<Int, Never>()
+        connectable.onConnect = { subscriber.cancel() }
+        autoconnect.subscribe(subscriber)
+        #expect(connectable.history == [.connect, .disconnect])
+        #expect(connectable.liveConnections == 0)
+        connectable.onConnect = nil
+        autoconnect.subscribe(TestSubscriber<Int, Never>())
+        #expect(connectable.history == [.connect, .disconnect, .connect])
+    }
+
+    @Test func upstreamIsExposed() {
+        let connectable = MulticastingRecordingConnectable<Int, Never>()
+        #expect(connectable.autoconnect().upstream === connectable)
+    }
+
+    @Test func concurrentSubscribersAndCancelsLeaveNoConnectionBehind() {
+        for _ in 0..<20 {
+            let connectable = MulticastingRecordingConnectable<Int, Never>()
+            let autoconnect = connectable.autoconnect()
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                for _ in 0..<200 {
+                    let subscriber = TestSubscriber<Int, Never>()
+                    autoconnect.subscribe(subscriber)
+                    subscriber.cancel()
+                }
+            }
+            #expect(connectable.liveConnections == 0)
+            let history = connectable.history
+            #expect(history.filter { $0 == .connect }.count == history.filter { $0 == .disconnect }.count)
+            let keeper = TestSubscriber<Int, Never>()
+            autoconnect.subscribe(keeper)
+            #expect(connectable.liveConnections == 1)
+            keeper.cancel()
+            #expect(connectable.liveConnections == 0)
+        }
+    }
+}
