@@ -60,20 +60,27 @@ let rates = notifications
     .removeDuplicates()
     .share()
 
+/// The running count and total of the readings seen so far.
+struct Summary {
+    var count = 0
+    var total = 0
+    var average: Double { count == 0 ? 0 : Double(total) / Double(count) }
+}
+
 rates
-    .map(\.beatsPerMinute)
-    .scan((count: 0, total: 0)) { summary, rate in (summary.count + 1, summary.total + rate) }
-    .map { Double($0.total) / Double($0.count) }
+    .scan(Summary()) { summary, rate in
+        Summary(count: summary.count + 1, total: summary.total + rate.beatsPerMinute)
+    }
     .last()
-    .sink { average in
-        print("average of distinct readings: \(average.formatted1) bpm")
+    .sink { (summary: Summary) in
+        print("average of \(summary.count) distinct readings: \(summary.average.formatted1) bpm")
     }
     .store(in: &cancellables)
 
 rates
     .prefix(8)
     .collect()
-    .sink { print("first eight distinct readings: \($0.map(\.beatsPerMinute))") }
+    .sink { (first: [HeartRate]) in print("first eight distinct readings: \(first.map(\.beatsPerMinute))") }
     .store(in: &cancellables)
 
 rates

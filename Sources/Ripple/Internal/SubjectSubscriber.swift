@@ -50,12 +50,14 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     }
 
     func cancel() {
-        let target: (any Subscription)? = lock.withLock {
-            let target = upstream
+        // The subject is released after unlocking: if this was its last reference, its deinit cancels its
+        // upstreams, which may be this very subscriber.
+        let (target, released): ((any Subscription)?, Downstream?) = lock.withLock {
+            let taken = (upstream, subject)
             upstream = nil
             subject = nil
-            return target
+            return taken
         }
-        target?.cancel()
+        withExtendedLifetime(released) { target?.cancel() }
     }
 }

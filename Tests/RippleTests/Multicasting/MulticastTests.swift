@@ -203,10 +203,9 @@ struct MulticastTests {
         connection.cancel()
     }
 
-    /// Needs `SubjectSubscriber.cancel()` (Sources/Ripple/Internal) to release the subject after
-    /// unlocking: today the subject's deinit runs inside that lock and re-enters `cancel()`.
-    @Test(.disabled("SubjectSubscriber.cancel() releases the subject while holding its lock"))
-    func connectionOutlivesTheSubjectWithoutDeadlock() {
+    /// The connection is the subject's last owner: cancelling it releases the subject, whose deinit
+    /// cancels its upstreams (the connection itself) without deadlocking.
+    @Test func connectionOutlivesTheSubjectWithoutDeadlock() {
         let upstream = TestPublisher<Int, Never>()
         var multicast: Publishers.Multicast<TestPublisher<Int, Never>, PassthroughSubject<Int, Never>>? =
             upstream.multicast(subject: PassthroughSubject())
@@ -214,6 +213,7 @@ struct MulticastTests {
         multicast = nil
         connection?.cancel()
         #expect(upstream.subscriptions == 1)
+        #expect(upstream.calls == [.request(.unlimited), .cancel] || upstream.calls == [.cancel])
     }
 
     @Test func concurrentSubscribersCancelsAndSends() {

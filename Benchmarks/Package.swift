@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+//
+// Ripple's benchmarks: their own package, so that library users never resolve benchmark dependencies.
+// Run with `Scripts/benchmarks` from the repository root.
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, which is whatever the clone was called.
+let rippleRoot = String(#filePath.split(separator: "/").dropLast(2).last ?? "Ripple")
+
+let package = Package(
+    name: "RippleBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "RippleBenchmarks",
+            dependencies: [
+                .product(name: "Ripple", package: rippleRoot),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/RippleBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
