@@ -63,7 +63,7 @@ struct AmbTests {
 
     @Test func aLateContenderIsAskedForEverythingRequestedSoFar() throws {
         var captured: AnySubscriber<Int, TestError>?
-        let late = AmbRecordingPublisher { captured = $0 }
+        let late = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { captured = $0 }
         let early = Source()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
         Publishers.Amb([late.eraseToAnyPublisher(), early.eraseToAnyPublisher()]).subscribe(subscriber)
@@ -82,7 +82,7 @@ struct AmbTests {
 
     @Test func aContenderSubscribingAfterTheWinIsCancelled() throws {
         var captured: AnySubscriber<Int, TestError>?
-        let late = AmbRecordingPublisher { captured = $0 }
+        let late = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { captured = $0 }
         let early = Source()
         let subscriber = TestSubscriber<Int, TestError>()
         Publishers.Amb([early.eraseToAnyPublisher(), late.eraseToAnyPublisher()]).subscribe(subscriber)
@@ -152,7 +152,7 @@ struct AmbTests {
         #expect(ids(fromSequence.publishers) == ids([a, c]))
 
         let other = TestPublisher<Int, TestError>().eraseToAnyPublisher()
-        let mixed: Publishers.Amb<AnyPublisher<Int, TestError>> = AmbRecordingPublisher { _ in }.amb(other)
+        let mixed: Publishers.Amb<AnyPublisher<Int, TestError>> = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { _ in }.amb(other)
         #expect(mixed.publishers.count == 2)
         let subscriber = TestSubscriber<Int, TestError>()
         a.amb(Publishers.Amb(c)).subscribe(subscriber)
@@ -161,14 +161,14 @@ struct AmbTests {
     }
 
     @Test func equatableWhenTheContendersAre() {
-        #expect(Publishers.Amb(AmbEquatablePublisher(id: 1), AmbEquatablePublisher(id: 2))
-            == Publishers.Amb([AmbEquatablePublisher(id: 1), AmbEquatablePublisher(id: 2)]))
-        #expect(Publishers.Amb(AmbEquatablePublisher(id: 1)) != Publishers.Amb(AmbEquatablePublisher(id: 2)))
+        #expect(Publishers.Amb(CombiningEquatablePublisher(id: 1), CombiningEquatablePublisher(id: 2))
+            == Publishers.Amb([CombiningEquatablePublisher(id: 1), CombiningEquatablePublisher(id: 2)]))
+        #expect(Publishers.Amb(CombiningEquatablePublisher(id: 1)) != Publishers.Amb(CombiningEquatablePublisher(id: 2)))
     }
 
     @Test func describesItselfAsAmb() throws {
         var captured: AnySubscriber<Int, TestError>?
-        let recorder = AmbRecordingPublisher { captured = $0 }
+        let recorder = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
         recorder.amb(Source()).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
@@ -228,33 +228,5 @@ struct AmbTests {
             #expect(subscriber.demandViolations == 0)
             subscriber.cancel()
         }
-    }
-}
-
-/// A publisher that hands its subscriber to `onSubscribe` and nothing else: the test gives it a
-/// subscription when it likes.
-private final class AmbRecordingPublisher: Publisher {
-    typealias Output = Int
-    typealias Failure = TestError
-    private let onSubscribe: (AnySubscriber<Int, TestError>) -> Void
-
-    init(_ onSubscribe: @escaping (AnySubscriber<Int, TestError>) -> Void) {
-        self.onSubscribe = onSubscribe
-    }
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
-        onSubscribe(AnySubscriber(subscriber))
-    }
-}
-
-/// An equatable publisher that finishes at once.
-private struct AmbEquatablePublisher: Publisher, Equatable {
-    typealias Output = Int
-    typealias Failure = TestError
-    let id: Int
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: .finished)
     }
 }

@@ -145,6 +145,37 @@ final class CombiningSyncSequence<Output, Failure: Error>: Publisher, @unchecked
     }
 }
 
+/// A publisher that hands each subscriber to `onSubscribe` (to drive it by hand) and then, if
+/// `sendsSubscription`, a subscription that ignores everything.
+final class CombiningRecordingPublisher<Output, Failure: Error>: Publisher {
+    private let sendsSubscription: Bool
+    private let onSubscribe: (AnySubscriber<Output, Failure>) -> Void
+
+    init(sendsSubscription: Bool = true, _ onSubscribe: @escaping (AnySubscriber<Output, Failure>) -> Void) {
+        self.sendsSubscription = sendsSubscription
+        self.onSubscribe = onSubscribe
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        onSubscribe(AnySubscriber(subscriber))
+        if sendsSubscription {
+            subscriber.receive(subscription: Subscriptions.empty)
+        }
+    }
+}
+
+/// An equatable publisher that finishes at once.
+struct CombiningEquatablePublisher: Publisher, Equatable {
+    typealias Output = Int
+    typealias Failure = TestError
+    let id: Int
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: .finished)
+    }
+}
+
 /// Waits (up to a minute) for `semaphore`, returning whether it was signalled.
 func combiningAwait(_ semaphore: DispatchSemaphore) -> Bool {
     semaphore.wait(timeout: .now() + 60) == .success

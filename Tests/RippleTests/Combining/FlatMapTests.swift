@@ -47,7 +47,7 @@ struct FlatMapTests {
     @Test func sendsTheSubscriptionDownstreamBeforeSubscribingUpstream() {
         var eventsWhenUpstreamWasSubscribed: [Event<Int, TestError>] = []
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
-        let recorder = RecordingPublisher<Child, TestError> { _ in
+        let recorder = CombiningRecordingPublisher<Child, TestError> { _ in
             eventsWhenUpstreamWasSubscribed = subscriber.events
         }
         recorder.flatMap { $0 }.subscribe(subscriber)
@@ -316,7 +316,7 @@ struct FlatMapTests {
 
     @Test func rejectsASecondUpstreamSubscriptionAndAnyAfterCancel() throws {
         var captured: AnySubscriber<Child, TestError>?
-        let recorder = RecordingPublisher<Child, TestError> { captured = $0 }
+        let recorder = CombiningRecordingPublisher<Child, TestError> { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
         recorder.flatMap { $0 }.subscribe(subscriber)
         let feeder = try #require(captured)
@@ -333,7 +333,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         var innerSubscriber: AnySubscriber<Int, TestError>?
-        let recorder = RecordingPublisher<Int, TestError> { innerSubscriber = $0 }
+        let recorder = CombiningRecordingPublisher<Int, TestError> { innerSubscriber = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
         upstream.flatMap { _ in recorder }.subscribe(subscriber)
         upstream.send(child)
@@ -351,7 +351,7 @@ struct FlatMapTests {
 
     @Test func theUpstreamSubscriberDescribesItselfAsFlatMap() throws {
         var feeder: AnySubscriber<Child, TestError>?
-        let recorder = RecordingPublisher<Child, TestError> { feeder = $0 }
+        let recorder = CombiningRecordingPublisher<Child, TestError> { feeder = $0 }
         recorder.flatMap { $0 }.subscribe(TestSubscriber<Int, TestError>())
         let subscriber = try #require(feeder)
         #expect(subscriber.description == "FlatMap")
@@ -500,20 +500,6 @@ struct FlatMapTests {
             #expect(combiningPerSourceOrderHolds(values, stride: 100))
             #expect(subscriber.completion == nil)
         }
-    }
-}
-
-/// A publisher that hands its subscriber to `onSubscribe` and gives it a subscription that does nothing.
-private final class RecordingPublisher<Output, Failure: Error>: Publisher {
-    private let onSubscribe: (AnySubscriber<Output, Failure>) -> Void
-
-    init(_ onSubscribe: @escaping (AnySubscriber<Output, Failure>) -> Void) {
-        self.onSubscribe = onSubscribe
-    }
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        onSubscribe(AnySubscriber(subscriber))
-        subscriber.receive(subscription: Subscriptions.empty)
     }
 }
 

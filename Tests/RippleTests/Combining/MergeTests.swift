@@ -290,7 +290,7 @@ struct MergeTests {
 
     @Test func anUpstreamSubscribedTwiceCancelsTheSecondSubscription() throws {
         var captured: AnySubscriber<Int, TestError>?
-        let recorder = MergeRecordingPublisher { captured = $0 }
+        let recorder = CombiningRecordingPublisher<Int, TestError> { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         Publishers.Merge(recorder, Source()).subscribe(subscriber)
         let side = try #require(captured)
@@ -308,7 +308,7 @@ struct MergeTests {
     }
 
     @Test func equatableWhenTheUpstreamsAre() {
-        let p = (0..<9).map(EquatablePublisher.init)
+        let p = (0..<9).map(CombiningEquatablePublisher.init)
         #expect(Publishers.Merge(p[0], p[1]) == Publishers.Merge(p[0], p[1]))
         #expect(Publishers.Merge(p[0], p[1]) != Publishers.Merge(p[0], p[2]))
         #expect(Publishers.Merge3(p[0], p[1], p[2]) == Publishers.Merge3(p[0], p[1], p[2]))
@@ -399,33 +399,5 @@ struct MergeTests {
             #expect(combiningPerSourceOrderHolds(subscriber.values, stride: 100))
             subscriber.cancel()
         }
-    }
-}
-
-/// A publisher that hands its subscriber to `onSubscribe` and gives it a subscription that does nothing.
-private final class MergeRecordingPublisher: Publisher {
-    typealias Output = Int
-    typealias Failure = TestError
-    private let onSubscribe: (AnySubscriber<Int, TestError>) -> Void
-
-    init(_ onSubscribe: @escaping (AnySubscriber<Int, TestError>) -> Void) {
-        self.onSubscribe = onSubscribe
-    }
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
-        onSubscribe(AnySubscriber(subscriber))
-        subscriber.receive(subscription: Subscriptions.empty)
-    }
-}
-
-/// An equatable publisher that finishes at once.
-private struct EquatablePublisher: Publisher, Equatable {
-    typealias Output = Int
-    typealias Failure = TestError
-    let id: Int
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: .finished)
     }
 }

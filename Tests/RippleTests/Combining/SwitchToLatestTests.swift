@@ -155,7 +155,7 @@ struct SwitchToLatestTests {
     @Test func rejectsExtraSubscriptionsForTheUpstreamAndForAnInner() throws {
         typealias Erased = AnyPublisher<Int, TestError>
         var captured: AnySubscriber<Erased, TestError>?
-        let recorder = SwitchRecordingPublisher<Erased> { captured = $0 }
+        let recorder = CombiningRecordingPublisher<Erased, TestError> { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
         recorder.switchToLatest().subscribe(subscriber)
         let outer = try #require(captured)
@@ -164,7 +164,7 @@ struct SwitchToLatestTests {
         #expect(extraUpstream.calls == [.cancel])
 
         var innerSide: AnySubscriber<Int, TestError>?
-        let inner = SwitchRecordingPublisher<Int> { innerSide = $0 }
+        let inner = CombiningRecordingPublisher<Int, TestError> { innerSide = $0 }
         _ = outer.receive(inner.eraseToAnyPublisher())
         let side = try #require(innerSide)
         let extraInner = Inner()
@@ -183,7 +183,7 @@ struct SwitchToLatestTests {
 
     @Test func anInnerSubscriptionArrivingAfterASwitchIsCancelled() throws {
         var sides: [AnySubscriber<Int, TestError>] = []
-        let late = SwitchRecordingPublisher<Int> { sides.append($0) }
+        let late = CombiningRecordingPublisher<Int, TestError> { sides.append($0) }
         let upstream = TestPublisher<AnyPublisher<Int, TestError>, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
         upstream.switchToLatest().subscribe(subscriber)
@@ -373,21 +373,6 @@ struct SwitchToLatestTests {
         #expect(values.filter { $0 >= last } == Array(last..<(last + perInner)), "the last inner is never cancelled")
         #expect(values.last == last + perInner - 1)
         #expect(subscriber.events.last == .finished)
-    }
-}
-
-/// A publisher that hands its subscriber to `onSubscribe` and gives it a subscription that does nothing.
-private final class SwitchRecordingPublisher<Output>: Publisher {
-    typealias Failure = TestError
-    private let onSubscribe: (AnySubscriber<Output, TestError>) -> Void
-
-    init(_ onSubscribe: @escaping (AnySubscriber<Output, TestError>) -> Void) {
-        self.onSubscribe = onSubscribe
-    }
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == TestError {
-        onSubscribe(AnySubscriber(subscriber))
-        subscriber.receive(subscription: Subscriptions.empty)
     }
 }
 
