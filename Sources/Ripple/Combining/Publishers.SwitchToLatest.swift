@@ -1,0 +1,365 @@
+extension Publishers {
+    /// A publisher that republishes the elements of the most recent publisher its upstream emitted.
+    ///
+    /// The upstream is asked for `.unlimited` publishers. When a new one arrives, the previous one is
+    /// cancelled and the new one is subscribed and asked for the downstream's outstanding demand; later
+    /// downstream requests go to whichever publisher is current. It finishes once the upstream finished
+    /// and the current publisher (if any) finished; it fails with the first failure of the upstream or
+    /// of the current publisher, cancelling the other.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+        where P == Upstream.Output, P.Failure == Upstream.Failure
+    {
+        /// The elements of the inner publishers.
+        public typealias Output = P.Output
+        /// The upstream's failure, which is also the inner publishers' failure.
+        public typealias Failure = P.Failure
+
+        /// The publisher of publishers.
+        public let upstream: Upstream
+
+        /// Creates a publisher that republishes the elements of `upstream`'s most recent publisher.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Sends the subscription (`"SwitchToLatest"`) to `subscriber`, then subscribes to the upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let switcher = Switcher(downstream: subscriber)
+            subscriber.receive(subscription: switcher)
+            upstream.subscribe(switcher)
+        }
+    }
+}
+
+extension Publishers.SwitchToLatest {
+    /// The subscriber to the upstream and the subscription handed downstream.
+    ///
+    /// Values of the current inner publisher go downstream one at a time: one that arrives while
+    /// another is being delivered (from a previous inner publisher on another thread, or re-entrantly)
+    /// is queued — its demand already counted — and delivered by the delivering thread, which then asks
+    /// the current inner publisher for whatever extra demand the downstream returned.
+    fileprivate final class Switcher<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+        where Downstream.Input == P.Output, Downstream.Failure == P.Failure
+    {
+        typealias Input = P
+        typealias Failure = P.Failure
+
+        private enum Status {
+            case active
+            /// A completion was decided while a value was being delivered; the delivering thread
+            /// hands it downstream after the queued values.
+            case completing(Subscribers.Completion<Failure>)
+            case closed
+        }
+
+        private enum Step {
+            case deliver(P.Output)
+            case complete(Subscribers.Completion<Failure>)
+            case idle
+        }
+
+        private let lock = Lock()
+        private let downstream: Downstream
+
+        // Guarded by `lock`.
+        private nonisolated(unsafe) var status = Status.active
+        private nonisolated(unsafe) var upstream: (any Subscription)?
+        private nonisolated(unsafe) var upstreamAttached = false
+        private nonisolated(unsafe) var upstreamFinished = false
+        /// The subscriber to the latest inner publisher, until that publisher completes.
+        private nonisolated(unsafe) var current: Side?
+        private nonisolated(unsafe) var currentSubscription: (any Subscription)?
+        /// Outstanding downstream demand, minus the values queued for delivery.
+        private nonisolated(unsafe) var demand = Subscribers.Demand.none
+        private nonisolated(unsafe) var isDelivering = false
+        private nonisolated(unsafe) var queue = CombiningQueue<P.Output>()
+
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+
+        var description: String { "SwitchToLatest" }
+
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        var playgroundDescription: Any { description }
+
+        // MARK: Upstream
+
+        func receive(subscription: any Subscription) {
+            let accepted: Bool = lock.withLock {
+                guard case .active = status, !upstreamAttached else { return false }
+                upstreamAttached = true
+                upstream = subscription
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// Cancels the current inner publisher and subscribes to `publisher`.
+        func receive(_ publisher: P) -> Subscribers.Demand {
+            let side = Side(parent: self)
+            let (accepted, previous): (Bool, (any Subscription)?) = lock.withLock {
+                guard case .active = status, !upstreamFinished else { return (false, nil) }
+                let previous = currentSubscription
+                currentSubscription = nil
+                current = side
+                return (true, previous)
+            }
+            guard accepted else { return .none }
+            previous?.cancel()
+            publisher.subscribe(side)
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let outcome: (step: Step, inner: (any Subscription)?) = lock.withLock {
+                guard case .active = status, !upstreamFinished else { return (.idle, nil) }
+                upstreamFinished = true
+                upstream = nil
+                switch completion {
+                case .finished:
+                    guard current == nil else { return (.idle, nil) }
+                    return (complete(with: .finished), nil)
+                case .failure:
+                    let inner = currentSubscription
+                    current = nil
+                    currentSubscription = nil
+                    return (complete(with: completion), inner)
+                }
+            }
+            outcome.inner?.cancel()
+            run(outcome.step)
+        }
+
+        // MARK: Inner publishers
+
+        fileprivate func side(_ side: Side, received subscription: any Subscription) {
+            let demand: Subscribers.Demand? = lock.withLock {
+                guard case .active = status, current === side, !side.isSubscribed else { return nil }
+                side.isSubscribed = true
+                currentSubscription = subscription
+                return self.demand
+            }
+            guard let demand else {
+                subscription.cancel()
+                return
+            }
+            if demand > 0 {
+                subscription.request(demand)
+            }
+        }
+
+        /// Delivers a value of the current inner publisher; one beyond the downstream demand is dropped
+        /// (Combine traps on it).
+        fileprivate func side(_ side: Side, received value: P.Output) -> Subscribers.Demand {
+            let deliverNow: Bool = lock.withLock {
+                guard case .active = status, current === side, demand > 0 else { return false }
+                demand -= 1
+                if isDelivering {
+                    queue.append(value)
+                    return false
+                }
+                isDelivering = true
+                return true
+            }
+            guard deliverNow else { return .none }
+            let more = downstream.receive(value)
+            let (step, stillCurrent, redirect): (Step, Bool, (any Subscription)?) = lock.withLock {
+                demand += more
+                let stillCurrent = current === side
+                return (nextStep(), stillCurrent, stillCurrent ? nil : currentSubscription)
+            }
+            if more > 0 {
+                redirect?.request(more)
+            }
+            run(step)
+            return stillCurrent ? more : .none
+        }
+
+        fileprivate func side(_ side: Side, received completion: Subscribers.Completion<Failure>) {
+            let outcome: (step: Step, upstream: (any Subscription)?) = lock.withLock {
+                guard case .active = status, current === side else { return (.idle, nil) }
+                current = nil
+                currentSubscription = nil
+                switch completion {
+                case .finished:
+                    guard upstreamFinished else { return (.idle, nil) }
+                    return (complete(with: .finished), nil)
+                case .failure:
+                    let upstream = self.upstream
+                    self.upstream = nil
+                    return (complete(with: completion), upstream)
+                }
+            }
+            outcome.upstream?.cancel()
+            run(outcome.step)
+        }
+
+        // MARK: Subscription
+
+        /// Adds to the outstanding demand and forwards the request to the current inner publisher.
+        func request(_ demand: Subscribers.Demand) {
+            APIViolation.checkDemand(demand)
+            let target: (any Subscription)? = lock.withLock {
+                guard case .active = status else { return nil }
+                self.demand += demand
+                return currentSubscription
+            }
+            target?.request(demand)
+        }
+
+        /// Cancels the current inner publisher, then the upstream.
+        func cancel() {
+            // The queue is handed out too, so its values are released once the lock is released.
+            let (inner, outer, _): ((any Subscription)?, (any Subscription)?, CombiningQueue<P.Output>) =
+                lock.withLock {
+                    if case .closed = status { return (nil, nil, CombiningQueue()) }
+                    status = .closed
+                    let cancelled = (currentSubscription, upstream, queue)
+                    current = nil
+                    currentSubscription = nil
+                    upstream = nil
+                    queue = CombiningQueue()
+                    return cancelled
+                }
+            inner?.cancel()
+            outer?.cancel()
+        }
+
+        // MARK: Delivery
+
+        /// Ends the stream with `completion`: at once when nobody is delivering, otherwise after the
+        /// values queued for the delivering thread (lock held).
+        private func complete(with completion: Subscribers.Completion<Failure>) -> Step {
+            guard !isDelivering else {
+                status = .completing(completion)
+                return .idle
+            }
+            status = .closed
+            return .complete(completion)
+        }
+
+        /// The delivering thread's next step; gives up the delivering role when there is nothing to do
+        /// (lock held).
+        private func nextStep() -> Step {
+            if case .closed = status {
+                isDelivering = false
+                return .idle
+            }
+            if let value = queue.popFirst() {
+                return .deliver(value)
+            }
+            isDelivering = false
+            if case .completing(let completion) = status {
+                status = .closed
+                return .complete(completion)
+            }
+            return .idle
+        }
+
+        private func run(_ first: Step) {
+            var step = first
+            while true {
+                switch step {
+                case .idle:
+                    return
+                case .complete(let completion):
+                    downstream.receive(completion: completion)
+                    return
+                case .deliver(let value):
+                    let more = downstream.receive(value)
+                    let target: (any Subscription)?
+                    (step, target) = lock.withLock {
+                        demand += more
+                        return (nextStep(), more > 0 ? currentSubscription : nil)
+                    }
+                    target?.request(more)
+                }
+            }
+        }
+
+        /// The subscriber attached to one inner publisher.
+        fileprivate final class Side: Subscriber, CustomStringConvertible, CustomReflectable,
+            CustomPlaygroundDisplayConvertible
+        {
+            typealias Input = P.Output
+            typealias Failure = P.Failure
+
+            private let parent: Switcher
+            /// Guarded by the parent's lock.
+            fileprivate nonisolated(unsafe) var isSubscribed = false
+
+            init(parent: Switcher) {
+                self.parent = parent
+            }
+
+            var description: String { "SwitchToLatest" }
+
+            var customMirror: Mirror {
+                Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+            }
+
+            var playgroundDescription: Any { description }
+
+            func receive(subscription: any Subscription) {
+                parent.side(self, received: subscription)
+            }
+
+            func receive(_ input: P.Output) -> Subscribers.Demand {
+                parent.side(self, received: input)
+            }
+
+            func receive(completion: Subscribers.Completion<P.Failure>) {
+                parent.side(self, received: completion)
+            }
+        }
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes the elements of the most recent publisher this publisher emitted, cancelling the
+    /// previous one each time a new one arrives.
+    ///
+    /// The result finishes once this publisher and the latest inner publisher finished, and fails with
+    /// the first failure of either.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never {
+    /// Republishes the elements of the most recent publisher this publisher (which cannot fail)
+    /// emitted, cancelling the previous one each time a new one arrives; fails with the failure of the
+    /// latest inner publisher.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// Republishes the elements of the most recent publisher this publisher emitted, cancelling the
+    /// previous one each time a new one arrives; neither can fail.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes the elements of the most recent publisher (which cannot fail) this publisher
+    /// emitted, cancelling the previous one each time a new one arrives; fails with this publisher's
+    /// failure.
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>,
+        Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(
+            upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) }
+        )
+    }
+}
