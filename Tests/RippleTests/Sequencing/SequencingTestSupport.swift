@@ -131,6 +131,12 @@ final class SequencingLatestPublisher<Output, Failure: Error>: Publisher, @unche
         onSubscribe?(self)
     }
 
+    /// Hands the latest subscriber another subscription.
+    func sendSubscription(_ subscription: any Subscription) {
+        let target = lock.withLock { latest }
+        target?.receive(subscription: subscription)
+    }
+
     @discardableResult
     func send(_ value: Output) -> Subscribers.Demand {
         let target = lock.withLock { latest }
