@@ -128,12 +128,16 @@ extension Publishers.Buffer {
 
         var description: String { "Buffer" }
 
+        /// Combine's children: the buffered values, the state, the downstream's demand and the pending
+        /// completion.
         var customMirror: Mirror {
-            let (count, demand, completion) = lock.withLock { (values.count, self.demand, self.completion) }
-            return Mirror(
-                self,
-                children: ["bufferedValues": count, "downstreamDemand": demand, "terminal": completion as Any]
-            )
+            let (values, state, demand, completion) = lock.withLock {
+                (self.values.elements, String(describing: self.state), self.demand, self.completion)
+            }
+            let children: KeyValuePairs<String, Any> = [
+                "values": values, "state": state, "downstreamDemand": demand, "terminal": completion as Any,
+            ]
+            return Mirror(self, children: children)
         }
 
         var playgroundDescription: Any { description }
@@ -335,6 +339,11 @@ private struct BufferQueue<Element> {
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
+
+    /// The elements, oldest first.
+    var elements: [Element] {
+        (0..<count).compactMap { offset in slots[(head + offset) % slots.count] }
+    }
 
     mutating func append(_ element: Element) {
         if count == slots.count {

@@ -178,7 +178,7 @@ struct CatchTests {
         SequencingSyncPublisher<Int, TestError>(Array(0..<10_000), completion: .failure(.oops))
             .catch { _ in SequencingSyncPublisher<Int, Never>(Array(10_000..<20_000)) }
             .subscribe(subscriber)
-        #expect(subscriber.values == Array(0..<20_000))
+        #expect(subscriber.values.elementsEqual(0..<20_000))
         #expect(subscriber.completion == .finished)
         #expect(subscriber.demandViolations == 0)
     }
@@ -217,7 +217,7 @@ struct CatchTests {
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 for _ in 0..<50 { subscriber.request(.max(1)) }
             }
-            #expect(subscriber.values == Array(0..<400))
+            #expect(subscriber.values.elementsEqual(0..<400))
             #expect(subscriber.demandViolations == 0)
         }
     }

@@ -161,7 +161,7 @@ struct ConcatenateTests {
         let first = SequencingSyncPublisher<Int, TestError>(Array(0..<10_000))
         let second = SequencingSyncPublisher<Int, TestError>(Array(10_000..<20_000), completion: .failure(.oops))
         first.append(second).subscribe(subscriber)
-        #expect(subscriber.values == Array(0..<20_000))
+        #expect(subscriber.values.elementsEqual(0..<20_000))
         #expect(subscriber.completion == .failure(.oops))
         #expect(subscriber.demandViolations == 0)
         #expect(subscriber.orderViolations == 0)
@@ -219,7 +219,7 @@ struct ConcatenateTests {
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 for _ in 0..<50 { subscriber.request(.max(1)) }
             }
-            #expect(subscriber.values == Array(0..<400))
+            #expect(subscriber.values.elementsEqual(0..<400))
             #expect(subscriber.demandViolations == 0)
         }
     }
@@ -228,7 +228,7 @@ struct ConcatenateTests {
     @Test func valueAndSequenceForms() {
         let subscriber = TestSubscriber<Int, Never>()
         SequencingSyncPublisher<Int, Never>([3, 4]).prepend(1, 2).append(5, 6).append([7]).prepend([0]).subscribe(subscriber)
-        #expect(subscriber.values == Array(0...7))
+        #expect(subscriber.values.elementsEqual(0...7))
         #expect(subscriber.completion == .finished)
     }
     #endif

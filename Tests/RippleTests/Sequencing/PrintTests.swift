@@ -100,7 +100,7 @@ struct PrintTests {
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<100 { subscriber.request(.max(1)) }
         }
-        #expect(subscriber.values == Array(0..<400))
+        #expect(subscriber.values.elementsEqual(0..<400))
         #expect(stream.lines.filter { $0.hasPrefix("receive value") }.count == 400)
         #expect(stream.lines.filter { $0 == "request max: (1)" }.count == 400)
     }
