@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import Ripple
 
@@ -17,7 +16,7 @@ struct BufferTests {
     func asksTheUpstreamBeforeHandingOutTheSubscription(prefetch: Publishers.PrefetchStrategy) {
         final class Holder: @unchecked Sendable { var subscriber: TestSubscriber<Int, TestError>? }
         let holder = Holder()
-        let eventsAtRequest = Mutex<[Int]>([])
+        let eventsAtRequest = SequencingLocked<[Int]>([])
         let publisher = TestPublisher<Int, TestError>(onRequest: { _ in
             let count = holder.subscriber?.events.count ?? -1
             eventsAtRequest.withLock { $0.append(count) }

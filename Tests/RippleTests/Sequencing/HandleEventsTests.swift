@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import Ripple
 
@@ -13,7 +12,7 @@ private enum Seen: Equatable, Sendable {
 }
 
 private final class SeenLog: Sendable {
-    private let state = Mutex<[Seen]>([])
+    private let state = SequencingLocked<[Seen]>([])
     var all: [Seen] { state.withLock { $0 } }
     func append(_ seen: Seen) { state.withLock { $0.append(seen) } }
 }
