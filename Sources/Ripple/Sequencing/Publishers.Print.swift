@@ -132,22 +132,13 @@ extension Publishers.Print {
             if let max = demand.max { "request max: (\(max))" } else { "request unlimited" }
         }
 
-        /// Writes one line (prefix, text, newline) to the stream or to standard output.
+        /// Writes one line (prefix, text, newline) to the stream, in a single `write` so that lines logged
+        /// from several threads do not interleave, or to standard output.
         private func log(_ text: String) {
-            if let stream {
-                var target = Target(stream: stream)
-                Swift.print(linePrefix + text, to: &target)
+            if var stream {
+                stream.write(linePrefix + text + "\n")
             } else {
                 Swift.print(linePrefix + text)
-            }
-        }
-
-        /// A concrete stream around the user's, for `Swift.print(_:to:)`.
-        private struct Target: TextOutputStream {
-            var stream: any TextOutputStream
-
-            mutating func write(_ string: String) {
-                stream.write(string)
             }
         }
     }
