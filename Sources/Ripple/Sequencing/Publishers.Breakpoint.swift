@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Publishers {
+    /// A publisher that raises `SIGTRAP` (stopping in an attached debugger) when one of its closures says
+    /// so, and otherwise republishes the upstream unchanged.
+    ///
+    /// Each closure is called with the corresponding event before it is passed on; when it returns `true`
+    /// the process raises `SIGTRAP`. Without a debugger or a `SIGTRAP` handler that ends the process, as
+    /// in Combine. The upstream's subscription is passed through to the downstream.
+    public struct Breakpoint<Upstream: Publisher>: Publisher {
+        /// The upstream's output.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are examined.
+        public let upstream: Upstream
+        /// Examines the subscription; `true` stops in the debugger.
+        public let receiveSubscription: ((any Subscription) -> Bool)?
+        /// Examines each value; `true` stops in the debugger.
+        public let receiveOutput: ((Upstream.Output) -> Bool)?
+        /// Examines the completion; `true` stops in the debugger.
+        public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+
+        /// Creates a publisher that stops in the debugger when one of the given closures returns `true`.
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Bool)? = nil,
+            receiveOutput: ((Upstream.Output) -> Bool)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+        }
+
+        /// Subscribes `subscriber` to the upstream through an examining subscriber.
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+            upstream.subscribe(Inner(self, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.Breakpoint {
+    /// The subscriber to the upstream: it examines each event, then forwards it.
+    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let combineIdentifier = CombineIdentifier()
+        private let breakpoint: Publishers.Breakpoint<Upstream>
+        private let downstream: Downstream
+
+        init(_ breakpoint: Publishers.Breakpoint<Upstream>, downstream: Downstream) {
+            self.breakpoint = breakpoint
+            self.downstream = downstream
+        }
+
+        var description: String { "Breakpoint" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+
+        func receive(subscription: any Subscription) {
+            if breakpoint.receiveSubscription?(subscription) == true {
+                stopInDebugger()
+            }
+            downstream.receive(subscription: subscription)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            if breakpoint.receiveOutput?(input) == true {
+                stopInDebugger()
+            }
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            if breakpoint.receiveCompletion?(completion) == true {
+                stopInDebugger()
+            }
+            downstream.receive(completion: completion)
+        }
+
+        /// Raises `SIGTRAP`, as Combine does.
+        private func stopInDebugger() {
+            _ = raise(SIGTRAP)
+        }
+    }
+}
+
+extension Publisher {
+    /// Raises `SIGTRAP` (stopping in an attached debugger) when one of the given closures returns `true`
+    /// for an event, and republishes this publisher unchanged.
+    ///
+    /// - Parameters:
+    ///   - receiveSubscription: examines the subscription.
+    ///   - receiveOutput: examines each value.
+    ///   - receiveCompletion: examines the completion.
+    /// - Returns: a publisher that emits, completes and fails exactly as this one.
+    public func breakpoint(
+        receiveSubscription: ((any Subscription) -> Bool)? = nil,
+        receiveOutput: ((Output) -> Bool)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+    ) -> Publishers.Breakpoint<Self> {
+        Publishers.Breakpoint(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion
+        )
+    }
+
+    /// Raises `SIGTRAP` (stopping in an attached debugger) when this publisher fails, and republishes it
+    /// unchanged.
+    ///
+    /// - Returns: a publisher that emits, completes and fails exactly as this one.
+    public func breakpointOnError() -> Publishers.Breakpoint<Self> {
+        breakpoint(receiveCompletion: { completion in
+            if case .failure = completion { return true }
+            return false
+        })
+    }
+}

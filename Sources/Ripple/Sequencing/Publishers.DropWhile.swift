@@ -1,0 +1,208 @@
+extension Publishers {
+    /// A publisher that omits values while a predicate holds, then republishes every later value.
+    ///
+    /// Once `predicate` returns `false` it is not called again. Each dropped value is replaced by asking the
+    /// upstream for one more, so the downstream's demand is honoured with values it actually receives.
+    public struct DropWhile<Upstream: Publisher>: Publisher {
+        /// The upstream's output.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are dropped and republished.
+        public let upstream: Upstream
+
+        /// Decides whether to drop a value (`true`) or to start republishing (`false`).
+        public let predicate: (Output) -> Bool
+
+        /// Creates a publisher that drops values of `upstream` while `predicate` holds.
+        public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the upstream through a dropping subscription.
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.subscribe(
+                DropWhileInner<S, Upstream.Failure, Never>(
+                    downstream: subscriber,
+                    name: "DropWhile",
+                    predicate: predicate,
+                    upstreamFailure: { $0 },
+                    predicateFailure: nil
+                )
+            )
+        }
+    }
+
+    /// A publisher that omits values while an error-throwing predicate holds, then republishes every later
+    /// value.
+    ///
+    /// If `predicate` throws, the upstream is cancelled and the publisher fails with the thrown error.
+    public struct TryDropWhile<Upstream: Publisher>: Publisher {
+        /// The upstream's output.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or the predicate's.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are dropped and republished.
+        public let upstream: Upstream
+
+        /// Decides whether to drop a value (`true`) or to start republishing (`false`); throwing fails.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that drops values of `upstream` while `predicate` holds.
+        public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the upstream through a dropping subscription.
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
+            upstream.subscribe(
+                DropWhileInner<S, Upstream.Failure, any Error>(
+                    downstream: subscriber,
+                    name: "TryDropWhile",
+                    predicate: predicate,
+                    upstreamFailure: { $0 },
+                    predicateFailure: { $0 }
+                )
+            )
+        }
+    }
+}
+
+/// The subscription of ``Publishers/DropWhile`` and ``Publishers/TryDropWhile``; `PredicateFailure` is
+/// `Never` for the non-throwing form.
+private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Error, PredicateFailure: Error>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = UpstreamFailure
+
+    private enum State {
+        case awaitingSubscription
+        /// Subscribed; `dropping` until the predicate first returns `false`.
+        case subscribed(any Subscription, dropping: Bool)
+        case terminal
+    }
+
+    private let downstream: Downstream
+    private let predicate: (Input) throws(PredicateFailure) -> Bool
+    private let upstreamFailure: (UpstreamFailure) -> Downstream.Failure
+    /// Converts an error the predicate throws; `nil` when it cannot throw.
+    private let predicateFailure: ((PredicateFailure) -> Downstream.Failure)?
+    let description: String
+    private let lock = Lock()
+    private nonisolated(unsafe) var state = State.awaitingSubscription
+
+    init(
+        downstream: Downstream,
+        name: String,
+        predicate: @escaping (Input) throws(PredicateFailure) -> Bool,
+        upstreamFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        predicateFailure: ((PredicateFailure) -> Downstream.Failure)?
+    ) {
+        self.downstream = downstream
+        self.description = name
+        self.predicate = predicate
+        self.upstreamFailure = upstreamFailure
+        self.predicateFailure = predicateFailure
+    }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+        let accepted = lock.withLock { () -> Bool in
+            guard case .awaitingSubscription = state else { return false }
+            state = .subscribed(subscription, dropping: true)
+            return true
+        }
+        if accepted {
+            downstream.receive(subscription: self)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let dropping: Bool? = lock.withLock {
+            if case .subscribed(_, let dropping) = state { return dropping }
+            return nil
+        }
+        guard let dropping else { return .none }
+        if dropping {
+            do throws(PredicateFailure) {
+                if try predicate(input) {
+                    return .max(1)
+                }
+            } catch {
+                if let predicateFailure, let upstream = takeUpstream() {
+                    upstream.cancel()
+                    downstream.receive(completion: .failure(predicateFailure(error)))
+                }
+                return .none
+            }
+            let stillLive = lock.withLock { () -> Bool in
+                guard case .subscribed(let subscription, _) = state else { return false }
+                state = .subscribed(subscription, dropping: false)
+                return true
+            }
+            guard stillLive else { return .none }
+        }
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        let forward = lock.withLock { () -> Bool in
+            if case .terminal = state { return false }
+            state = .terminal
+            return true
+        }
+        if forward {
+            downstream.receive(completion: completion.mapFailure(upstreamFailure))
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        APIViolation.checkDemand(demand)
+        let upstream: (any Subscription)? = lock.withLock {
+            if case .subscribed(let subscription, _) = state { return subscription }
+            return nil
+        }
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        takeUpstream()?.cancel()
+    }
+
+    /// Makes the state terminal and returns the upstream subscription if it was live.
+    private func takeUpstream() -> (any Subscription)? {
+        lock.withLock {
+            let previous = state
+            state = .terminal
+            if case .subscribed(let subscription, _) = previous { return subscription }
+            return nil
+        }
+    }
+}
+
+extension Publisher {
+    /// Omits values while `predicate` returns `true`, then republishes every value from the first one for
+    /// which it returns `false`.
+    ///
+    /// - Returns: a publisher that completes or fails when the upstream does.
+    public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
+        Publishers.DropWhile(upstream: self, predicate: predicate)
+    }
+
+    /// Omits values while the error-throwing `predicate` returns `true`, then republishes every later value.
+    ///
+    /// - Returns: a publisher that completes when the upstream does, and fails with the upstream's error or
+    ///   with the error `predicate` throws (cancelling the upstream).
+    public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
+        Publishers.TryDropWhile(upstream: self, predicate: predicate)
+    }
+}

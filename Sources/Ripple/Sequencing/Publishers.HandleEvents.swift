@@ -1,0 +1,189 @@
+extension Publishers {
+    /// A publisher that calls closures when its subscription, values, completion, cancellation and
+    /// requests go by, and otherwise republishes the upstream unchanged.
+    ///
+    /// The closures run on whatever thread the event happens on, before the event is passed on (values
+    /// and completion to the downstream, requests and cancellation to the upstream). After the stream
+    /// completes or is cancelled the closures are released and no longer called.
+    public struct HandleEvents<Upstream: Publisher>: Publisher {
+        /// The upstream's output.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are observed.
+        public let upstream: Upstream
+        /// Called with the upstream's subscription when it arrives.
+        public var receiveSubscription: ((any Subscription) -> Void)?
+        /// Called with each value before the downstream receives it.
+        public var receiveOutput: ((Upstream.Output) -> Void)?
+        /// Called with the upstream's completion before the downstream receives it.
+        public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+        /// Called when the downstream cancels.
+        public var receiveCancel: (() -> Void)?
+        /// Called with each demand the downstream asks for, through its subscription or as the result of
+        /// receiving a value (when not `.none`).
+        public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+        /// Creates a publisher that reports the events of `upstream` to the given closures.
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Void)? = nil,
+            receiveOutput: ((Output) -> Void)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+            receiveCancel: (() -> Void)? = nil,
+            receiveRequest: ((Subscribers.Demand) -> Void)?
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
+        }
+
+        /// Subscribes `subscriber` to the upstream through an observing subscription.
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+            upstream.subscribe(Inner(self, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.HandleEvents {
+    /// The subscriber to the upstream and the subscription of the downstream.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private enum State {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        private let downstream: Downstream
+        private let lock = Lock()
+        private nonisolated(unsafe) var state = State.awaitingSubscription
+        // The closures, released (set to nil) when the stream ends.
+        private nonisolated(unsafe) var onSubscription: ((any Subscription) -> Void)?
+        private nonisolated(unsafe) var onOutput: ((Input) -> Void)?
+        private nonisolated(unsafe) var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+        private nonisolated(unsafe) var onCancel: (() -> Void)?
+        private nonisolated(unsafe) var onRequest: ((Subscribers.Demand) -> Void)?
+
+        init(_ parent: Publishers.HandleEvents<Upstream>, downstream: Downstream) {
+            self.downstream = downstream
+            onSubscription = parent.receiveSubscription
+            onOutput = parent.receiveOutput
+            onCompletion = parent.receiveCompletion
+            onCancel = parent.receiveCancel
+            onRequest = parent.receiveRequest
+        }
+
+        var description: String { "HandleEvents" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+
+        func receive(subscription: any Subscription) {
+            let handler = lock.withLock { onSubscription }
+            handler?(subscription)
+            let accepted = lock.withLock { () -> Bool in
+                guard case .awaitingSubscription = state else { return false }
+                state = .subscribed(subscription)
+                return true
+            }
+            if accepted {
+                downstream.receive(subscription: self)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            let handlers: (output: ((Input) -> Void)?, request: ((Subscribers.Demand) -> Void)?)? = lock.withLock {
+                guard case .subscribed = state else { return nil }
+                return (onOutput, onRequest)
+            }
+            guard let handlers else { return .none }
+            handlers.output?(input)
+            let demand = downstream.receive(input)
+            if demand != .none {
+                handlers.request?(demand)
+            }
+            return demand
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let handler: ((Subscribers.Completion<Failure>) -> Void)?? = lock.withLock {
+                if case .terminal = state { return nil }
+                let handler = onCompletion
+                terminate()
+                return .some(handler)
+            }
+            guard let handler else { return }
+            handler?(completion)
+            downstream.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            APIViolation.checkDemand(demand)
+            let (handler, upstream) = lock.withLock { () -> (((Subscribers.Demand) -> Void)?, (any Subscription)?) in
+                guard case .subscribed(let subscription) = state else { return (nil, nil) }
+                return (onRequest, subscription)
+            }
+            handler?(demand)
+            upstream?.request(demand)
+        }
+
+        func cancel() {
+            let (handler, upstream) = lock.withLock { () -> ((() -> Void)?, (any Subscription)?) in
+                guard case .subscribed(let subscription) = state else { return (nil, nil) }
+                let handler = onCancel
+                terminate()
+                return (handler, subscription)
+            }
+            handler?()
+            upstream?.cancel()
+        }
+
+        /// Ends the stream and releases the closures; called with the lock held.
+        private func terminate() {
+            state = .terminal
+            onSubscription = nil
+            onOutput = nil
+            onCompletion = nil
+            onCancel = nil
+            onRequest = nil
+        }
+    }
+}
+
+extension Publisher {
+    /// Calls the given closures when events happen on this publisher, and republishes it unchanged.
+    ///
+    /// - Parameters:
+    ///   - receiveSubscription: called with the upstream's subscription.
+    ///   - receiveOutput: called with each value, before it is passed downstream.
+    ///   - receiveCompletion: called with the completion, before it is passed downstream.
+    ///   - receiveCancel: called when the downstream cancels.
+    ///   - receiveRequest: called with each demand the downstream asks for.
+    /// - Returns: a publisher that emits, completes and fails exactly as this one.
+    public func handleEvents(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveOutput: ((Output) -> Void)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+        receiveCancel: (() -> Void)? = nil,
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+    ) -> Publishers.HandleEvents<Self> {
+        Publishers.HandleEvents(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion,
+            receiveCancel: receiveCancel,
+            receiveRequest: receiveRequest
+        )
+    }
+}

@@ -1,0 +1,107 @@
+import Dispatch
+import Testing
+@testable import Ripple
+
+@Suite("print (Publishers.Print)")
+struct PrintTests {
+    @Test func logsEveryEventInCombinesFormat() throws {
+        let stream = SequencingTextStream()
+        let publisher = TestPublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .unlimited, onValue: { $0 == 2 ? .max(2) : .none })
+        publisher.print("👉", to: stream).subscribe(subscriber)
+        publisher.send(1)
+        publisher.send(2)
+        try #require(subscriber.subscription).request(.max(30))
+        publisher.send(completion: .failure(.oops))
+        #expect(stream.lines == [
+            "👉: receive subscription: (TestSubscription)",
+            "👉: request unlimited",
+            "👉: receive value: (1)",
+            "👉: receive value: (2)",
+            "👉: request max: (2) (synchronous)",
+            "👉: request max: (30)",
+            "👉: receive error: (oops)",
+        ])
+        #expect(stream.writes.first == "👉: receive subscription: (TestSubscription)\n", "one write per line")
+        #expect(subscriber.events == [.subscription("Print"), .value(1), .value(2), .failure(.oops)])
+        #expect(publisher.calls == [.request(.unlimited), .request(.max(30))])
+    }
+
+    @Test func logsFinishingAndCancellationWithoutAPrefix() throws {
+        let stream = SequencingTextStream()
+        let finishing = TestPublisher<Int, Never>()
+        finishing.print(to: stream).subscribe(TestSubscriber<Int, Never>(initialDemand: .max(1)))
+        finishing.send(completion: .finished)
+        #expect(stream.lines == ["receive subscription: (TestSubscription)", "request max: (1)", "receive finished"])
+
+        let cancelStream = SequencingTextStream()
+        let cancelled = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        cancelled.print("p", to: cancelStream).subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.cancel()
+        #expect(cancelled.send(4) == .none)
+        #expect(cancelStream.lines == [
+            "p: receive subscription: (TestSubscription)", "p: receive cancel", "p: receive cancel",
+            "p: receive value: (4)",
+        ])
+        #expect(cancelled.calls == [.cancel])
+        #expect(subscriber.events == [.subscription("Print")])
+    }
+
+    @Test func storesItsConfiguration() throws {
+        let stream = SequencingTextStream()
+        let print = TestPublisher<Int, Never>().print("x", to: stream)
+        #expect(print.prefix == "x")
+        #expect(print.stream is SequencingTextStream)
+        #expect(TestPublisher<Int, Never>().print().stream == nil)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        print.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
+        #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    }
+
+    @Test func printsToStandardOutputByDefault() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let publisher = TestPublisher<Int, Never>()
+            publisher.print("stdout").subscribe(TestSubscriber<Int, Never>())
+            publisher.send(5)
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        #expect(output.contains("stdout: receive subscription: (TestSubscription)\nstdout: request unlimited\nstdout: receive value: (5)\n"))
+    }
+
+    @Test func secondSubscriptionIsLoggedAndCancelled() {
+        final class Relay: Publisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: AnySubscriber<Int, Never>?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = AnySubscriber(subscriber)
+            }
+        }
+        let stream = SequencingTextStream()
+        let relay = Relay()
+        relay.print(to: stream).subscribe(TestSubscriber<Int, Never>(initialDemand: nil))
+        let first = TestPublisher<Int, Never>()
+        let second = TestPublisher<Int, Never>()
+        relay.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: first))
+        relay.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: second))
+        #expect(second.calls == [.cancel])
+        #expect(stream.lines == ["receive subscription: (TestSubscription)", "receive subscription: (TestSubscription)"])
+    }
+
+    @Test func concurrentValuesAreAllLogged() {
+        let stream = SequencingTextStream()
+        let source = SequencingSyncPublisher<Int, Never>(Array(0..<400))
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        source.print(to: stream).subscribe(subscriber)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<100 { subscriber.request(.max(1)) }
+        }
+        #expect(subscriber.values.elementsEqual(0..<400))
+        #expect(stream.lines.filter { $0.hasPrefix("receive value") }.count == 400)
+        #expect(stream.lines.filter { $0 == "request max: (1)" }.count == 400)
+    }
+}
