@@ -1,7 +1,3 @@
-// The value and sequence forms of `append` and `prepend` return `Publishers.Concatenate` over
-// `Publishers.Sequence`, which another part of Ripple defines. Until that type is merged in, this file is
-// compiled only with `-D RIPPLE_SEQUENCE_PUBLISHER`; once it is, remove the `#if` and `#endif` lines.
-#if RIPPLE_SEQUENCE_PUBLISHER
 extension Publisher {
     /// Emits the given values before this publisher's values.
     ///
@@ -37,4 +33,3 @@ extension Publisher {
         append(Publishers.Sequence(sequence: elements))
     }
 }
-#endif

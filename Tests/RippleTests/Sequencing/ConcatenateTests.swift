@@ -224,12 +224,10 @@ struct ConcatenateTests {
         }
     }
 
-    #if RIPPLE_SEQUENCE_PUBLISHER
     @Test func valueAndSequenceForms() {
         let subscriber = TestSubscriber<Int, Never>()
         SequencingSyncPublisher<Int, Never>([3, 4]).prepend(1, 2).append(5, 6).append([7]).prepend([0]).subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(0...7))
         #expect(subscriber.completion == .finished)
     }
-    #endif
 }
