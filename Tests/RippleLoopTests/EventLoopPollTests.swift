@@ -186,8 +186,7 @@ struct EventLoopPollTests {
         let sockets = try SocketPair()
         let writer = PollRecorder(loop: loop, initialDemand: .none)
         // Hold the loop thread so the registration cannot happen before the cancel.
-        let hold = DispatchSemaphore(value: 0)
-        loop.schedule { hold.wait() }
+        let hold = await loop.hold()
         loop.poll(sockets.first, for: .writable).subscribe(writer)
         #expect(writer.subscription.map { String(describing: $0) } == "Poll")
         writer.subscription?.cancel()

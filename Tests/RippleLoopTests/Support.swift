@@ -1,3 +1,4 @@
+import Dispatch
 import Ripple
 import Synchronization
 import Testing
@@ -66,6 +67,21 @@ extension EventLoop {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             schedule { continuation.resume(returning: body()) }
         }
+    }
+
+    /// Blocks the loop thread (inside a scheduled closure) until the returned semaphore is signalled,
+    /// then runs `afterRelease` there; returns once the loop thread is blocked, so that nothing else
+    /// (no timer in particular) can run on the loop until the test releases it.
+    func hold(then afterRelease: @escaping @Sendable () -> Void = {}) async -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule {
+                continuation.resume()
+                release.wait()
+                afterRelease()
+            }
+        }
+        return release
     }
 
     /// Waits for `delay` using a loop timer (not a sleep): an upper bound of "nothing more happened".
