@@ -53,8 +53,9 @@ import Glibc
 /// `schedule(options:_:)` from any thread is one lock acquisition and an array append (no allocation
 /// beyond the closure itself once the queue has grown); the loop thread is woken through one
 /// `uv_async` handle only when the queue was empty since its last drain, and takes the whole queue in
-/// one lock acquisition per wake-up. Timers are kept in a heap driven by a single `uv_timer`
-/// (see ``TimerQueue`` for why).
+/// one lock acquisition per wake-up. Timers are kept in a min-heap of deadlines driven by a single
+/// `uv_timer`: scheduling one from any thread is a lock acquisition and an O(log n) insertion, with no
+/// libuv handle per timer (`TimerQueue` explains the choice).
 public final class EventLoop: Sendable {
     // MARK: libuv state
 
@@ -87,6 +88,9 @@ public final class EventLoop: Sendable {
 
     /// The loop's timers.
     let timers = TimerQueue()
+
+    /// Set by `stop()`: lets the loop thread skip the rest of a batch of due timers without the lock.
+    private let stopRequested = Atomic<Bool>(false)
 
     /// The `pthread_t` of the thread inside `run()`, or 0.
     private let loopThread = Atomic<UInt>(0)
@@ -228,6 +232,7 @@ public final class EventLoop: Sendable {
             return true
         }
         guard stopping else { return }
+        stopRequested.store(true, ordering: .relaxed)
         // Timers are dropped now rather than when the loop thread gets to it, so that none fires after
         // `stop()` returns (a tick already running on the loop thread finishes). Their closures are
         // released here, on the stopping thread.
@@ -265,21 +270,20 @@ public final class EventLoop: Sendable {
 
     /// Answers a wake-up: runs the queued closures and re-arms the timer, or shuts the loop down.
     fileprivate func handleWakeup() {
-        lock.withLock {
+        let stillAccepting = lock.withLock { () -> Bool in
             swap(&queue, &drained)
             wakePending = false
+            return accepting
         }
         runDrained()
-        let stillAccepting = lock.withLock { accepting }
-        if stillAccepting {
+        guard !stillAccepting else {
+            // If one of those closures called `stop()`, that sent a new wake-up: the next call (which
+            // runs what was queued before the stop) shuts down.
             armTimer(for: timers.deadlineToArm())
             return
         }
-        // Stopping: what was queued before `stop()` runs; nothing can be queued any more.
-        lock.withLock {
-            swap(&queue, &drained)
-        }
-        runDrained()
+        // Stopping: the batch just run was everything queued before `stop()`, as nothing can be queued
+        // after it.
         shutDown()
     }
 
@@ -295,6 +299,8 @@ public final class EventLoop: Sendable {
         armedFor = .max
         timers.takeDue(at: Self.monotonicNow, into: &dueTimers)
         for entry in dueTimers {
+            // A timer action may stop the loop: the other due timers are dropped with the rest.
+            guard !stopRequested.load(ordering: .relaxed) else { break }
             if let record = entry.record, record.isCancelled {
                 continue
             }

@@ -82,6 +82,21 @@ struct EventLoopLifecycleTests {
         #expect(log.all == ["a", "b", "c"])
     }
 
+    @Test func aTimerThatStopsTheLoopDropsTheOtherDueTimers() throws {
+        let loop = try EventLoop()
+        let log = Recorder<String>()
+        let due = loop.now.advanced(by: .seconds(-1))
+        loop.schedule(after: due) {
+            log.append("first")
+            loop.stop()
+        }
+        loop.schedule(after: due) { log.append("second") }
+        loop.schedule(after: due.advanced(by: .nanoseconds(1))) { log.append("third") }
+        try loop.run()
+        #expect(log.all == ["first"])
+        #expect(loop.closeState == (closed: true, status: 0))
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func aThousandLoopsCreatedAndStoppedReleaseEverything() async throws {
         for round in 0..<1_000 {
