@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 @testable import RippleLoop
 
-@Suite("EventLoop: stopping and lifetime")
+@Suite("EventLoop: stopping and lifetime", .timeLimit(.minutes(5)))
 struct EventLoopLifecycleTests {
     @Test func stopRunsClosuresScheduledBeforeItAndDropsTimersAndLaterClosures() throws {
         let loop = try EventLoop()
@@ -173,7 +173,7 @@ struct EventLoopLifecycleTests {
     }
 }
 
-@Suite("EventLoop: time")
+@Suite("EventLoop: time", .timeLimit(.minutes(5)))
 struct EventLoopTimeTests {
     typealias Time = EventLoop.SchedulerTimeType
     typealias Stride = EventLoop.SchedulerTimeType.Stride

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 @testable import RippleLoop
 
-@Suite("EventLoop: poll")
+@Suite("EventLoop: poll", .timeLimit(.minutes(5)))
 struct EventLoopPollTests {
     /// A connected pair of Unix stream sockets, closed on release.
     final class SocketPair: Sendable {

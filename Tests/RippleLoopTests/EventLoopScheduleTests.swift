@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import RippleLoop
 
-@Suite("EventLoop: schedule")
+@Suite("EventLoop: schedule", .timeLimit(.minutes(5)))
 struct EventLoopScheduleTests {
     /// Per-producer counters, touched only on the loop thread (atomics only to keep them `Sendable`).
     final class Tally: Sendable {

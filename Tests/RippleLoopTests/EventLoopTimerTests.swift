@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import RippleLoop
 
-@Suite("EventLoop: timers")
+@Suite("EventLoop: timers", .timeLimit(.minutes(5)))
 struct EventLoopTimerTests {
     struct Firing: Sendable, Equatable {
         let deadline: Int
