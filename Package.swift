@@ -20,10 +20,21 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
+        .library(name: "RippleLoop", targets: ["RippleLoop"]),
     ],
     targets: [
         .target(
             name: "Ripple",
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(
+            name: "RippleLoop",
+            dependencies: ["Ripple", "CLibUV"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -35,6 +46,11 @@ let package = Package(
         .testTarget(
             name: "RippleTests",
             dependencies: ["Ripple"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RippleLoopTests",
+            dependencies: ["RippleLoop", "Ripple"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,160 @@
+import Ripple
+
+extension EventLoop {
+    /// A publisher of the readiness of `fileDescriptor` for `events`, watched with `uv_poll`.
+    ///
+    /// Each value is the subset of `events` that is ready, delivered on the loop thread, one per
+    /// demanded value. Readiness is level-triggered: while the descriptor stays readable (you have not
+    /// read what is waiting) and the subscriber has demand, the loop reports it again on each iteration;
+    /// while the subscriber has no demand the loop stops watching for it. The publisher never finishes
+    /// on its own; it finishes when the loop stops, and fails with ``EventLoopError/libuv(code:)`` if
+    /// libuv cannot watch the descriptor (`EPERM` for a regular file, `EBADF` for a closed one).
+    /// Cancelling stops the watching; cancel before you close the descriptor.
+    ///
+    /// Several subscriptions to one descriptor share one `uv_poll` handle. libuv puts the descriptor
+    /// in non-blocking mode.
+    public func poll(_ fileDescriptor: Int32, for events: PollEvents) -> PollPublisher {
+        PollPublisher(loop: self, fileDescriptor: fileDescriptor, events: events)
+    }
+
+    /// The publisher ``EventLoop/poll(_:for:)`` returns: readiness events of one file descriptor.
+    public struct PollPublisher: Publisher, Sendable {
+        /// The ready subset of ``events``.
+        public typealias Output = PollEvents
+        /// Why the descriptor could not be watched.
+        public typealias Failure = EventLoopError
+
+        /// The loop that watches the descriptor and delivers its events.
+        public let loop: EventLoop
+        /// The descriptor watched.
+        public let fileDescriptor: Int32
+        /// The events watched for.
+        public let events: PollEvents
+
+        /// Subscribes `subscriber`: it receives its subscription on this thread, then the events on the
+        /// loop thread as it demands them.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == PollEvents, S.Failure == EventLoopError {
+            let subscription = PollSubscription(
+                loop: loop,
+                fileDescriptor: fileDescriptor,
+                interest: events,
+                downstream: subscriber
+            )
+            subscriber.receive(subscription: subscription)
+            subscription.attach()
+        }
+    }
+}
+
+/// One subscriber's subscription to a ``EventLoop/PollPublisher``.
+///
+/// `request` and `cancel` come from any thread; the loop thread registers the subscription with the
+/// descriptor's ``FileDescriptorPoller`` (only after `receive(subscription:)` has returned, so no value
+/// can overtake it) and delivers values and the completion.
+private final class PollSubscription<Downstream: Subscriber>: Subscription, PollClient, CustomStringConvertible, Sendable
+where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopError {
+    let loop: EventLoop
+    let fileDescriptor: Int32
+    let interest: EventLoop.PollEvents
+
+    private let lock = Lock()
+    /// The subscriber, until the subscription ends.
+    private nonisolated(unsafe) var downstream: Downstream?
+    private nonisolated(unsafe) var demand = Subscribers.Demand.none
+    /// Whether the loop thread has registered the subscription with its poller.
+    private nonisolated(unsafe) var attached = false
+
+    init(loop: EventLoop, fileDescriptor: Int32, interest: EventLoop.PollEvents, downstream: Downstream) {
+        self.loop = loop
+        self.fileDescriptor = fileDescriptor
+        self.interest = interest
+        self.downstream = downstream
+    }
+
+    var description: String { "Poll" }
+
+    /// Asks the loop thread to register the subscription; finishes it at once if the loop has stopped.
+    func attach() {
+        let accepted = loop.enqueue(ScheduledAction { [self] in loop.attach(self) })
+        if !accepted {
+            finish(.finished)
+        }
+    }
+
+    func request(_ additional: Subscribers.Demand) {
+        DemandCheck.require(additional)
+        let mustWatch = lock.withLock { () -> Bool in
+            guard downstream != nil else { return false }
+            let wasZero = demand == .none
+            demand += additional
+            return wasZero && attached
+        }
+        if mustWatch {
+            postReconcile()
+        }
+    }
+
+    func cancel() {
+        let (ended, wasAttached) = lock.withLock { () -> (Downstream?, Bool) in
+            let ended = downstream
+            downstream = nil
+            demand = .none
+            return (ended, attached)
+        }
+        guard ended != nil else { return }
+        if wasAttached {
+            postReconcile()
+        }
+        // The subscriber is released here, outside the lock.
+    }
+
+    private func postReconcile() {
+        let descriptor = fileDescriptor
+        loop.enqueue(ScheduledAction { [loop] in loop.reconcilePoller(for: descriptor) })
+    }
+
+    // MARK: PollClient (loop thread, except `finish` for a stopped loop)
+
+    func markAttached() -> Bool {
+        lock.withLock {
+            guard downstream != nil else { return false }
+            attached = true
+            return true
+        }
+    }
+
+    func currentInterest() -> EventLoop.PollEvents? {
+        lock.withLock {
+            guard downstream != nil else { return nil }
+            return demand > .none ? interest : []
+        }
+    }
+
+    func deliver(_ ready: EventLoop.PollEvents) {
+        let events = ready.intersection(interest)
+        guard !events.isEmpty else { return }
+        let receiver = lock.withLock { () -> Downstream? in
+            guard let downstream, demand > .none else { return nil }
+            demand -= 1
+            return downstream
+        }
+        guard let receiver else { return }
+        let more = receiver.receive(events)
+        guard more > .none else { return }
+        lock.withLock {
+            if downstream != nil {
+                demand += more
+            }
+        }
+    }
+
+    func finish(_ completion: Subscribers.Completion<EventLoopError>) {
+        let ended = lock.withLock { () -> Downstream? in
+            let ended = downstream
+            downstream = nil
+            demand = .none
+            return ended
+        }
+        ended?.receive(completion: completion)
+    }
+}

@@ -1,0 +1,227 @@
+import CLibUV
+import Dispatch
+import Glibc
+import Ripple
+import Synchronization
+import Testing
+@testable import RippleLoop
+
+@Suite("EventLoop: poll", .timeLimit(.minutes(5)))
+struct EventLoopPollTests {
+    /// A connected pair of Unix stream sockets, closed on release.
+    final class SocketPair: Sendable {
+        let first: Int32
+        let second: Int32
+
+        init() throws {
+            var descriptors: [Int32] = [-1, -1]
+            let status = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors)
+            try #require(status == 0)
+            first = descriptors[0]
+            second = descriptors[1]
+        }
+
+        deinit {
+            close(first)
+            close(second)
+        }
+
+        func send(_ text: String, from descriptor: Int32) {
+            let bytes = Array(text.utf8)
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        }
+
+        func receive(on descriptor: Int32) -> String {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+        }
+    }
+
+    /// Waits until `recorder` has recorded `count` events.
+    func waitForEvents(_ recorder: PollRecorder, count: Int, loop: EventLoop) async {
+        while recorder.events.count < count {
+            await loop.flush()
+        }
+    }
+
+    @Test func readableEventsAreDeliveredOnTheLoopThreadAndCancelStopsPolling() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let received = Recorder<String>()
+        let arrivals = Box<CheckedContinuation<Void, Never>?>(nil)
+        let reader = PollRecorder(loop: loop, initialDemand: .unlimited) { event in
+            if event == .value(.readable) {
+                received.append(sockets.receive(on: sockets.first))
+                arrivals.update { $0.take() }?.resume()
+            }
+        }
+        loop.poll(sockets.first, for: .readable).subscribe(reader)
+        for message in ["one", "two"] {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                arrivals.value = continuation
+                sockets.send(message, from: sockets.second)
+            }
+        }
+        #expect(received.all == ["one", "two"])
+        #expect(reader.events.all == [.value(.readable), .value(.readable)])
+        #expect(reader.threads.all.allSatisfy { $0 })
+        #expect(await loop.onLoop { loop.openPollerCount } == 1)
+
+        reader.subscription?.cancel()
+        await loop.flush()
+        #expect(await loop.onLoop { loop.openPollerCount } == 0)
+        sockets.send("three", from: sockets.second)
+        await loop.wait(.milliseconds(20))
+        #expect(reader.events.count == 2, "nothing after cancel")
+        #expect(received.all == ["one", "two"])
+    }
+
+    @Test func demandIsHonouredAndReadinessIsReportedAgainWhenDemandReturns() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let writer = PollRecorder(loop: loop, initialDemand: .max(1))
+        loop.poll(sockets.first, for: .writable).subscribe(writer)
+        await waitForEvents(writer, count: 1, loop: loop)
+        // Always writable, but no demand: the loop stops watching instead of reporting.
+        await loop.wait(.milliseconds(10))
+        await loop.flush()
+        #expect(writer.events.all == [.value(.writable)])
+        #expect(await loop.onLoop { loop.openPollerCount } == 1)
+
+        writer.subscription?.request(.max(2))
+        await waitForEvents(writer, count: 3, loop: loop)
+        await loop.wait(.milliseconds(10))
+        #expect(writer.events.all == [.value(.writable), .value(.writable), .value(.writable)])
+        writer.subscription?.cancel()
+        writer.subscription?.request(.max(1))
+        await loop.flush()
+        #expect(await loop.onLoop { loop.openPollerCount } == 0)
+    }
+
+    @Test func demandReturnedFromReceiveKeepsValuesComing() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let writer = PollRecorder(loop: loop, initialDemand: .max(1), demandPerValue: .max(1))
+        loop.poll(sockets.first, for: .writable).subscribe(writer)
+        await waitForEvents(writer, count: 5, loop: loop)
+        writer.subscription?.cancel()
+        #expect(writer.events.all.prefix(5).allSatisfy { $0 == .value(.writable) })
+    }
+
+    @Test func subscriptionsToOneDescriptorShareItsHandle() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let reader = PollRecorder(loop: loop, initialDemand: .max(1))
+        let writer = PollRecorder(loop: loop, initialDemand: .max(1))
+        loop.poll(sockets.first, for: .readable).subscribe(reader)
+        loop.poll(sockets.first, for: .writable).subscribe(writer)
+        await waitForEvents(writer, count: 1, loop: loop)
+        #expect(reader.events.count == 0, "not readable yet")
+        #expect(await loop.onLoop { loop.openPollerCount } == 1)
+
+        sockets.send("ping", from: sockets.second)
+        await waitForEvents(reader, count: 1, loop: loop)
+        #expect(reader.events.all == [.value(.readable)])
+        #expect(writer.events.all == [.value(.writable)])
+
+        writer.subscription?.cancel()
+        await loop.flush()
+        #expect(await loop.onLoop { loop.openPollerCount } == 1)
+        reader.subscription?.cancel()
+        await loop.flush()
+        #expect(await loop.onLoop { loop.openPollerCount } == 0)
+    }
+
+    @Test func aClosedPeerIsReportedAsDisconnect() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        var descriptors: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let watcher = PollRecorder(loop: loop, initialDemand: .max(1))
+        loop.poll(descriptors[0], for: [.readable, .disconnect]).subscribe(watcher)
+        close(descriptors[1])
+        await waitForEvents(watcher, count: 1, loop: loop)
+        guard case .value(let events) = watcher.events.all.first else {
+            Issue.record("expected a value, got \(watcher.events.all)")
+            return
+        }
+        #expect(events.contains(.disconnect))
+        watcher.subscription?.cancel()
+    }
+
+    @Test func aDescriptorLibuvCannotWatchFails() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let file = open("/proc/self/exe", O_RDONLY)
+        try #require(file >= 0)
+        defer { close(file) }
+        let regular = PollRecorder(loop: loop, initialDemand: .unlimited)
+        loop.poll(file, for: .readable).subscribe(regular)
+        let negative = PollRecorder(loop: loop, initialDemand: .unlimited)
+        loop.poll(-1, for: .readable).subscribe(negative)
+        await waitForEvents(regular, count: 1, loop: loop)
+        await waitForEvents(negative, count: 1, loop: loop)
+        #expect(regular.events.all == [.failure(.libuv(code: UV_EPERM.rawValue))])
+        #expect(negative.events.all == [.failure(.libuv(code: UV_EBADF.rawValue))])
+        #expect(regular.threads.all == [true])
+        #expect(await loop.onLoop { loop.openPollerCount } == 0)
+    }
+
+    @Test func aSubscriptionCancelledBeforeItIsRegisteredNeverPolls() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let writer = PollRecorder(loop: loop, initialDemand: .none)
+        // Hold the loop thread so the registration cannot happen before the cancel.
+        let hold = await loop.hold()
+        loop.poll(sockets.first, for: .writable).subscribe(writer)
+        #expect(writer.subscription.map { String(describing: $0) } == "Poll")
+        writer.subscription?.cancel()
+        writer.subscription?.request(.unlimited)
+        hold.signal()
+        await loop.flush()
+        await loop.flush()
+        #expect(writer.events.count == 0)
+        #expect(await loop.onLoop { loop.openPollerCount } == 0)
+    }
+
+    @Test func stoppingTheLoopFinishesItsPollSubscribers() async throws {
+        let owner = try EventLoopThread()
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let reader = PollRecorder(loop: loop, initialDemand: .unlimited)
+        loop.poll(sockets.first, for: .readable).subscribe(reader)
+        await loop.flush()
+        await loop.flush()
+        owner.stop()
+        #expect(reader.events.all == [.finished])
+        #expect(reader.threads.all == [true])
+        #expect(loop.closeState == (closed: true, status: 0))
+
+        let late = PollRecorder(loop: loop, initialDemand: .unlimited)
+        loop.poll(sockets.first, for: .readable).subscribe(late)
+        #expect(late.events.all == [.finished])
+        #expect(late.threads.all == [false], "finished at once, on the subscribing thread")
+    }
+
+    @Test func pollEventsDescribeThemselves() {
+        #expect(EventLoop.PollEvents.readable.description == "[readable]")
+        #expect(EventLoop.PollEvents([.writable, .disconnect, .prioritized]).description == "[writable, disconnect, prioritized]")
+        #expect(EventLoop.PollEvents([]).description == "[]")
+        let publisher = EventLoop.shared.poll(3, for: .readable)
+        #expect(publisher.fileDescriptor == 3 && publisher.events == .readable && publisher.loop === EventLoop.shared)
+    }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import Ripple
+import Synchronization
+import Testing
+@testable import RippleLoop
+
+/// A thread-safe list of things that happened, in order.
+///
+/// Guarded by RippleLoop's `Lock` rather than a bare `Mutex`, whose ordering ThreadSanitizer does not
+/// see on Linux.
+final class Recorder<Element: Sendable>: Sendable {
+    private let lock = Lock()
+    private nonisolated(unsafe) var entries: [Element] = []
+
+    func append(_ element: Element) {
+        lock.withLock { entries.append(element) }
+    }
+
+    var all: [Element] {
+        lock.withLock { entries }
+    }
+
+    var count: Int {
+        lock.withLock { entries.count }
+    }
+}
+
+/// An object whose release the tests can observe (to check that dropped closures are freed).
+final class ReleaseSentinel: Sendable {
+    private let released: Recorder<String>
+    private let name: String
+
+    init(_ name: String, releases: Recorder<String>) {
+        self.name = name
+        released = releases
+    }
+
+    deinit {
+        released.append(name)
+    }
+}
+
+/// A lock-protected value shared between threads in a test.
+final class Box<Value: Sendable>: Sendable {
+    private let lock = Lock()
+    private nonisolated(unsafe) var storage: Value
+
+    init(_ value: Value) {
+        storage = value
+    }
+
+    var value: Value {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+
+    func update<R: Sendable>(_ body: (inout Value) -> R) -> R {
+        lock.withLock { body(&storage) }
+    }
+}
+
+extension EventLoop {
+    /// Waits until the loop thread has run everything scheduled so far (one trip through its queue).
+    func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule { continuation.resume() }
+        }
+    }
+
+    /// Runs `body` on the loop thread and returns its result.
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            schedule { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Blocks the loop thread (inside a scheduled closure) until the returned semaphore is signalled,
+    /// then runs `afterRelease` there; returns once the loop thread is blocked, so that nothing else
+    /// (no timer in particular) can run on the loop until the test releases it.
+    func hold(then afterRelease: @escaping @Sendable () -> Void = {}) async -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule {
+                continuation.resume()
+                release.wait()
+                afterRelease()
+            }
+        }
+        return release
+    }
+
+    /// Waits for `delay` using a loop timer (not a sleep): an upper bound of "nothing more happened".
+    func wait(_ delay: SchedulerTimeType.Stride) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule(after: now.advanced(by: delay)) { continuation.resume() }
+        }
+    }
+}
+
+/// A subscription handed between threads in a test (Ripple's subscriptions are thread-safe).
+struct SubscriptionReference: @unchecked Sendable {
+    let subscription: any Subscription
+}
+
+/// A subscriber that records what it receives and requests what the test tells it to.
+final class PollRecorder: Subscriber, Sendable {
+    typealias Input = EventLoop.PollEvents
+    typealias Failure = EventLoopError
+
+    enum Event: Equatable, Sendable {
+        case value(EventLoop.PollEvents)
+        case finished
+        case failure(EventLoopError)
+    }
+
+    let events = Recorder<Event>()
+    let threads = Recorder<Bool>()
+    private let subscriptionBox = Box<SubscriptionReference?>(nil)
+    private let initialDemand: Subscribers.Demand
+    private let demandPerValue: Subscribers.Demand
+    private let onEvent: (@Sendable (Event) -> Void)?
+    private let loop: EventLoop
+
+    init(
+        loop: EventLoop,
+        initialDemand: Subscribers.Demand,
+        demandPerValue: Subscribers.Demand = .none,
+        onEvent: (@Sendable (Event) -> Void)? = nil
+    ) {
+        self.loop = loop
+        self.initialDemand = initialDemand
+        self.demandPerValue = demandPerValue
+        self.onEvent = onEvent
+    }
+
+    var subscription: (any Subscription)? {
+        subscriptionBox.value?.subscription
+    }
+
+    func receive(subscription: any Subscription) {
+        subscriptionBox.value = SubscriptionReference(subscription: subscription)
+        if initialDemand > .none {
+            subscription.request(initialDemand)
+        }
+    }
+
+    func receive(_ input: EventLoop.PollEvents) -> Subscribers.Demand {
+        threads.append(loop.isInLoopThread)
+        events.append(.value(input))
+        onEvent?(.value(input))
+        return demandPerValue
+    }
+
+    func receive(completion: Subscribers.Completion<EventLoopError>) {
+        threads.append(loop.isInLoopThread)
+        let event: Event
+        switch completion {
+        case .finished: event = .finished
+        case .failure(let error): event = .failure(error)
+        }
+        events.append(event)
+        onEvent?(event)
+    }
+}
