@@ -1,4 +1,5 @@
 import CLibUV
+import Ripple
 import Synchronization
 
 #if canImport(Glibc)

@@ -33,7 +33,7 @@ extension Publishers {
         }
 
         /// Creates a race between the publishers of a sequence (zero or more).
-        public init<S: Sequence>(_ publishers: S) where S.Element == Upstream {
+        public init<S: Swift.Sequence>(_ publishers: S) where S.Element == Upstream {
             self.publishers = Array(publishers)
         }
 

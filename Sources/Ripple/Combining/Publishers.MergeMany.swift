@@ -21,7 +21,7 @@ extension Publishers {
         }
 
         /// Creates a publisher that merges the publishers of a sequence (zero or more).
-        public init<S: Sequence>(_ upstream: S) where S.Element == Upstream {
+        public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
 

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The lock every Ripple type holds while it reads or changes its state.
+/// The lock every Ripple type (and the layers above, through `package` access) holds while it reads or changes its state.
 ///
 /// A `Synchronization.Mutex` guarding nothing itself: the state it protects lives beside it in the owning
 /// class, so that state may hold values that are not `Sendable` (subscribers, subscriptions, outputs —
@@ -13,20 +13,19 @@ import Synchronization
 /// instrumented), so every critical section also performs an acquiring load and a releasing store on
 /// an `Atomic` beside the mutex. These are plain loads and stores on x86-64 and cost nothing measurable;
 /// under `--sanitize=thread` they make the mutex's happens-before edges visible.
-@usableFromInline
-struct Lock: ~Copyable, Sendable {
+package struct Lock: ~Copyable, Sendable {
     @usableFromInline
     let mutex = Mutex<Void>(())
     @usableFromInline
     let ordering = Atomic<UInt8>(0)
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// Runs `body` with the lock held and returns what it returns.
     @inlinable
     @inline(__always)
-    func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
+    package func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
         try mutex.withLock { _ throws(E) -> sending Result in
             _ = ordering.load(ordering: .acquiring)
             defer { ordering.store(0, ordering: .releasing) }

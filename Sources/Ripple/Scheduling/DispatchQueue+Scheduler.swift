@@ -197,19 +197,6 @@ extension DispatchQueue: Scheduler {
     }
 }
 
-/// A scheduled closure handed to another thread.
-///
-/// `Scheduler` takes plain `() -> Void` closures, as Combine does, so that existing code compiles; a
-/// scheduler's whole purpose is to run them on another thread. The closure is run once per scheduling
-/// (or once per timer tick), never concurrently with itself, by the queue it was handed to.
-private struct ScheduledAction: Sendable {
-    nonisolated(unsafe) let run: () -> Void
-
-    init(_ action: @escaping () -> Void) {
-        run = action
-    }
-}
-
 extension Int {
     /// `self * factor`, or `Int.max`/`Int.min` when that overflows.
     fileprivate func multipliedClamped(by factor: Int) -> Int {

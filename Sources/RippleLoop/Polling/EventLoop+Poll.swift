@@ -82,7 +82,7 @@ where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopE
     }
 
     func request(_ additional: Subscribers.Demand) {
-        DemandCheck.require(additional)
+        APIViolation.checkDemand(additional)
         let mustWatch = lock.withLock { () -> Bool in
             guard downstream != nil else { return false }
             let wasZero = demand == .none

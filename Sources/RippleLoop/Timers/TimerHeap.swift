@@ -1,3 +1,5 @@
+import Ripple
+
 /// One scheduled timer action waiting in a ``TimerHeap``.
 struct TimerEntry {
     /// When the action is due, in nanoseconds on the loop's monotonic clock.
