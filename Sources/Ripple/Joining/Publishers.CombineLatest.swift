@@ -37,8 +37,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == B.Failure, S.Input == (A.Output, B.Output) {
             let inner = CombineLatestInner<LatestValues2<A.Output, B.Output>, S>(subscriber, lanes: 2)
-            a.subscribe(CombineLatestSide(inner, lane: 0) { $0.a.replace(with: $1) })
-            b.subscribe(CombineLatestSide(inner, lane: 1) { $0.b.replace(with: $1) })
+            a.subscribe(CombineLatestSide(inner, lane: 0, slot: inner.values.a))
+            b.subscribe(CombineLatestSide(inner, lane: 1, slot: inner.values.b))
             inner.start()
         }
     }
@@ -75,9 +75,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == C.Failure, S.Input == (A.Output, B.Output, C.Output) {
             let inner = CombineLatestInner<LatestValues3<A.Output, B.Output, C.Output>, S>(subscriber, lanes: 3)
-            a.subscribe(CombineLatestSide(inner, lane: 0) { $0.a.replace(with: $1) })
-            b.subscribe(CombineLatestSide(inner, lane: 1) { $0.b.replace(with: $1) })
-            c.subscribe(CombineLatestSide(inner, lane: 2) { $0.c.replace(with: $1) })
+            a.subscribe(CombineLatestSide(inner, lane: 0, slot: inner.values.a))
+            b.subscribe(CombineLatestSide(inner, lane: 1, slot: inner.values.b))
+            c.subscribe(CombineLatestSide(inner, lane: 2, slot: inner.values.c))
             inner.start()
         }
     }
@@ -118,10 +118,10 @@ extension Publishers {
         where S.Failure == D.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             typealias Values = LatestValues4<A.Output, B.Output, C.Output, D.Output>
             let inner = CombineLatestInner<Values, S>(subscriber, lanes: 4)
-            a.subscribe(CombineLatestSide(inner, lane: 0) { $0.a.replace(with: $1) })
-            b.subscribe(CombineLatestSide(inner, lane: 1) { $0.b.replace(with: $1) })
-            c.subscribe(CombineLatestSide(inner, lane: 2) { $0.c.replace(with: $1) })
-            d.subscribe(CombineLatestSide(inner, lane: 3) { $0.d.replace(with: $1) })
+            a.subscribe(CombineLatestSide(inner, lane: 0, slot: inner.values.a))
+            b.subscribe(CombineLatestSide(inner, lane: 1, slot: inner.values.b))
+            c.subscribe(CombineLatestSide(inner, lane: 2, slot: inner.values.c))
+            d.subscribe(CombineLatestSide(inner, lane: 3, slot: inner.values.d))
             inner.start()
         }
     }
@@ -208,54 +208,130 @@ extension Publisher {
 
 // MARK: - Latest values per arity
 
-/// The latest value of each upstream, `nil` until that upstream has published.
+/// The latest value of each upstream.
 private protocol LatestValues {
     associatedtype Output
     init()
-    /// The tuple of every latest value, or `nil` while some upstream has not published yet.
-    var combined: Output? { get }
+    /// The tuple of every latest value; call only once every upstream has published.
+    func combined() -> Output
+    /// Moves every latest value out, to be released after the lock.
+    func detachAll() -> Self
 }
 
 private struct LatestValues2<A, B>: LatestValues {
-    var a: A?
-    var b: B?
+    let a: LatestSlot<A>
+    let b: LatestSlot<B>
 
-    var combined: (A, B)? {
-        guard let a, let b else { return nil }
-        return (a, b)
+    init() {
+        self.init(a: LatestSlot(), b: LatestSlot())
+    }
+
+    init(a: LatestSlot<A>, b: LatestSlot<B>) {
+        self.a = a
+        self.b = b
+    }
+
+    func combined() -> (A, B) {
+        (a.value, b.value)
+    }
+
+    func detachAll() -> Self {
+        Self(a: a.detach(), b: b.detach())
     }
 }
 
 private struct LatestValues3<A, B, C>: LatestValues {
-    var a: A?
-    var b: B?
-    var c: C?
+    let a: LatestSlot<A>
+    let b: LatestSlot<B>
+    let c: LatestSlot<C>
 
-    var combined: (A, B, C)? {
-        guard let a, let b, let c else { return nil }
-        return (a, b, c)
+    init() {
+        self.init(a: LatestSlot(), b: LatestSlot(), c: LatestSlot())
+    }
+
+    init(a: LatestSlot<A>, b: LatestSlot<B>, c: LatestSlot<C>) {
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+
+    func combined() -> (A, B, C) {
+        (a.value, b.value, c.value)
+    }
+
+    func detachAll() -> Self {
+        Self(a: a.detach(), b: b.detach(), c: c.detach())
     }
 }
 
 private struct LatestValues4<A, B, C, D>: LatestValues {
-    var a: A?
-    var b: B?
-    var c: C?
-    var d: D?
+    let a: LatestSlot<A>
+    let b: LatestSlot<B>
+    let c: LatestSlot<C>
+    let d: LatestSlot<D>
 
-    var combined: (A, B, C, D)? {
-        guard let a, let b, let c, let d else { return nil }
-        return (a, b, c, d)
+    init() {
+        self.init(a: LatestSlot(), b: LatestSlot(), c: LatestSlot(), d: LatestSlot())
+    }
+
+    init(a: LatestSlot<A>, b: LatestSlot<B>, c: LatestSlot<C>, d: LatestSlot<D>) {
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+    }
+
+    func combined() -> (A, B, C, D) {
+        (a.value, b.value, c.value, d.value)
+    }
+
+    func detachAll() -> Self {
+        Self(a: a.detach(), b: b.detach(), c: c.detach(), d: d.detach())
     }
 }
 
-extension Optional {
-    /// Stores `newValue` and returns the value it replaces, so the caller can release the old value
-    /// after leaving the lock.
-    fileprivate mutating func replace(with newValue: Wrapped) -> Wrapped? {
-        let old = take()
-        self = newValue
-        return old
+/// One upstream's latest value. A class over raw storage rather than an optional: from the operator's
+/// generic code (not specialised for the client's types) storing and reading then cost no type-metadata
+/// look-up. Not thread-safe: touched only with the inner subscription's lock held.
+private final class LatestSlot<Element> {
+    private let storage = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var hasValue = false
+
+    init() {}
+
+    deinit {
+        if hasValue {
+            storage.deinitialize(count: 1)
+        }
+        storage.deallocate()
+    }
+
+    /// The latest value; read only after a first ``store(_:)``.
+    var value: Element {
+        assert(hasValue, "no value stored yet")
+        return storage.pointee
+    }
+
+    /// Stores `newValue`; the value it replaces is swapped into `newValue`, so the caller releases it
+    /// after the lock.
+    func store(_ newValue: inout Element) {
+        if hasValue {
+            swap(&storage.pointee, &newValue)
+        } else {
+            storage.initialize(to: newValue)
+            hasValue = true
+        }
+    }
+
+    /// Moves the value into a new slot and returns it, leaving this one empty.
+    func detach() -> LatestSlot {
+        let detached = LatestSlot()
+        if hasValue {
+            detached.storage.moveInitialize(from: storage, count: 1)
+            detached.hasValue = true
+            hasValue = false
+        }
+        return detached
     }
 }
 
@@ -272,7 +348,7 @@ private func currentThreadIdentifier() -> UInt {
 // MARK: - Side subscriber
 
 /// The subscriber attached to one upstream: it hands that upstream's signals to the shared inner
-/// subscription, tagged with the upstream's lane.
+/// subscription, together with the upstream's lane and its slot.
 private struct CombineLatestSide<Input, Values: LatestValues, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible
 where Downstream.Input == Values.Output {
@@ -281,17 +357,12 @@ where Downstream.Input == Values.Output {
     let combineIdentifier = CombineIdentifier()
     private let inner: CombineLatestInner<Values, Downstream>
     private let lane: Int
-    /// Stores a value into this lane's slot, returning the value it replaces.
-    private let store: (inout Values, Input) -> Input?
+    private let slot: LatestSlot<Input>
 
-    init(
-        _ inner: CombineLatestInner<Values, Downstream>,
-        lane: Int,
-        store: @escaping (inout Values, Input) -> Input?
-    ) {
+    init(_ inner: CombineLatestInner<Values, Downstream>, lane: Int, slot: LatestSlot<Input>) {
         self.inner = inner
         self.lane = lane
-        self.store = store
+        self.slot = slot
     }
 
     var description: String { "CombineLatest" }
@@ -301,7 +372,7 @@ where Downstream.Input == Values.Output {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        inner.receive(input, lane: lane, store: store)
+        inner.receive(input, lane: lane, slot: slot)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -319,6 +390,11 @@ where Downstream.Input == Values.Output {
 /// only updates the latest value, as in Combine. Extra demand the downstream returns from `receive(_:)`
 /// reaches every upstream: the lane being served gets it as the return value of its `receive(_:)`, the
 /// others through `request(_:)`.
+///
+/// The code is generic and, called from another module, not specialised: the per-value path therefore
+/// keeps to state of non-generic types (flags, counters, demand) and to the slots, so that it needs
+/// almost no type-metadata look-ups. The state is touched only with the lock held, so its dynamic
+/// exclusivity checks (a runtime call per access in unspecialised code) are turned off.
 private final class CombineLatestInner<Values: LatestValues, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Values.Output {
@@ -326,30 +402,44 @@ where Downstream.Input == Values.Output {
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
+    private let downstream: Downstream
     private let laneCount: Int
-    /// `nil` once the completion has been handed out or the subscription was cancelled.
-    private nonisolated(unsafe) var downstream: Downstream?
-    private nonisolated(unsafe) var values = Values()
-    private nonisolated(unsafe) var upstreams: [(any Subscription)?]
+    /// Every lane's bit.
+    private let allLanes: UInt8
+    /// The latest values, shared with the side subscribers; touched only with the lock held.
+    let values = Values()
+    @exclusivity(unchecked) private nonisolated(unsafe) var upstreams: [(any Subscription)?]
+    /// Bit `lane` is set once that upstream has published a value.
+    @exclusivity(unchecked) private nonisolated(unsafe) var publishedLanes: UInt8 = 0
     /// Bit `lane` is set once that upstream has finished.
-    private nonisolated(unsafe) var finishedLanes: UInt8 = 0
+    @exclusivity(unchecked) private nonisolated(unsafe) var finishedLanes: UInt8 = 0
     /// What the downstream still wants.
-    private nonisolated(unsafe) var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private nonisolated(unsafe) var demand = Subscribers.Demand.none
     /// The sum of every downstream request, for an upstream whose subscription arrives late.
-    private nonisolated(unsafe) var requested = Subscribers.Demand.none
+    @exclusivity(unchecked) private nonisolated(unsafe) var requested = Subscribers.Demand.none
     /// Whether `receive(subscription:)` of the downstream has returned: completions wait for it.
-    private nonisolated(unsafe) var isEstablished = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var isEstablished = false
     /// Completed, failed or cancelled: upstream signals are ignored from then on.
-    private nonisolated(unsafe) var isTerminated = false
-    private nonisolated(unsafe) var pendingCompletion: Subscribers.Completion<Failure>?
-    private nonisolated(unsafe) var isDelivering = false
-    private nonisolated(unsafe) var deliveringThread: UInt = 0
+    @exclusivity(unchecked) private nonisolated(unsafe) var isTerminated = false
+    /// Whether the downstream has been given its completion or has cancelled: nothing more reaches it.
+    @exclusivity(unchecked) private nonisolated(unsafe) var isDownstreamDone = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var hasPendingCompletion = false
+    @exclusivity(unchecked)
+    private nonisolated(unsafe) var pendingCompletion = Subscribers.Completion<Failure>.finished
+    @exclusivity(unchecked) private nonisolated(unsafe) var isDelivering = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var deliveringThread: UInt = 0
     /// Combinations made on other threads while a delivery was under way.
-    private nonisolated(unsafe) var backlog = LatestBacklog<Output>()
+    private let backlog = JoiningRingBuffer<Output>()
+    /// The combination the delivering thread takes next. It is filled with the lock held and emptied
+    /// after the lock by the thread that set `isDelivering`, which alone touches it until it clears the
+    /// flag; this hands a combination out of the lock without an optional (a type-metadata look-up per
+    /// value).
+    private let handoff = JoiningRingBuffer<Output>()
 
     init(_ downstream: Downstream, lanes: Int) {
         self.downstream = downstream
         laneCount = lanes
+        allLanes = UInt8(truncatingIfNeeded: (1 << lanes) - 1)
         upstreams = Array(repeating: nil, count: lanes)
     }
 
@@ -364,13 +454,14 @@ where Downstream.Input == Values.Output {
 
     /// Hands the downstream its subscription, then any completion that arrived meanwhile.
     func start() {
-        let target = lock.withLock { downstream }
-        target?.receive(subscription: self)
-        let completion = lock.withLock { () -> DeliverableCompletion? in
+        downstream.receive(subscription: self)
+        let deliverable = lock.withLock { () -> Bool in
             isEstablished = true
-            return takeDeliverableCompletion()
+            return claimPendingCompletion()
         }
-        completion?.deliver()
+        if deliverable {
+            deliverPendingCompletion()
+        }
     }
 
     // MARK: Upstream signals
@@ -390,77 +481,72 @@ where Downstream.Input == Values.Output {
         }
     }
 
-    func receive<Input>(
-        _ input: Input,
-        lane: Int,
-        store: (inout Values, Input) -> Input?
-    ) -> Subscribers.Demand {
-        // The value a new one replaces is dropped here, after the lock is released.
-        let (start, _) = lock.withLock { () -> ((Downstream, Output)?, Input?) in
-            guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return (nil, nil) }
-            let replaced = store(&values, input)
-            guard demand != .none, let combined = values.combined else { return (nil, replaced) }
+    func receive<Input>(_ input: Input, lane: Int, slot: LatestSlot<Input>) -> Subscribers.Demand {
+        // After the lock, `value` holds the value the new one replaced, released here.
+        var value = input
+        let starts = lock.withLock { () -> Bool in
+            guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return false }
+            slot.store(&value)
+            publishedLanes |= 1 << lane
+            guard demand != .none, publishedLanes == allLanes else { return false }
             if isDelivering {
                 // Re-entrant: the downstream caused this value from inside `receive(_:)`; Combine only
                 // records it. Concurrent: queue the combination for the delivering thread.
                 if deliveringThread != currentThreadIdentifier() {
                     demand -= 1
-                    backlog.append(combined)
+                    backlog.append(values.combined())
                 }
-                return (nil, replaced)
+                return false
             }
-            guard let downstream else { return (nil, replaced) }
             demand -= 1
             isDelivering = true
             deliveringThread = currentThreadIdentifier()
-            return ((downstream, combined), replaced)
+            handoff.append(values.combined())
+            return true
         }
-        guard let (target, combined) = start else { return .none }
-        return deliver(combined, to: target, servingLane: lane)
+        return starts ? deliver(servingLane: lane) : .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>, lane: Int) {
-        switch completion {
-        case .finished:
-            let (deliverable, _) = lock.withLock { () -> (DeliverableCompletion?, Values?) in
-                guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return (nil, nil) }
-                finishedLanes |= 1 << lane
-                upstreams[lane] = nil
-                guard finishedLanes.nonzeroBitCount == laneCount else { return (nil, nil) }
-                isTerminated = true
-                pendingCompletion = completion
-                return (takeDeliverableCompletion(), discardValues())
-            }
-            deliverable?.deliver()
-        case .failure:
-            let (others, deliverable, _) = lock.withLock {
-                () -> ([(any Subscription)?], DeliverableCompletion?, (Values, LatestBacklog<Output>)?) in
-                guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return ([], nil, nil) }
-                isTerminated = true
-                finishedLanes |= 1 << lane
-                upstreams[lane] = nil
-                let others = upstreams
+        var others: [(any Subscription)?] = []
+        let (deliverable, discarded) = lock.withLock { () -> (Bool, (Values, JoiningRingBuffer<Output>?)?) in
+            guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return (false, nil) }
+            finishedLanes |= 1 << lane
+            upstreams[lane] = nil
+            var discardedBacklog: JoiningRingBuffer<Output>?
+            switch completion {
+            case .finished:
+                guard finishedLanes == allLanes else { return (false, nil) }
+            case .failure:
+                // Combine cancels the other upstreams, not the failed one; queued values are dropped.
+                others = upstreams
                 upstreams = Array(repeating: nil, count: laneCount)
-                pendingCompletion = completion
-                let discarded = (discardValues(), discardBacklog())
-                return (others, takeDeliverableCompletion(), discarded)
+                discardedBacklog = backlog.detachAll()
             }
-            for upstream in others {
-                upstream?.cancel()
-            }
-            deliverable?.deliver()
+            isTerminated = true
+            hasPendingCompletion = true
+            pendingCompletion = completion
+            return (claimPendingCompletion(), (values.detachAll(), discardedBacklog))
         }
+        for upstream in others {
+            upstream?.cancel()
+        }
+        if deliverable {
+            deliverPendingCompletion()
+        }
+        _ = discarded
     }
 
     // MARK: Subscription
 
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
-        let targets = lock.withLock { () -> [(any Subscription)?] in
-            guard !isTerminated else { return [] }
+        var targets: [(any Subscription)?] = []
+        lock.withLock {
+            guard !isTerminated else { return }
             self.demand += demand
             requested += demand
-            return upstreams
+            targets = upstreams
         }
         for upstream in targets {
             upstream?.request(demand)
@@ -468,143 +554,77 @@ where Downstream.Input == Values.Output {
     }
 
     func cancel() {
-        let (targets, _) = lock.withLock {
-            () -> ([(any Subscription)?], (Downstream?, Values, LatestBacklog<Output>)?) in
-            guard !isTerminated || downstream != nil else { return ([], nil) }
+        var targets: [(any Subscription)?] = []
+        let discarded = lock.withLock { () -> (Values, JoiningRingBuffer<Output>)? in
+            guard !isDownstreamDone else { return nil }
+            isDownstreamDone = true
             isTerminated = true
-            pendingCompletion = nil
-            let targets = upstreams
+            hasPendingCompletion = false
+            targets = upstreams
             upstreams = Array(repeating: nil, count: laneCount)
-            let released = downstream
-            downstream = nil
-            return (targets, (released, discardValues(), discardBacklog()))
+            return (values.detachAll(), backlog.detachAll())
         }
         for upstream in targets {
             upstream?.cancel()
         }
+        _ = discarded
     }
 
     // MARK: Delivery
 
-    /// Delivers `first`, then whatever other threads queued meanwhile; returns the extra demand for the
-    /// lane being served and requests it from the other lanes.
-    private func deliver(_ first: Output, to target: Downstream, servingLane lane: Int) -> Subscribers.Demand {
-        var item = first
+    /// Delivers the combination in `handoff`, then whatever other threads queued meanwhile; returns the
+    /// extra demand for the lane being served and requests it from the other lanes. Call after setting
+    /// `isDelivering`.
+    private func deliver(servingLane lane: Int) -> Subscribers.Demand {
+        var item = handoff.removeFirst()
         var extra = Subscribers.Demand.none
+        // Filled in when the delivery stops.
+        var others: [(any Subscription)?] = []
+        var completes = false
         while true {
-            let more = target.receive(item)
-            let step = lock.withLock { () -> DeliveryStep in
+            let more = downstream.receive(item)
+            let continues = lock.withLock { () -> Bool in
                 if more != .none {
                     demand += more
                     extra += more
                 }
-                if let next = backlog.popFirst() {
-                    return .next(next)
+                if !backlog.isEmpty {
+                    handoff.append(backlog.removeFirst())
+                    return true
                 }
                 isDelivering = false
-                let completion = takeDeliverableCompletion()
-                guard extra != .none, !isTerminated else { return .done(completion, [], .none) }
-                return .done(completion, upstreams, extra)
-            }
-            switch step {
-            case .next(let next):
-                item = next
-            case .done(let completion, let others, let laneDemand):
-                completion?.deliver()
-                for (index, upstream) in others.enumerated() where index != lane {
-                    upstream?.request(laneDemand)
+                if isTerminated {
+                    extra = .none
+                } else if extra != .none {
+                    others = upstreams
                 }
-                return laneDemand
+                completes = claimPendingCompletion()
+                return false
             }
+            guard continues else { break }
+            item = handoff.removeFirst()
         }
-    }
-
-    /// What a delivery does after the downstream has taken a value.
-    private enum DeliveryStep {
-        /// Deliver this queued combination next.
-        case next(Output)
-        /// Stop: deliver the completion if any, request the extra demand from the other lanes and return it
-        /// to the served one.
-        case done(DeliverableCompletion?, [(any Subscription)?], Subscribers.Demand)
-    }
-
-    /// A completion together with the subscriber it goes to, handed out of the lock.
-    private struct DeliverableCompletion {
-        let target: Downstream
-        let completion: Subscribers.Completion<Failure>
-
-        func deliver() {
-            target.receive(completion: completion)
+        if completes {
+            deliverPendingCompletion()
         }
-    }
-
-    /// Takes the pending completion if it may be delivered now (the downstream has its subscription and no
-    /// value is being delivered). Call with the lock held.
-    private func takeDeliverableCompletion() -> DeliverableCompletion? {
-        guard isEstablished, !isDelivering, let completion = pendingCompletion, let target = downstream else {
-            return nil
+        for (index, upstream) in others.enumerated() where index != lane {
+            upstream?.request(extra)
         }
-        pendingCompletion = nil
-        downstream = nil
-        return DeliverableCompletion(target: target, completion: completion)
+        return extra
     }
 
-    /// Moves the latest values out, to be released after the lock. Call with the lock held.
-    private func discardValues() -> Values {
-        var discarded = Values()
-        swap(&discarded, &values)
-        return discarded
+    /// Claims the pending completion if it may be delivered now: the downstream has its subscription and
+    /// no value is being delivered. Call with the lock held, then call `deliverPendingCompletion()`.
+    private func claimPendingCompletion() -> Bool {
+        guard hasPendingCompletion, isEstablished, !isDelivering, !isDownstreamDone else { return false }
+        hasPendingCompletion = false
+        isDownstreamDone = true
+        return true
     }
 
-    /// Moves the queued combinations out, to be released after the lock. Call with the lock held.
-    private func discardBacklog() -> LatestBacklog<Output> {
-        var discarded = LatestBacklog<Output>()
-        swap(&discarded, &backlog)
-        return discarded
-    }
-}
-
-// MARK: - Backlog
-
-/// A first-in first-out queue of combinations waiting for the delivering thread. Its storage is kept
-/// between uses, so a steady flow allocates nothing.
-private struct LatestBacklog<Element> {
-    private var slots: ContiguousArray<Element?> = []
-    private var head = 0
-    private var count = 0
-
-    mutating func append(_ element: Element) {
-        if count == slots.count {
-            grow()
-        }
-        var index = head + count
-        if index >= slots.count {
-            index -= slots.count
-        }
-        slots[index] = element
-        count += 1
-    }
-
-    mutating func popFirst() -> Element? {
-        guard count > 0 else { return nil }
-        let element = slots[head].take()
-        head += 1
-        if head == slots.count {
-            head = 0
-        }
-        count -= 1
-        return element
-    }
-
-    private mutating func grow() {
-        let capacity = Swift.max(4, slots.count * 2)
-        var grown = ContiguousArray<Element?>()
-        grown.reserveCapacity(capacity)
-        for offset in 0..<count {
-            grown.append(slots[(head + offset) % slots.count].take())
-        }
-        grown.append(contentsOf: repeatElement(nil, count: capacity - count))
-        slots = grown
-        head = 0
+    /// Delivers the completion claimed by `claimPendingCompletion()`.
+    private func deliverPendingCompletion() {
+        let completion = lock.withLock { pendingCompletion }
+        downstream.receive(completion: completion)
     }
 }

@@ -29,8 +29,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == B.Failure, S.Input == (A.Output, B.Output) {
             let inner = ZipInner<ZipQueues2<A.Output, B.Output>, S>(subscriber, lanes: 2)
-            a.subscribe(ZipSide(inner, lane: 0) { $0.a.append($1) })
-            b.subscribe(ZipSide(inner, lane: 1) { $0.b.append($1) })
+            a.subscribe(ZipSide(inner, lane: 0, queue: inner.queues.a))
+            b.subscribe(ZipSide(inner, lane: 1, queue: inner.queues.b))
             inner.start()
         }
     }
@@ -67,9 +67,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == C.Failure, S.Input == (A.Output, B.Output, C.Output) {
             let inner = ZipInner<ZipQueues3<A.Output, B.Output, C.Output>, S>(subscriber, lanes: 3)
-            a.subscribe(ZipSide(inner, lane: 0) { $0.a.append($1) })
-            b.subscribe(ZipSide(inner, lane: 1) { $0.b.append($1) })
-            c.subscribe(ZipSide(inner, lane: 2) { $0.c.append($1) })
+            a.subscribe(ZipSide(inner, lane: 0, queue: inner.queues.a))
+            b.subscribe(ZipSide(inner, lane: 1, queue: inner.queues.b))
+            c.subscribe(ZipSide(inner, lane: 2, queue: inner.queues.c))
             inner.start()
         }
     }
@@ -109,10 +109,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == D.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             let inner = ZipInner<ZipQueues4<A.Output, B.Output, C.Output, D.Output>, S>(subscriber, lanes: 4)
-            a.subscribe(ZipSide(inner, lane: 0) { $0.a.append($1) })
-            b.subscribe(ZipSide(inner, lane: 1) { $0.b.append($1) })
-            c.subscribe(ZipSide(inner, lane: 2) { $0.c.append($1) })
-            d.subscribe(ZipSide(inner, lane: 3) { $0.d.append($1) })
+            a.subscribe(ZipSide(inner, lane: 0, queue: inner.queues.a))
+            b.subscribe(ZipSide(inner, lane: 1, queue: inner.queues.b))
+            c.subscribe(ZipSide(inner, lane: 2, queue: inner.queues.c))
+            d.subscribe(ZipSide(inner, lane: 3, queue: inner.queues.d))
             inner.start()
         }
     }
@@ -205,109 +205,100 @@ private protocol ZipQueues {
     init()
     /// Bit `lane` is set when that upstream has no waiting value.
     var emptyLanes: UInt8 { get }
-    /// Removes and returns the oldest value of every upstream, or `nil` when one of them has none.
-    mutating func dequeue() -> Output?
+    /// Removes and returns the oldest value of every upstream; call only when `emptyLanes == 0`.
+    func removeFirst() -> Output
+    /// Moves every waiting value into new queues, to be released after the lock.
+    func detachAll() -> Self
 }
 
 private struct ZipQueues2<A, B>: ZipQueues {
-    var a = ZipQueue<A>()
-    var b = ZipQueue<B>()
+    let a: JoiningRingBuffer<A>
+    let b: JoiningRingBuffer<B>
+
+    init() {
+        self.init(a: JoiningRingBuffer(), b: JoiningRingBuffer())
+    }
+
+    init(a: JoiningRingBuffer<A>, b: JoiningRingBuffer<B>) {
+        self.a = a
+        self.b = b
+    }
 
     var emptyLanes: UInt8 {
         (a.isEmpty ? 1 : 0) | (b.isEmpty ? 2 : 0)
     }
 
-    mutating func dequeue() -> (A, B)? {
-        guard !a.isEmpty, !b.isEmpty, let first = a.popFirst(), let second = b.popFirst() else { return nil }
-        return (first, second)
+    func removeFirst() -> (A, B) {
+        (a.removeFirst(), b.removeFirst())
+    }
+
+    func detachAll() -> Self {
+        Self(a: a.detachAll(), b: b.detachAll())
     }
 }
 
 private struct ZipQueues3<A, B, C>: ZipQueues {
-    var a = ZipQueue<A>()
-    var b = ZipQueue<B>()
-    var c = ZipQueue<C>()
+    let a: JoiningRingBuffer<A>
+    let b: JoiningRingBuffer<B>
+    let c: JoiningRingBuffer<C>
+
+    init() {
+        self.init(a: JoiningRingBuffer(), b: JoiningRingBuffer(), c: JoiningRingBuffer())
+    }
+
+    init(a: JoiningRingBuffer<A>, b: JoiningRingBuffer<B>, c: JoiningRingBuffer<C>) {
+        self.a = a
+        self.b = b
+        self.c = c
+    }
 
     var emptyLanes: UInt8 {
         (a.isEmpty ? 1 : 0) | (b.isEmpty ? 2 : 0) | (c.isEmpty ? 4 : 0)
     }
 
-    mutating func dequeue() -> (A, B, C)? {
-        guard !a.isEmpty, !b.isEmpty, !c.isEmpty,
-            let first = a.popFirst(), let second = b.popFirst(), let third = c.popFirst()
-        else { return nil }
-        return (first, second, third)
+    func removeFirst() -> (A, B, C) {
+        (a.removeFirst(), b.removeFirst(), c.removeFirst())
+    }
+
+    func detachAll() -> Self {
+        Self(a: a.detachAll(), b: b.detachAll(), c: c.detachAll())
     }
 }
 
 private struct ZipQueues4<A, B, C, D>: ZipQueues {
-    var a = ZipQueue<A>()
-    var b = ZipQueue<B>()
-    var c = ZipQueue<C>()
-    var d = ZipQueue<D>()
+    let a: JoiningRingBuffer<A>
+    let b: JoiningRingBuffer<B>
+    let c: JoiningRingBuffer<C>
+    let d: JoiningRingBuffer<D>
+
+    init() {
+        self.init(a: JoiningRingBuffer(), b: JoiningRingBuffer(), c: JoiningRingBuffer(), d: JoiningRingBuffer())
+    }
+
+    init(a: JoiningRingBuffer<A>, b: JoiningRingBuffer<B>, c: JoiningRingBuffer<C>, d: JoiningRingBuffer<D>) {
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+    }
 
     var emptyLanes: UInt8 {
         (a.isEmpty ? 1 : 0) | (b.isEmpty ? 2 : 0) | (c.isEmpty ? 4 : 0) | (d.isEmpty ? 8 : 0)
     }
 
-    mutating func dequeue() -> (A, B, C, D)? {
-        guard !a.isEmpty, !b.isEmpty, !c.isEmpty, !d.isEmpty,
-            let first = a.popFirst(), let second = b.popFirst(), let third = c.popFirst(),
-            let fourth = d.popFirst()
-        else { return nil }
-        return (first, second, third, fourth)
-    }
-}
-
-/// A first-in first-out ring buffer of one upstream's waiting values. Its storage is kept as it drains,
-/// so a steady flow allocates nothing.
-private struct ZipQueue<Element> {
-    private var slots: ContiguousArray<Element?> = []
-    private var head = 0
-    private(set) var count = 0
-
-    var isEmpty: Bool { count == 0 }
-
-    mutating func append(_ element: Element) {
-        if count == slots.count {
-            grow()
-        }
-        var index = head + count
-        if index >= slots.count {
-            index -= slots.count
-        }
-        slots[index] = element
-        count += 1
+    func removeFirst() -> (A, B, C, D) {
+        (a.removeFirst(), b.removeFirst(), c.removeFirst(), d.removeFirst())
     }
 
-    mutating func popFirst() -> Element? {
-        guard count > 0 else { return nil }
-        let element = slots[head].take()
-        head += 1
-        if head == slots.count {
-            head = 0
-        }
-        count -= 1
-        return element
-    }
-
-    private mutating func grow() {
-        let capacity = Swift.max(4, slots.count * 2)
-        var grown = ContiguousArray<Element?>()
-        grown.reserveCapacity(capacity)
-        for offset in 0..<count {
-            grown.append(slots[(head + offset) % slots.count].take())
-        }
-        grown.append(contentsOf: repeatElement(nil, count: capacity - count))
-        slots = grown
-        head = 0
+    func detachAll() -> Self {
+        Self(a: a.detachAll(), b: b.detachAll(), c: c.detachAll(), d: d.detachAll())
     }
 }
 
 // MARK: - Side subscriber
 
 /// The subscriber attached to one upstream: it hands that upstream's signals to the shared inner
-/// subscription, tagged with the upstream's lane.
+/// subscription, together with the upstream's lane and its queue.
 private struct ZipSide<Input, Queues: ZipQueues, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Queues.Output {
     typealias Failure = Downstream.Failure
@@ -315,13 +306,12 @@ where Downstream.Input == Queues.Output {
     let combineIdentifier = CombineIdentifier()
     private let inner: ZipInner<Queues, Downstream>
     private let lane: Int
-    /// Appends a value to this lane's queue.
-    private let enqueue: (inout Queues, Input) -> Void
+    private let queue: JoiningRingBuffer<Input>
 
-    init(_ inner: ZipInner<Queues, Downstream>, lane: Int, enqueue: @escaping (inout Queues, Input) -> Void) {
+    init(_ inner: ZipInner<Queues, Downstream>, lane: Int, queue: JoiningRingBuffer<Input>) {
         self.inner = inner
         self.lane = lane
-        self.enqueue = enqueue
+        self.queue = queue
     }
 
     var description: String { "Zip" }
@@ -331,7 +321,7 @@ where Downstream.Input == Queues.Output {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        inner.receive(input, lane: lane, enqueue: enqueue)
+        inner.receive(input, lane: lane, queue: queue)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -348,6 +338,11 @@ where Downstream.Input == Queues.Output {
 /// re-entrantly from the downstream, only fill the queues and add demand. Demand reaches every upstream:
 /// when the delivery runs inside one upstream's `receive(_:)`, the demand meant for that upstream is
 /// returned from it (as Combine does), the others get it through `request(_:)`.
+///
+/// The code is generic and, called from another module, not specialised: the per-value path therefore
+/// keeps to state of non-generic types (flags, counters, demand) and to the queues, so that it needs
+/// almost no type-metadata look-ups. The state is touched only with the lock held, so its dynamic
+/// exclusivity checks (a runtime call per access in unspecialised code) are turned off.
 private final class ZipInner<Queues: ZipQueues, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Queues.Output {
@@ -358,27 +353,35 @@ where Downstream.Input == Queues.Output {
     private static var noLane: Int { -1 }
 
     private let lock = Lock()
+    private let downstream: Downstream
     private let laneCount: Int
-    /// `nil` once the completion has been handed out or the subscription was cancelled.
-    private nonisolated(unsafe) var downstream: Downstream?
-    private nonisolated(unsafe) var queues = Queues()
-    private nonisolated(unsafe) var upstreams: [(any Subscription)?]
+    /// The queues, shared with the side subscribers; touched only with the lock held.
+    let queues = Queues()
+    /// The group the delivering thread takes next. It is filled with the lock held and emptied after the
+    /// lock by the thread that set `isDelivering`, which alone touches it until it clears the flag; this
+    /// hands a group out of the lock without an optional (a type-metadata look-up per value).
+    private let handoff = JoiningRingBuffer<Output>()
+    @exclusivity(unchecked) private nonisolated(unsafe) var upstreams: [(any Subscription)?]
     /// Bit `lane` is set once that upstream has finished.
-    private nonisolated(unsafe) var finishedLanes: UInt8 = 0
+    @exclusivity(unchecked) private nonisolated(unsafe) var finishedLanes: UInt8 = 0
     /// What the downstream still wants.
-    private nonisolated(unsafe) var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private nonisolated(unsafe) var demand = Subscribers.Demand.none
     /// The sum of every downstream request, for an upstream whose subscription arrives late.
-    private nonisolated(unsafe) var requested = Subscribers.Demand.none
+    @exclusivity(unchecked) private nonisolated(unsafe) var requested = Subscribers.Demand.none
     /// Whether `receive(subscription:)` of the downstream has returned: completions wait for it.
-    private nonisolated(unsafe) var isEstablished = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var isEstablished = false
     /// Completed, failed or cancelled: upstream signals are ignored from then on.
-    private nonisolated(unsafe) var isTerminated = false
-    private nonisolated(unsafe) var pendingCompletion: Subscribers.Completion<Failure>?
-    private nonisolated(unsafe) var isDelivering = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var isTerminated = false
+    /// Whether the downstream has been given its completion or has cancelled: nothing more reaches it.
+    @exclusivity(unchecked) private nonisolated(unsafe) var isDownstreamDone = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var hasPendingCompletion = false
+    @exclusivity(unchecked)
+    private nonisolated(unsafe) var pendingCompletion = Subscribers.Completion<Failure>.finished
+    @exclusivity(unchecked) private nonisolated(unsafe) var isDelivering = false
     /// The lane whose `receive(_:)` runs the current delivery, or `noLane`.
-    private nonisolated(unsafe) var servedLane = -1
+    @exclusivity(unchecked) private nonisolated(unsafe) var servedLane = -1
     /// Demand for `servedLane`, returned from its `receive(_:)` when the delivery ends.
-    private nonisolated(unsafe) var servedLaneDemand = Subscribers.Demand.none
+    @exclusivity(unchecked) private nonisolated(unsafe) var servedLaneDemand = Subscribers.Demand.none
 
     init(_ downstream: Downstream, lanes: Int) {
         self.downstream = downstream
@@ -397,13 +400,14 @@ where Downstream.Input == Queues.Output {
 
     /// Hands the downstream its subscription, then any completion that arrived meanwhile.
     func start() {
-        let target = lock.withLock { downstream }
-        target?.receive(subscription: self)
-        let completion = lock.withLock { () -> DeliverableCompletion? in
+        downstream.receive(subscription: self)
+        let deliverable = lock.withLock { () -> Bool in
             isEstablished = true
-            return takeDeliverableCompletion()
+            return claimPendingCompletion()
         }
-        completion?.deliver()
+        if deliverable {
+            deliverPendingCompletion()
+        }
     }
 
     // MARK: Upstream signals
@@ -423,52 +427,46 @@ where Downstream.Input == Queues.Output {
         }
     }
 
-    func receive<Input>(_ input: Input, lane: Int, enqueue: (inout Queues, Input) -> Void) -> Subscribers.Demand {
-        let start = lock.withLock { () -> (Downstream, Output)? in
-            guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return nil }
-            enqueue(&queues, input)
-            guard !isDelivering, demand != .none, let downstream, let group = queues.dequeue() else { return nil }
+    func receive<Input>(_ input: Input, lane: Int, queue: JoiningRingBuffer<Input>) -> Subscribers.Demand {
+        let starts = lock.withLock { () -> Bool in
+            guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return false }
+            queue.append(input)
+            guard !isDelivering, demand != .none, queues.emptyLanes == 0 else { return false }
             demand -= 1
             isDelivering = true
             servedLane = lane
             servedLaneDemand = .none
-            return (downstream, group)
+            handoff.append(queues.removeFirst())
+            return true
         }
-        guard let (target, group) = start else { return .none }
-        return deliver(group, to: target)
+        return starts ? deliver() : .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>, lane: Int) {
-        switch completion {
-        case .finished:
-            let (cancelled, deliverable, _) = lock.withLock {
-                () -> ([(any Subscription)?], DeliverableCompletion?, Queues?) in
-                guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return ([], nil, nil) }
-                finishedLanes |= 1 << lane
+        var cancelled: [(any Subscription)?] = []
+        var terminates = false
+        let deliverable = lock.withLock { () -> Bool in
+            guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return false }
+            finishedLanes |= 1 << lane
+            switch completion {
+            case .finished:
                 upstreams[lane] = nil
-                guard let (cancelled, discarded) = finishIfExhausted() else { return ([], nil, nil) }
-                return (cancelled, takeDeliverableCompletion(), discarded)
-            }
-            for upstream in cancelled {
-                upstream?.cancel()
-            }
-            deliverable?.deliver()
-        case .failure:
-            let (cancelled, deliverable, _) = lock.withLock {
-                () -> ([(any Subscription)?], DeliverableCompletion?, Queues?) in
-                guard !isTerminated, finishedLanes & (1 << lane) == 0 else { return ([], nil, nil) }
-                isTerminated = true
-                finishedLanes |= 1 << lane
+                terminates = finishIfExhausted(cancelling: &cancelled)
+            case .failure:
                 // Combine cancels every upstream here, the failed one included.
-                let cancelled = upstreams
-                upstreams = Array(repeating: nil, count: laneCount)
-                pendingCompletion = completion
-                return (cancelled, takeDeliverableCompletion(), discardQueues())
+                terminate(with: completion, cancelling: &cancelled)
+                terminates = true
             }
-            for upstream in cancelled {
-                upstream?.cancel()
-            }
-            deliverable?.deliver()
+            return claimPendingCompletion()
+        }
+        if terminates {
+            discardQueues()
+        }
+        for upstream in cancelled {
+            upstream?.cancel()
+        }
+        if deliverable {
+            deliverPendingCompletion()
         }
     }
 
@@ -476,46 +474,52 @@ where Downstream.Input == Queues.Output {
 
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
-        let (targets, skippedLane, start) = lock.withLock {
-            () -> ([(any Subscription)?], Int, (Downstream, Output)?) in
-            guard !isTerminated else { return ([], Self.noLane, nil) }
+        var targets: [(any Subscription)?] = []
+        var skippedLane = Self.noLane
+        let starts = lock.withLock { () -> Bool in
+            guard !isTerminated else { return false }
             self.demand += demand
             requested += demand
+            targets = upstreams
             if isDelivering {
                 // The delivering thread picks up the new demand; the lane it serves gets its share as the
                 // return value of its `receive(_:)`.
                 if servedLane != Self.noLane {
                     servedLaneDemand += demand
+                    skippedLane = servedLane
                 }
-                return (upstreams, servedLane, nil)
+                return false
             }
             // Groups can be waiting only if an upstream sent more than it was asked for.
-            guard let downstream, let group = queues.dequeue() else { return (upstreams, Self.noLane, nil) }
+            guard queues.emptyLanes == 0 else { return false }
             self.demand -= 1
             isDelivering = true
             servedLane = Self.noLane
             servedLaneDemand = .none
-            return (upstreams, Self.noLane, (downstream, group))
+            handoff.append(queues.removeFirst())
+            return true
         }
         for (lane, upstream) in targets.enumerated() where lane != skippedLane {
             upstream?.request(demand)
         }
-        if let (target, group) = start {
-            _ = deliver(group, to: target)
+        if starts {
+            _ = deliver()
         }
     }
 
     func cancel() {
-        let (targets, _) = lock.withLock { () -> ([(any Subscription)?], (Downstream?, Queues)?) in
-            guard !isTerminated || downstream != nil else { return ([], nil) }
+        var targets: [(any Subscription)?] = []
+        let cancels = lock.withLock { () -> Bool in
+            guard !isDownstreamDone else { return false }
+            isDownstreamDone = true
             isTerminated = true
-            pendingCompletion = nil
-            let targets = upstreams
+            hasPendingCompletion = false
+            targets = upstreams
             upstreams = Array(repeating: nil, count: laneCount)
-            let released = downstream
-            downstream = nil
-            return (targets, (released, discardQueues()))
+            return true
         }
+        guard cancels else { return }
+        discardQueues()
         for upstream in targets {
             upstream?.cancel()
         }
@@ -523,15 +527,22 @@ where Downstream.Input == Queues.Output {
 
     // MARK: Delivery
 
-    /// Delivers `first`, then every group completed meanwhile while demand lasts; finishes when an
-    /// exhausted upstream has finished. Returns the demand for the served lane and requests the extra
-    /// demand from the other lanes.
-    private func deliver(_ first: Output, to target: Downstream) -> Subscribers.Demand {
-        var item = first
+    /// Delivers the group in `handoff`, then every group completed meanwhile while demand lasts; finishes
+    /// when an exhausted upstream has finished. Returns the demand for the served lane and requests the
+    /// extra demand from the other lanes. Call after setting `isDelivering`.
+    private func deliver() -> Subscribers.Demand {
+        var item = handoff.removeFirst()
         var extra = Subscribers.Demand.none
+        // Filled in when the delivery stops.
+        var lane = Self.noLane
+        var laneDemand = Subscribers.Demand.none
+        var others: [(any Subscription)?] = []
+        var cancelled: [(any Subscription)?] = []
+        var terminates = false
+        var completes = false
         while true {
-            let more = target.receive(item)
-            let step = lock.withLock { () -> DeliveryStep in
+            let more = downstream.receive(item)
+            let continues = lock.withLock { () -> Bool in
                 if more != .none {
                     demand += more
                     extra += more
@@ -539,99 +550,90 @@ where Downstream.Input == Queues.Output {
                         servedLaneDemand += more
                     }
                 }
-                if !isTerminated, demand != .none, let next = queues.dequeue() {
+                if !isTerminated, demand != .none, queues.emptyLanes == 0 {
                     demand -= 1
-                    return .next(next)
+                    handoff.append(queues.removeFirst())
+                    return true
                 }
-                let exhausted = finishIfExhausted()
+                terminates = finishIfExhausted(cancelling: &cancelled)
                 isDelivering = false
-                let laneDemand = isTerminated ? .none : servedLaneDemand
+                lane = servedLane
+                if !isTerminated {
+                    laneDemand = servedLaneDemand
+                    if extra != .none {
+                        others = upstreams
+                    }
+                }
                 servedLaneDemand = .none
-                return .done(
-                    DeliveryEnd(
-                        servedLane: servedLane,
-                        laneDemand: laneDemand,
-                        others: extra == .none || isTerminated ? [] : upstreams,
-                        cancelled: exhausted?.cancelled ?? [],
-                        completion: takeDeliverableCompletion()
-                    ),
-                    exhausted?.discarded
-                )
+                completes = claimPendingCompletion()
+                return false
             }
-            switch step {
-            case .next(let next):
-                item = next
-            case .done(let end, _):
-                for upstream in end.cancelled {
-                    upstream?.cancel()
-                }
-                end.completion?.deliver()
-                for (index, upstream) in end.others.enumerated() where index != end.servedLane {
-                    upstream?.request(extra)
-                }
-                return end.laneDemand
-            }
+            guard continues else { break }
+            item = handoff.removeFirst()
         }
-    }
-
-    /// What a delivery does after the downstream has taken a group.
-    private enum DeliveryStep {
-        /// Deliver this group next.
-        case next(Output)
-        /// Stop; the queues are the ones a finish discarded, released after the lock.
-        case done(DeliveryEnd, Queues?)
-    }
-
-    /// What is left to do, outside the lock, when a delivery stops.
-    private struct DeliveryEnd {
-        /// The lane whose `receive(_:)` ran the delivery, or `noLane`.
-        let servedLane: Int
-        /// What that lane's `receive(_:)` returns.
-        let laneDemand: Subscribers.Demand
-        /// The upstreams to request the downstream's extra demand from (all but `servedLane`).
-        let others: [(any Subscription)?]
-        /// The upstreams to cancel because the stream finished.
-        let cancelled: [(any Subscription)?]
-        let completion: DeliverableCompletion?
+        if terminates {
+            discardQueues()
+        }
+        for upstream in cancelled {
+            upstream?.cancel()
+        }
+        if completes {
+            deliverPendingCompletion()
+        }
+        for (index, upstream) in others.enumerated() where index != lane {
+            upstream?.request(extra)
+        }
+        return laneDemand
     }
 
     /// Ends the stream with `.finished` if a finished upstream has no waiting value (no group can be
-    /// completed any more); returns the upstreams to cancel and the queues to release after the lock.
-    /// Call with the lock held.
-    private func finishIfExhausted() -> (cancelled: [(any Subscription)?], discarded: Queues)? {
-        guard !isTerminated, finishedLanes & queues.emptyLanes != 0 else { return nil }
+    /// completed any more); returns whether it did. Call with the lock held.
+    private func finishIfExhausted(cancelling cancelled: inout [(any Subscription)?]) -> Bool {
+        guard !isTerminated, finishedLanes & queues.emptyLanes != 0 else { return false }
+        terminateFinished(cancelling: &cancelled)
+        return true
+    }
+
+    /// `terminate(with: .finished, ...)`, kept out of line: building a completion needs a type-metadata
+    /// look-up that the per-value path would otherwise pay even when nothing finishes.
+    @inline(never)
+    private func terminateFinished(cancelling cancelled: inout [(any Subscription)?]) {
+        terminate(with: .finished, cancelling: &cancelled)
+    }
+
+    /// Records `completion` as the one to deliver and hands out the upstreams to cancel. Call with the
+    /// lock held, then `discardQueues()` after it.
+    private func terminate(
+        with completion: Subscribers.Completion<Failure>,
+        cancelling cancelled: inout [(any Subscription)?]
+    ) {
         isTerminated = true
-        pendingCompletion = .finished
-        let cancelled = upstreams
+        hasPendingCompletion = true
+        pendingCompletion = completion
+        cancelled = upstreams
         upstreams = Array(repeating: nil, count: laneCount)
-        return (cancelled, discardQueues())
     }
 
-    /// A completion together with the subscriber it goes to, handed out of the lock.
-    private struct DeliverableCompletion {
-        let target: Downstream
-        let completion: Subscribers.Completion<Failure>
-
-        func deliver() {
-            target.receive(completion: completion)
-        }
+    /// Releases the values left in the queues once the stream has ended, outside the lock (they are
+    /// moved out with it held; nothing adds to the queues any more).
+    @inline(never)
+    private func discardQueues() {
+        let discarded = lock.withLock { queues.detachAll() }
+        _ = discarded
     }
 
-    /// Takes the pending completion if it may be delivered now (the downstream has its subscription and no
-    /// value is being delivered). Call with the lock held.
-    private func takeDeliverableCompletion() -> DeliverableCompletion? {
-        guard isEstablished, !isDelivering, let completion = pendingCompletion, let target = downstream else {
-            return nil
-        }
-        pendingCompletion = nil
-        downstream = nil
-        return DeliverableCompletion(target: target, completion: completion)
+    /// Claims the pending completion if it may be delivered now: the downstream has its subscription and
+    /// no value is being delivered. Call with the lock held, then call `deliverPendingCompletion()`.
+    private func claimPendingCompletion() -> Bool {
+        guard hasPendingCompletion, isEstablished, !isDelivering, !isDownstreamDone else { return false }
+        hasPendingCompletion = false
+        isDownstreamDone = true
+        return true
     }
 
-    /// Moves the queues out, to be released after the lock. Call with the lock held.
-    private func discardQueues() -> Queues {
-        var discarded = Queues()
-        swap(&discarded, &queues)
-        return discarded
+    /// Delivers the completion claimed by `claimPendingCompletion()`.
+    private func deliverPendingCompletion() {
+        let completion = lock.withLock { pendingCompletion }
+        downstream.receive(completion: completion)
     }
 }

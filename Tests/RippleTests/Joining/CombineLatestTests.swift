@@ -61,7 +61,8 @@ struct CombineLatestTests {
     @Test func publisherTypesAndEquality() {
         let one = JoiningEquatablePublisher(tag: 1)
         let two = JoiningEquatablePublisher(tag: 2)
-        let pair: Publishers.CombineLatest<JoiningEquatablePublisher, JoiningEquatablePublisher> = one.combineLatest(two)
+        typealias Pair = Publishers.CombineLatest<JoiningEquatablePublisher, JoiningEquatablePublisher>
+        let pair: Pair = one.combineLatest(two)
         #expect(pair == Publishers.CombineLatest(one, two))
         #expect(pair != Publishers.CombineLatest(one, one))
         #expect(pair.a == one && pair.b == two)
@@ -365,6 +366,30 @@ struct CombineLatestTests {
         #expect(a.recorder.calls.count == 5, "a subscription arriving after cancel is cancelled")
     }
 
+    @Test func upstreamsSeeASubscriberNamedCombineLatest() {
+        let a = JoiningLatePublisher()
+        a.combineLatest(JoiningUpstream()).subscribeJoined(JoiningSubscriber())
+        #expect(a.subscriberDescription == "CombineLatest")
+    }
+
+    @Test func nothingIsKeptAliveAfterCompletionOrCancel() {
+        weak var finished: JoiningReleasingSubscriber<(Int, Int)>?
+        weak var cancelled: JoiningReleasingSubscriber<(Int, Int, Int, Int)>?
+        do {
+            let finishing = JoiningReleasingSubscriber<(Int, Int)>()
+            finished = finishing
+            JoiningSequencePublisher([1, 2]).combineLatest(JoiningSequencePublisher([3])).subscribe(finishing)
+            #expect(finishing.count == 1 && finishing.completed, "a had finished before b published")
+            let cancelling = JoiningReleasingSubscriber<(Int, Int, Int, Int)>(cancelAfter: 1)
+            cancelled = cancelling
+            let source = JoiningSequencePublisher(Array(0..<10))
+            source.combineLatest(source, source, source).subscribe(cancelling)
+            #expect(cancelling.count == 1 && !cancelling.completed)
+        }
+        #expect(finished == nil)
+        #expect(cancelled == nil)
+    }
+
     @Test func subscriptionDescribesItself() throws {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
@@ -379,6 +404,34 @@ struct CombineLatestTests {
     }
 
     // MARK: Concurrency
+
+    @Test func valuesFromOtherThreadsDuringADeliveryAreQueuedNotLost() {
+        let a = JoiningUpstream()
+        let b = JoiningUpstream()
+        let returned = JoiningRecorder<Subscribers.Demand>()
+        let subscriber = JoiningSubscriber(initialDemand: .max(3), onValue: { value in
+            if value == [1, 1] {
+                // Another thread sends while this delivery is under way: its combinations wait for it.
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    returned.append(b.send(2))
+                    returned.append(a.send(3))
+                    returned.append(a.send(4))
+                    done.signal()
+                }.start()
+                done.wait()
+            }
+            return .none
+        })
+        a.combineLatest(b).subscribeJoined(subscriber)
+        a.send(1)
+        #expect(b.send(1) == .none)
+        #expect(subscriber.values == [[1, 1], [1, 2], [3, 2]], "the third value came without demand")
+        #expect(returned.items == [.none, .none, .none])
+        #expect(subscriber.demandViolations == 0)
+        b.send(5)
+        #expect(subscriber.values.count == 3)
+    }
 
     @Test func concurrentUpstreamsGetEveryCombinationSerialised() {
         let perLane = 2_000

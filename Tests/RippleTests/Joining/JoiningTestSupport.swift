@@ -44,7 +44,7 @@ typealias JoiningUpstream = TestPublisher<Int, TestError>
 
 /// A synchronous publisher that honours demand, like Combine's `Publishers.Sequence`: it emits `values`
 /// as they are requested (re-entrant requests only add demand, so it never recurses), then finishes right
-/// after the last value. It records every request.
+/// after the last value (at the first request when there is none). It records every request.
 final class JoiningSequencePublisher: Publisher, @unchecked Sendable {
     typealias Output = Int
     typealias Failure = TestError
@@ -88,27 +88,39 @@ final class JoiningSequencePublisher: Publisher, @unchecked Sendable {
             }
             guard shouldEmit else { return }
             while true {
-                enum Step { case value(AnySubscriber<Int, TestError>, Int, last: Bool), stop }
+                enum Step {
+                    case value(AnySubscriber<Int, TestError>, Int)
+                    case finish(AnySubscriber<Int, TestError>)
+                    case stop
+                }
                 let step = lock.withLock { () -> Step in
-                    guard let downstream, self.demand != .none, index < publisher.values.count else {
+                    guard let downstream else {
+                        isEmitting = false
+                        return .stop
+                    }
+                    if index == publisher.values.count {
+                        self.downstream = nil
+                        isEmitting = false
+                        return .finish(downstream)
+                    }
+                    guard self.demand != .none else {
                         isEmitting = false
                         return .stop
                     }
                     self.demand -= 1
-                    let value = publisher.values[index]
                     index += 1
-                    let last = index == publisher.values.count
-                    if last { self.downstream = nil }
-                    return .value(downstream, value, last: last)
+                    return .value(downstream, publisher.values[index - 1])
                 }
-                guard case .value(let target, let value, let last) = step else { return }
-                let more = target.receive(value)
-                if last {
-                    lock.withLock { isEmitting = false }
+                switch step {
+                case .value(let target, let value):
+                    let more = target.receive(value)
+                    lock.withLock { self.demand += more }
+                case .finish(let target):
                     target.receive(completion: .finished)
                     return
+                case .stop:
+                    return
                 }
-                lock.withLock { self.demand += more }
             }
         }
 
@@ -130,6 +142,11 @@ final class JoiningLatePublisher: Publisher, @unchecked Sendable {
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
         lock.withLock { self.subscriber = AnySubscriber(subscriber) }
+    }
+
+    /// `String(describing:)` of the subscriber attached, if any.
+    var subscriberDescription: String? {
+        lock.withLock { subscriber.map { String(describing: $0) } }
     }
 
     /// Hands the subscriber a recording subscription.
@@ -184,5 +201,47 @@ final class JoiningSubscriptionBox: @unchecked Sendable {
     var subscription: (any Subscription)? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// A thread-safe list, for what happens on other threads.
+final class JoiningRecorder<Item>: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: [Item] = []
+
+    func append(_ item: Item) { lock.withLock { stored.append(item) } }
+
+    var items: [Item] { lock.withLock { stored } }
+}
+
+/// A subscriber that requests everything, keeps its subscription until the completion, or cancels and
+/// drops it after `cancelAfter` values: once it lets go, nothing else should keep it alive.
+final class JoiningReleasingSubscriber<Input>: Subscriber, @unchecked Sendable {
+    typealias Failure = TestError
+
+    private let cancelAfter: Int?
+    private var subscription: (any Subscription)?
+    private(set) var count = 0
+    private(set) var completed = false
+
+    init(cancelAfter: Int? = nil) { self.cancelAfter = cancelAfter }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        count += 1
+        if count == cancelAfter {
+            subscription?.cancel()
+            subscription = nil
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<TestError>) {
+        completed = true
+        subscription = nil
     }
 }

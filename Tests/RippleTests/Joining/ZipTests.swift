@@ -374,6 +374,31 @@ struct ZipTests {
         #expect(b.recorder.calls.count == 4, "a subscription arriving after cancel is cancelled")
     }
 
+    @Test func upstreamsSeeASubscriberNamedZip() {
+        let a = JoiningLatePublisher()
+        a.zip(JoiningUpstream(), JoiningUpstream()).subscribeJoined(JoiningSubscriber())
+        #expect(a.subscriberDescription == "Zip")
+    }
+
+    @Test func nothingIsKeptAliveAfterCompletionOrCancel() {
+        weak var finished: JoiningReleasingSubscriber<(Int, Int, Int)>?
+        weak var cancelled: JoiningReleasingSubscriber<(Int, Int)>?
+        do {
+            let finishing = JoiningReleasingSubscriber<(Int, Int, Int)>()
+            finished = finishing
+            let (a, b) = (JoiningSequencePublisher([1, 2]), JoiningSequencePublisher([3]))
+            a.zip(b, JoiningSequencePublisher([4])).subscribe(finishing)
+            #expect(finishing.count == 1 && finishing.completed)
+            let cancelling = JoiningReleasingSubscriber<(Int, Int)>(cancelAfter: 1)
+            cancelled = cancelling
+            let source = JoiningSequencePublisher(Array(0..<10))
+            source.zip(source).subscribe(cancelling)
+            #expect(cancelling.count == 1 && !cancelling.completed)
+        }
+        #expect(finished == nil)
+        #expect(cancelled == nil)
+    }
+
     @Test func subscriptionDescribesItself() throws {
         let subscriber = JoiningSubscriber(initialDemand: .max(3))
         _ = zipped(2, into: subscriber)
