@@ -390,6 +390,14 @@ struct CombineLatestTests {
         #expect(cancelled == nil)
     }
 
+    @Test func requestingNoDemandTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = JoiningSubscriber(initialDemand: nil)
+            JoiningUpstream().combineLatest(JoiningUpstream()).subscribeJoined(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
+
     @Test func subscriptionDescribesItself() throws {
         let a = JoiningUpstream()
         let b = JoiningUpstream()

@@ -399,6 +399,14 @@ struct ZipTests {
         #expect(cancelled == nil)
     }
 
+    @Test func requestingNoDemandTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = JoiningSubscriber(initialDemand: nil)
+            JoiningUpstream().zip(JoiningUpstream()).subscribeJoined(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
+
     @Test func subscriptionDescribesItself() throws {
         let subscriber = JoiningSubscriber(initialDemand: .max(3))
         _ = zipped(2, into: subscriber)
