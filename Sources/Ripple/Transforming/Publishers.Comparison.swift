@@ -1,0 +1,191 @@
+extension Publishers {
+    /// A publisher that publishes the greatest upstream value by an ordering, when the upstream finishes.
+    ///
+    /// A new value replaces the kept one when `areInIncreasingOrder(kept, new)` is `true` (so of equal values
+    /// the first is kept). `min` operators use it with the ordering reversed. It provides its own
+    /// subscription (`"Comparison"`), requests `.unlimited` from the upstream once the downstream has the
+    /// subscription, and delivers the value (nothing if the upstream was empty) then `.finished` when the
+    /// upstream has finished and the downstream has requested. An upstream failure passes through.
+    public struct Comparison<Upstream: Publisher>: Publisher {
+        /// The upstream's value type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher compared.
+        public let upstream: Upstream
+
+        /// Returns `true` when its first argument orders before its second.
+        public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
+
+        /// Creates a publisher that publishes `upstream`'s greatest value by `areInIncreasingOrder`.
+        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        /// Attaches `subscriber` to the upstream through a `"Comparison"` subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                TransformingReduceSubscription(
+                    downstream: subscriber,
+                    reduction: Reduction(areInIncreasingOrder: areInIncreasingOrder)
+                )
+            )
+        }
+    }
+
+    /// A publisher that publishes the greatest upstream value by a throwing ordering, when the upstream
+    /// finishes.
+    ///
+    /// As ``Publishers/Comparison`` (subscription `"TryComparison"`); if the ordering throws, the upstream is
+    /// cancelled and the stream fails with the error. An upstream failure is forwarded as `any Error`.
+    public struct TryComparison<Upstream: Publisher>: Publisher {
+        /// The upstream's value type.
+        public typealias Output = Upstream.Output
+        /// Fails with the upstream's error or the one the ordering throws.
+        public typealias Failure = any Error
+
+        /// The publisher compared.
+        public let upstream: Upstream
+
+        /// Returns `true` when its first argument orders before its second; may throw.
+        public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that publishes `upstream`'s greatest value by `areInIncreasingOrder`.
+        public init(
+            upstream: Upstream,
+            areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
+            self.upstream = upstream
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        /// Attaches `subscriber` to the upstream through a `"TryComparison"` subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.subscribe(
+                TransformingReduceSubscription(
+                    downstream: subscriber,
+                    reduction: Reduction(areInIncreasingOrder: areInIncreasingOrder)
+                )
+            )
+        }
+    }
+}
+
+extension Publishers.Comparison {
+    /// The logic of `Comparison`: keep the greatest value so far.
+    private struct Reduction: TransformingReduction {
+        typealias Input = Upstream.Output
+        typealias Output = Upstream.Output
+        typealias UpstreamFailure = Upstream.Failure
+        typealias Failure = Upstream.Failure
+
+        static var name: String { "Comparison" }
+
+        let areInIncreasingOrder: (Output, Output) -> Bool
+        var best: Output?
+
+        init(areInIncreasingOrder: @escaping (Output, Output) -> Bool) {
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+            if let best, !areInIncreasingOrder(best, input) { return .continue }
+            best = input
+            return .continue
+        }
+
+        mutating func takeResult() -> Output? {
+            defer { best = nil }
+            return best
+        }
+
+        func failure(from error: Upstream.Failure) -> Failure { error }
+    }
+}
+
+extension Publishers.TryComparison {
+    /// The logic of `TryComparison`.
+    private struct Reduction: TransformingReduction {
+        typealias Input = Upstream.Output
+        typealias Output = Upstream.Output
+        typealias UpstreamFailure = Upstream.Failure
+
+        static var name: String { "TryComparison" }
+
+        let areInIncreasingOrder: (Output, Output) throws -> Bool
+        var best: Output?
+
+        init(areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) {
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+            do {
+                if let best, try !areInIncreasingOrder(best, input) { return .continue }
+                best = input
+                return .continue
+            } catch {
+                return .fail(error)
+            }
+        }
+
+        mutating func takeResult() -> Output? {
+            defer { best = nil }
+            return best
+        }
+
+        func failure(from error: Upstream.Failure) -> any Error { error }
+    }
+}
+
+extension Publisher where Output: Comparable {
+    /// Publishes the smallest value when the upstream finishes.
+    ///
+    /// - Returns: a publisher that emits the minimum (the first of equal minima; nothing if the upstream was
+    ///   empty) and finishes; an upstream failure passes through.
+    public func min() -> Publishers.Comparison<Self> {
+        max(by: >)
+    }
+
+    /// Publishes the greatest value when the upstream finishes.
+    ///
+    /// - Returns: a publisher that emits the maximum (the first of equal maxima; nothing if the upstream was
+    ///   empty) and finishes; an upstream failure passes through.
+    public func max() -> Publishers.Comparison<Self> {
+        max(by: <)
+    }
+}
+
+extension Publisher {
+    /// Publishes the smallest value by `areInIncreasingOrder` when the upstream finishes.
+    ///
+    /// - Returns: a publisher that emits the minimum (nothing if the upstream was empty) and finishes.
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
+        max { areInIncreasingOrder($1, $0) }
+    }
+
+    /// Publishes the smallest value by a throwing `areInIncreasingOrder` when the upstream finishes.
+    ///
+    /// - Returns: a publisher that emits the minimum and finishes; if the ordering throws, it cancels the
+    ///   upstream and fails with the error.
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+        tryMax { try areInIncreasingOrder($1, $0) }
+    }
+
+    /// Publishes the greatest value by `areInIncreasingOrder` when the upstream finishes.
+    ///
+    /// - Returns: a publisher that emits the maximum (nothing if the upstream was empty) and finishes.
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    }
+
+    /// Publishes the greatest value by a throwing `areInIncreasingOrder` when the upstream finishes.
+    ///
+    /// - Returns: a publisher that emits the maximum and finishes; if the ordering throws, it cancels the
+    ///   upstream and fails with the error.
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    }
+}

@@ -1,0 +1,157 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that delivers a value when its upstream finishes without having published any.
+    ///
+    /// Values pass through and downstream demand is forwarded upstream unchanged. If the upstream finishes
+    /// before any value, `output` is delivered followed by `.finished` (after the downstream's first request
+    /// if it has not requested yet). A failure passes through.
+    ///
+    /// Unlike Combine, which also requests `.unlimited` from its upstream and so can deliver more values
+    /// than the downstream asked for, Ripple only forwards the downstream's demand.
+    public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+        /// The upstream's value type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The value delivered when the upstream finishes empty.
+        public let output: Upstream.Output
+
+        /// The publisher that may finish empty.
+        public let upstream: Upstream
+
+        /// Creates a publisher that delivers `output` if `upstream` finishes without a value.
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        /// Attaches `subscriber` to the upstream through a `"ReplaceEmpty"` subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, output: output))
+        }
+    }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publishers.ReplaceEmpty {
+    /// The subscriber/subscription of `ReplaceEmpty`.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private enum State {
+            case awaitingSubscription
+            case active(any Subscription)
+            /// The upstream finished empty before the downstream requested: the replacement waits.
+            case finishedAwaitingDemand
+            case terminal
+        }
+
+        private let downstream: Downstream
+        private let output: Upstream.Output
+        /// Touched only from the upstream's serialised signals.
+        private var receivedValue = false
+        private let lock = Lock()
+        private nonisolated(unsafe) var state = State.awaitingSubscription
+        private nonisolated(unsafe) var hasDemand = false
+        /// Whether `state` is `.active`; written only under `lock`.
+        private let isActive = Atomic<Bool>(false)
+
+        init(downstream: Downstream, output: Upstream.Output) {
+            self.downstream = downstream
+            self.output = output
+        }
+
+        var description: String { "ReplaceEmpty" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+
+        func receive(subscription: any Subscription) {
+            let accepted = lock.withLock { () -> Bool in
+                guard case .awaitingSubscription = state else { return false }
+                state = .active(subscription)
+                isActive.store(true, ordering: .releasing)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard isActive.load(ordering: .acquiring) else { return .none }
+            receivedValue = true
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let replaceEmpty: Bool
+            if case .finished = completion { replaceEmpty = !receivedValue } else { replaceEmpty = false }
+            let deliver = lock.withLock { () -> Bool in
+                guard case .active = state else { return false }
+                isActive.store(false, ordering: .releasing)
+                if replaceEmpty, !hasDemand {
+                    state = .finishedAwaitingDemand
+                    return false
+                }
+                state = .terminal
+                return true
+            }
+            guard deliver else { return }
+            if replaceEmpty { _ = downstream.receive(output) }
+            downstream.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            APIViolation.checkDemand(demand)
+            let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
+                switch state {
+                case .finishedAwaitingDemand:
+                    state = .terminal
+                    return (nil, true)
+                case .active(let upstream):
+                    hasDemand = true
+                    return (upstream, false)
+                case .awaitingSubscription:
+                    hasDemand = true
+                    return (nil, false)
+                case .terminal:
+                    return (nil, false)
+                }
+            }
+            upstream?.request(demand)
+            if replace {
+                _ = downstream.receive(output)
+                downstream.receive(completion: .finished)
+            }
+        }
+
+        func cancel() {
+            let upstream = lock.withLock { () -> (any Subscription)? in
+                let previous = state
+                state = .terminal
+                isActive.store(false, ordering: .releasing)
+                if case .active(let upstream) = previous { return upstream }
+                return nil
+            }
+            upstream?.cancel()
+        }
+    }
+}
+
+extension Publisher {
+    /// Replaces an empty stream with `output`.
+    ///
+    /// - Returns: a publisher that emits the upstream's values; if the upstream finishes without any, it
+    ///   emits `output` and finishes. Failures pass through.
+    public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+        Publishers.ReplaceEmpty(upstream: self, output: output)
+    }
+}

@@ -1,0 +1,153 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that replaces a failure with one last value and a normal finish.
+    ///
+    /// Values pass through and downstream demand is forwarded upstream unchanged. When the upstream fails,
+    /// `output` is delivered followed by `.finished`; if the downstream has no outstanding demand at that
+    /// moment, both wait for its next request. A normal finish passes through.
+    public struct ReplaceError<Upstream: Publisher>: Publisher {
+        /// The upstream's value type.
+        public typealias Output = Upstream.Output
+        /// `ReplaceError` never fails.
+        public typealias Failure = Never
+
+        /// The value delivered in place of a failure.
+        public let output: Upstream.Output
+
+        /// The publisher whose failure is replaced.
+        public let upstream: Upstream
+
+        /// Creates a publisher that replaces `upstream`'s failure with `output` and a finish.
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        /// Attaches `subscriber` to the upstream through a `"ReplaceError"` subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            upstream.subscribe(Inner(downstream: subscriber, output: output))
+        }
+    }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publishers.ReplaceError {
+    /// The subscriber/subscription of `ReplaceError`: it counts the downstream's outstanding demand so that
+    /// the replacement value is only sent when it has been asked for.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private enum State {
+            case awaitingSubscription
+            case active(any Subscription)
+            /// The upstream failed while the downstream had no demand: the replacement waits for a request.
+            case failedAwaitingDemand
+            case terminal
+        }
+
+        private let downstream: Downstream
+        private let output: Upstream.Output
+        private let lock = Lock()
+        private nonisolated(unsafe) var state = State.awaitingSubscription
+        private nonisolated(unsafe) var demand = Subscribers.Demand.none
+        /// Whether `state` is `.active`; written only under `lock`.
+        private let isActive = Atomic<Bool>(false)
+
+        init(downstream: Downstream, output: Upstream.Output) {
+            self.downstream = downstream
+            self.output = output
+        }
+
+        var description: String { "ReplaceError" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+
+        func receive(subscription: any Subscription) {
+            let accepted = lock.withLock { () -> Bool in
+                guard case .awaitingSubscription = state else { return false }
+                state = .active(subscription)
+                isActive.store(true, ordering: .releasing)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard isActive.load(ordering: .acquiring) else { return .none }
+            let more = downstream.receive(input)
+            lock.withLock { demand = demand - 1 + more }
+            return more
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let deliver = lock.withLock { () -> Bool? in
+                guard case .active = state else { return nil }
+                isActive.store(false, ordering: .releasing)
+                if case .failure = completion, demand == .none {
+                    state = .failedAwaitingDemand
+                    return nil
+                }
+                state = .terminal
+                if case .failure = completion { return true }
+                return false
+            }
+            guard let deliver else { return }
+            if deliver { _ = downstream.receive(output) }
+            downstream.receive(completion: .finished)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            APIViolation.checkDemand(demand)
+            let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
+                switch state {
+                case .failedAwaitingDemand:
+                    state = .terminal
+                    return (nil, true)
+                case .active(let upstream):
+                    self.demand += demand
+                    return (upstream, false)
+                case .awaitingSubscription:
+                    self.demand += demand
+                    return (nil, false)
+                case .terminal:
+                    return (nil, false)
+                }
+            }
+            upstream?.request(demand)
+            if replace {
+                _ = downstream.receive(output)
+                downstream.receive(completion: .finished)
+            }
+        }
+
+        func cancel() {
+            let upstream = lock.withLock { () -> (any Subscription)? in
+                let previous = state
+                state = .terminal
+                isActive.store(false, ordering: .releasing)
+                if case .active(let upstream) = previous { return upstream }
+                return nil
+            }
+            upstream?.cancel()
+        }
+    }
+}
+
+extension Publisher {
+    /// Replaces a failure with `output`.
+    ///
+    /// - Returns: a publisher that never fails: it emits the upstream's values and, if the upstream fails,
+    ///   emits `output` (once the downstream has demand) and finishes.
+    public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
+        Publishers.ReplaceError(upstream: self, output: output)
+    }
+}

@@ -1,0 +1,188 @@
+import Synchronization
+
+/// What a reducing operator decides after folding in one upstream value.
+internal enum TransformingReductionStep<Failure: Error> {
+    /// Keep going: the result depends on later values.
+    case `continue`
+    /// The result is known (`first()`, `contains`, `allSatisfy`...): cancel the upstream and publish it.
+    case finish
+    /// End the stream: cancel the upstream, then fail downstream with this error.
+    case fail(Failure)
+}
+
+/// The folding logic of an operator that publishes at most one value when its upstream ends (`reduce`,
+/// `collect()`, `count`, `first`, `last`, `contains`, `allSatisfy`, `min`/`max` and their `try` forms).
+///
+/// ``reduce(_:)`` and ``takeResult()`` are called only from the upstream's serialised signals, so a
+/// conforming type keeps its accumulator without a lock.
+internal protocol TransformingReduction {
+    /// The upstream's values.
+    associatedtype Input
+    /// The single value published.
+    associatedtype Output
+    /// The upstream's failure.
+    associatedtype UpstreamFailure: Error
+    /// The downstream's failure (`any Error` for the `try` operators).
+    associatedtype Failure: Error
+
+    /// Combine's name for the subscription, such as `"Reduce"`.
+    static var name: String { get }
+
+    /// Folds in one upstream value.
+    mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure>
+
+    /// The value to publish, or `nil` for none; called once, when the reduction ends.
+    mutating func takeResult() -> Output?
+
+    /// The downstream failure for an upstream failure.
+    func failure(from error: UpstreamFailure) -> Failure
+}
+
+/// The subscriber/subscription pair behind the ``TransformingReduction`` operators, with Combine's demand
+/// behaviour: it hands itself downstream, then requests `.unlimited` from the upstream; downstream requests
+/// are not forwarded, they only allow the single result to be delivered. The result (then `.finished`) goes
+/// out as soon as the reduction has ended and the downstream has requested anything; an early decision or
+/// a thrown error cancels the upstream first. Nothing reaches the downstream after it cancels.
+internal final class TransformingReduceSubscription<Downstream: Subscriber, Reduction: TransformingReduction>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Failure {
+    typealias Input = Reduction.Input
+    typealias Failure = Reduction.UpstreamFailure
+
+    private enum State {
+        case awaitingSubscription
+        case active(any Subscription)
+        /// The reduction has ended; the result waits for the downstream's first request.
+        case awaitingDemand(Reduction.Output?)
+        case terminal
+    }
+
+    private let downstream: Downstream
+    /// Touched only from the upstream's serialised signals.
+    private var reduction: Reduction
+    private let lock = Lock()
+    private nonisolated(unsafe) var state = State.awaitingSubscription
+    private nonisolated(unsafe) var hasDemand = false
+    /// Whether `state` is `.active`; written only under `lock`, read without it on the value path.
+    private let isActive = Atomic<Bool>(false)
+
+    init(downstream: Downstream, reduction: Reduction) {
+        self.downstream = downstream
+        self.reduction = reduction
+    }
+
+    var description: String { Reduction.name }
+
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+        let accepted = lock.withLock { () -> Bool in
+            guard case .awaitingSubscription = state else { return false }
+            state = .active(subscription)
+            isActive.store(true, ordering: .releasing)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+        if isActive.load(ordering: .acquiring) {
+            subscription.request(.unlimited)
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard isActive.load(ordering: .acquiring) else { return .none }
+        switch reduction.reduce(input) {
+        case .continue:
+            break
+        case .finish:
+            let result = reduction.takeResult()
+            let (subscription, deliver) = end(with: result)
+            subscription?.cancel()
+            if deliver { publish(result) }
+        case .fail(let error):
+            let subscription = lock.withLock { () -> (any Subscription)? in
+                guard case .active(let subscription) = state else { return nil }
+                state = .terminal
+                isActive.store(false, ordering: .releasing)
+                return subscription
+            }
+            guard let subscription else { break }
+            subscription.cancel()
+            downstream.receive(completion: .failure(error))
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard isActive.load(ordering: .acquiring) else { return }
+        switch completion {
+        case .finished:
+            let result = reduction.takeResult()
+            if end(with: result).deliver { publish(result) }
+        case .failure(let error):
+            let ended = lock.withLock { () -> Bool in
+                guard case .active = state else { return false }
+                state = .terminal
+                isActive.store(false, ordering: .releasing)
+                return true
+            }
+            if ended { downstream.receive(completion: .failure(reduction.failure(from: error))) }
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        APIViolation.checkDemand(demand)
+        let pending = lock.withLock { () -> Reduction.Output?? in
+            switch state {
+            case .awaitingDemand(let result):
+                state = .terminal
+                return .some(result)
+            case .awaitingSubscription, .active:
+                hasDemand = true
+                return nil
+            case .terminal:
+                return nil
+            }
+        }
+        if let pending { publish(pending) }
+    }
+
+    func cancel() {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            let previous = state
+            state = .terminal
+            isActive.store(false, ordering: .releasing)
+            if case .active(let subscription) = previous { return subscription }
+            return nil
+        }
+        subscription?.cancel()
+    }
+
+    /// Ends an active reduction with `result`: returns the upstream subscription (nil if the reduction was
+    /// no longer active) and whether the result is to be published now (the downstream has demand) rather
+    /// than kept for its first request.
+    private func end(with result: Reduction.Output?) -> (upstream: (any Subscription)?, deliver: Bool) {
+        lock.withLock {
+            guard case .active(let subscription) = state else { return (nil, false) }
+            isActive.store(false, ordering: .releasing)
+            if hasDemand {
+                state = .terminal
+                return (subscription, true)
+            }
+            state = .awaitingDemand(result)
+            return (subscription, false)
+        }
+    }
+
+    private func publish(_ result: Reduction.Output?) {
+        if let result {
+            _ = downstream.receive(result)
+        }
+        downstream.receive(completion: .finished)
+    }
+}
