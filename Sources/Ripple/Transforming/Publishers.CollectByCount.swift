@@ -46,6 +46,8 @@ extension Publishers.CollectByCount {
         private static var awaitingSubscription: UInt8 { 0 }
         private static var active: UInt8 { 1 }
         private static var terminal: UInt8 { 2 }
+        /// Terminal because the downstream cancelled.
+        private static var cancelled: UInt8 { 3 }
 
         private let downstream: Downstream
         private let count: Int
@@ -53,7 +55,8 @@ extension Publishers.CollectByCount {
         private var buffer: [Upstream.Output] = []
         private let lock = Lock()
         private nonisolated(unsafe) var upstream: (any Subscription)?
-        /// Written only under `lock`, read without it on the value path.
+        /// The phase (awaiting subscription, active, terminal, cancelled); written only under `lock`, read
+        /// without it on the value path.
         private let phase = Atomic<UInt8>(0)
 
         init(downstream: Downstream, count: Int) {
@@ -100,6 +103,8 @@ extension Publishers.CollectByCount {
             guard ended else { return }
             if case .finished = completion, !remaining.isEmpty {
                 _ = downstream.receive(remaining)
+                // A cancel from inside that delivery suppresses the completion.
+                if phase.load(ordering: .acquiring) == Self.cancelled { return }
             }
             downstream.receive(completion: completion)
         }
@@ -114,7 +119,7 @@ extension Publishers.CollectByCount {
             let subscription = lock.withLock { () -> (any Subscription)? in
                 let subscription = upstream
                 upstream = nil
-                phase.store(Self.terminal, ordering: .releasing)
+                phase.store(Self.cancelled, ordering: .releasing)
                 return subscription
             }
             subscription?.cancel()

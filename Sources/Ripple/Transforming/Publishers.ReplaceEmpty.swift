@@ -59,6 +59,8 @@ extension Publishers.ReplaceEmpty {
         private let lock = Lock()
         private nonisolated(unsafe) var state = State.awaitingSubscription
         private nonisolated(unsafe) var hasDemand = false
+        /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
+        private nonisolated(unsafe) var isCancelled = false
         /// Whether `state` is `.active`; written only under `lock`.
         private let isActive = Atomic<Bool>(false)
 
@@ -105,8 +107,11 @@ extension Publishers.ReplaceEmpty {
                 return true
             }
             guard deliver else { return }
-            if replaceEmpty { _ = downstream.receive(output) }
-            downstream.receive(completion: completion)
+            if replaceEmpty {
+                sendReplacementAndFinish()
+            } else {
+                downstream.receive(completion: completion)
+            }
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -127,16 +132,21 @@ extension Publishers.ReplaceEmpty {
                 }
             }
             upstream?.request(demand)
-            if replace {
-                _ = downstream.receive(output)
-                downstream.receive(completion: .finished)
-            }
+            if replace { sendReplacementAndFinish() }
+        }
+
+        /// Delivers `output` and `.finished`, unless the downstream cancels on receiving `output`.
+        private func sendReplacementAndFinish() {
+            _ = downstream.receive(output)
+            if lock.withLock({ isCancelled }) { return }
+            downstream.receive(completion: .finished)
         }
 
         func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
                 let previous = state
                 state = .terminal
+                isCancelled = true
                 isActive.store(false, ordering: .releasing)
                 if case .active(let upstream) = previous { return upstream }
                 return nil

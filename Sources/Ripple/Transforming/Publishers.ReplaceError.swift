@@ -55,6 +55,8 @@ extension Publishers.ReplaceError {
         private let lock = Lock()
         private nonisolated(unsafe) var state = State.awaitingSubscription
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
+        /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
+        private nonisolated(unsafe) var isCancelled = false
         /// Whether `state` is `.active`; written only under `lock`.
         private let isActive = Atomic<Bool>(false)
 
@@ -89,20 +91,24 @@ extension Publishers.ReplaceError {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            let deliver = lock.withLock { () -> Bool? in
-                guard case .active = state else { return nil }
+            let failed: Bool
+            if case .failure = completion { failed = true } else { failed = false }
+            let ended = lock.withLock { () -> Bool in
+                guard case .active = state else { return false }
                 isActive.store(false, ordering: .releasing)
-                if case .failure = completion, demand == .none {
+                if failed, demand == .none {
                     state = .failedAwaitingDemand
-                    return nil
+                    return false
                 }
                 state = .terminal
-                if case .failure = completion { return true }
-                return false
+                return true
             }
-            guard let deliver else { return }
-            if deliver { _ = downstream.receive(output) }
-            downstream.receive(completion: .finished)
+            guard ended else { return }
+            if failed {
+                sendReplacementAndFinish()
+            } else {
+                downstream.receive(completion: .finished)
+            }
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -123,16 +129,21 @@ extension Publishers.ReplaceError {
                 }
             }
             upstream?.request(demand)
-            if replace {
-                _ = downstream.receive(output)
-                downstream.receive(completion: .finished)
-            }
+            if replace { sendReplacementAndFinish() }
+        }
+
+        /// Delivers `output` and `.finished`, unless the downstream cancels on receiving `output`.
+        private func sendReplacementAndFinish() {
+            _ = downstream.receive(output)
+            if lock.withLock({ isCancelled }) { return }
+            downstream.receive(completion: .finished)
         }
 
         func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
                 let previous = state
                 state = .terminal
+                isCancelled = true
                 isActive.store(false, ordering: .releasing)
                 if case .active(let upstream) = previous { return upstream }
                 return nil

@@ -63,6 +63,8 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
     private let lock = Lock()
     private nonisolated(unsafe) var state = State.awaitingSubscription
     private nonisolated(unsafe) var hasDemand = false
+    /// Set by `cancel()`, so that a cancel from inside the result's delivery suppresses `.finished`.
+    private nonisolated(unsafe) var isCancelled = false
     /// Whether `state` is `.active`; written only under `lock`, read without it on the value path.
     private let isActive = Atomic<Bool>(false)
 
@@ -156,6 +158,7 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
         let subscription = lock.withLock { () -> (any Subscription)? in
             let previous = state
             state = .terminal
+            isCancelled = true
             isActive.store(false, ordering: .releasing)
             if case .active(let subscription) = previous { return subscription }
             return nil
@@ -179,9 +182,11 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
         }
     }
 
+    /// Delivers the result (if any) and `.finished`, unless the downstream cancels on receiving the result.
     private func publish(_ result: Reduction.Output?) {
         if let result {
             _ = downstream.receive(result)
+            if lock.withLock({ isCancelled }) { return }
         }
         downstream.receive(completion: .finished)
     }
