@@ -18,12 +18,14 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that publishes whether every value of `upstream` satisfies `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through an `"AllSatisfy"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -48,12 +50,14 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that publishes whether every value of `upstream` satisfies `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryAllSatisfy"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -64,60 +68,68 @@ extension Publishers {
 
 extension Publishers.AllSatisfy {
     /// The logic of `AllSatisfy`: the first failing value decides `false`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "AllSatisfy" }
+        @usableFromInline static var name: String { "AllSatisfy" }
 
-        let predicate: (Upstream.Output) -> Bool
-        var satisfied = true
+        @usableFromInline let predicate: (Upstream.Output) -> Bool
+        @usableFromInline var satisfied = true
 
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
+        @inlinable init(predicate: @escaping (Upstream.Output) -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             if predicate(input) { return .continue }
             satisfied = false
             return .finish
         }
 
-        func takeResult() -> Bool? { satisfied }
+        @inlinable func takeResult() -> Bool? { satisfied }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryAllSatisfy {
     /// The logic of `TryAllSatisfy`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryAllSatisfy" }
+        @usableFromInline static var name: String { "TryAllSatisfy" }
 
-        let predicate: (Upstream.Output) throws -> Bool
-        var satisfied = true
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
+        @usableFromInline let predicate: (Upstream.Output) throws -> Bool
+        @usableFromInline var satisfied = true
+
+        @inlinable init(predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
                 if try predicate(input) { return .continue }
                 satisfied = false
                 return .finish
             } catch {
-                return .fail(error)
+                thrown = error
+                return .fail
             }
         }
 
-        func takeResult() -> Bool? { satisfied }
+        @inlinable func takeResult() -> Bool? { satisfied }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -126,6 +138,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `false` as soon as a value fails `predicate` (cancelling the
     ///   upstream), or `true` when the upstream finishes, then finishes.
+    @inlinable
     public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
         Publishers.AllSatisfy(upstream: self, predicate: predicate)
     }
@@ -134,6 +147,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `true` or `false` as ``allSatisfy(_:)`` does; if `predicate` throws,
     ///   it cancels the upstream and fails with the error.
+    @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
         Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
     }

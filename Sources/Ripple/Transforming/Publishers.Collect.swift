@@ -16,11 +16,13 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that collects all of `upstream`'s values.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream through a `"Collect"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction()))
         }
@@ -31,26 +33,29 @@ extension Publishers.Collect: Equatable where Upstream: Equatable {}
 
 extension Publishers.Collect {
     /// The folding logic of `Collect`: append every value.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "Collect" }
+        @usableFromInline static var name: String { "Collect" }
 
-        var values: [Upstream.Output] = []
+        @usableFromInline var values: [Upstream.Output] = []
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable init() {}
+
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             values.append(input)
             return .continue
         }
 
-        mutating func takeResult() -> [Upstream.Output]? {
+        @inlinable mutating func takeResult() -> [Upstream.Output]? {
             defer { values = [] }
             return values
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
@@ -59,6 +64,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits one array of every upstream value (empty if there were none) and
     ///   finishes; an upstream failure passes through.
+    @inlinable
     public func collect() -> Publishers.Collect<Self> {
         Publishers.Collect(upstream: self)
     }

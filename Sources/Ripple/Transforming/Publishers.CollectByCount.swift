@@ -21,12 +21,14 @@ extension Publishers {
         public let count: Int
 
         /// Creates a publisher that groups `upstream`'s values into arrays of `count`.
+        @inlinable
         public init(upstream: Upstream, count: Int) {
             self.upstream = upstream
             self.count = count
         }
 
         /// Attaches `subscriber` to the upstream through a `"CollectByCount"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, count: Swift.max(count, 1)))
         }
@@ -37,38 +39,40 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
     /// The subscriber/subscription of `CollectByCount`.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private static var awaitingSubscription: UInt8 { 0 }
-        private static var active: UInt8 { 1 }
-        private static var terminal: UInt8 { 2 }
+        @inlinable static var awaitingSubscription: UInt8 { 0 }
+        @inlinable static var active: UInt8 { 1 }
+        @inlinable static var terminal: UInt8 { 2 }
         /// Terminal because the downstream cancelled.
-        private static var cancelled: UInt8 { 3 }
+        @inlinable static var cancelled: UInt8 { 3 }
 
-        private let downstream: Downstream
-        private let count: Int
-        /// Touched only from the upstream's serialised signals.
-        private var buffer: [Upstream.Output] = []
-        private let lock = Lock()
-        private nonisolated(unsafe) var upstream: (any Subscription)?
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let count: Int
+        /// Touched only from the upstream's serialised signals (the contract serialises them), so the dynamic
+        /// exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline var buffer: [Upstream.Output] = []
+        @usableFromInline let lock = Lock()
+        @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
         /// The phase (awaiting subscription, active, terminal, cancelled); written only under `lock`, read
         /// without it on the value path.
-        private let phase = Atomic<UInt8>(0)
+        @usableFromInline let phase = Atomic<UInt8>(0)
 
-        init(downstream: Downstream, count: Int) {
+        @inlinable init(downstream: Downstream, count: Int) {
             self.downstream = downstream
             self.count = count
         }
 
-        var description: String { "CollectByCount" }
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "count": count]) }
-        var playgroundDescription: Any { description }
+        @usableFromInline var description: String { "CollectByCount" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "count": count]) }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
                 guard phase.load(ordering: .relaxed) == Self.awaitingSubscription else { return false }
                 upstream = subscription
@@ -82,7 +86,7 @@ extension Publishers.CollectByCount {
             downstream.receive(subscription: self)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             guard phase.load(ordering: .acquiring) == Self.active else { return .none }
             buffer.append(input)
             guard buffer.count >= count else { return .none }
@@ -91,7 +95,7 @@ extension Publishers.CollectByCount {
             return downstream.receive(group) * count
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             let ended = lock.withLock { () -> Bool in
                 guard phase.load(ordering: .relaxed) == Self.active else { return false }
                 upstream = nil
@@ -109,13 +113,13 @@ extension Publishers.CollectByCount {
             downstream.receive(completion: completion)
         }
 
-        func request(_ demand: Subscribers.Demand) {
+        @inlinable func request(_ demand: Subscribers.Demand) {
             APIViolation.checkDemand(demand)
             let subscription = lock.withLock { upstream }
             subscription?.request(demand * count)
         }
 
-        func cancel() {
+        @inlinable func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
                 let subscription = upstream
                 upstream = nil
@@ -134,6 +138,7 @@ extension Publisher {
     ///   upstream finishes, an array of the remaining values (if any) and `.finished`. A failure discards
     ///   the remaining values and passes through. Demand is counted in arrays: requesting `n` asks the
     ///   upstream for `n * count` values.
+    @inlinable
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
     }

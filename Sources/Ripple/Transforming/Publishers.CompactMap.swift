@@ -14,12 +14,14 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output?
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` to the upstream through a transforming subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
@@ -42,12 +44,14 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output?
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryCompactMap"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingStepSubscription(downstream: subscriber, step: Step(transform: transform))
@@ -59,43 +63,51 @@ extension Publishers {
 extension Publishers.CompactMap {
     /// The subscriber `CompactMap` attaches upstream: it hands the upstream subscription straight to the
     /// downstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let combineIdentifier = CombineIdentifier()
-        let downstream: Downstream
-        let transform: (Upstream.Output) -> Output?
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output?
 
-        var description: String { "CompactMap" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @inlinable init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.downstream = downstream
+            self.transform = transform
+        }
 
-        func receive(subscription: any Subscription) {
+        @usableFromInline var description: String { "CompactMap" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             if let output = transform(input) {
                 return downstream.receive(output)
             }
             return .max(1)
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             downstream.receive(completion: completion)
         }
     }
 
     /// Fuses a second `compactMap` into this one: one `CompactMap` applying both closures.
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
     }
 
     /// Fuses a `map` into this `compactMap`: one `CompactMap` applying `transform` to the non-`nil` results.
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
@@ -104,27 +116,42 @@ extension Publishers.CompactMap {
 
 extension Publishers.TryCompactMap {
     /// The per-value logic of `TryCompactMap`.
-    private struct Step: TransformingStep {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Step: TransformingStep {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryCompactMap" }
+        @usableFromInline static var name: String { "TryCompactMap" }
+        @usableFromInline typealias Failure = any Error
 
-        let transform: (Upstream.Output) throws -> Output?
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        func step(_ input: Input) -> TransformingStepResult<Output, any Error> {
-            do {
-                if let output = try transform(input) { return .emit(output) }
-                return .skip
-            } catch {
-                return .fail(error)
-            }
+        @usableFromInline let transform: (Upstream.Output) throws -> Output?
+
+        @inlinable init(transform: @escaping (Upstream.Output) throws -> Output?) {
+            self.transform = transform
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output {
+            let output: Output?
+            do {
+                output = try transform(input)
+            } catch {
+                thrown = error
+                throw .fail
+            }
+            guard let output else { throw .skip }
+            return output
+        }
+
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 
     /// Fuses a throwing `compactMap` into this one: one `TryCompactMap` applying both closures.
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
@@ -136,6 +163,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `transform(value)` when it is not `nil` and completes as the
     ///   upstream does; each dropped value is replaced by asking the upstream for one more.
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
@@ -144,6 +172,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the non-`nil` results; if `transform` throws, it cancels the
     ///   upstream and fails with the error.
+    @inlinable
     public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)
     }

@@ -19,12 +19,14 @@ extension Publishers {
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
 
         /// Creates a publisher that publishes `upstream`'s greatest value by `areInIncreasingOrder`.
+        @inlinable
         public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
         /// Attaches `subscriber` to the upstream through a `"Comparison"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(
@@ -53,6 +55,7 @@ extension Publishers {
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
         /// Creates a publisher that publishes `upstream`'s greatest value by `areInIncreasingOrder`.
+        @inlinable
         public init(
             upstream: Upstream,
             areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
@@ -62,6 +65,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryComparison"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingReduceSubscription(
@@ -75,68 +79,82 @@ extension Publishers {
 
 extension Publishers.Comparison {
     /// The logic of `Comparison`: keep the greatest value so far.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "Comparison" }
+        @usableFromInline static var name: String { "Comparison" }
 
-        let areInIncreasingOrder: (Output, Output) -> Bool
-        var best: Output?
+        @usableFromInline let areInIncreasingOrder: (Output, Output) -> Bool
+        @usableFromInline var best: TransformingSlot<Output>?
 
-        init(areInIncreasingOrder: @escaping (Output, Output) -> Bool) {
+        @inlinable init(areInIncreasingOrder: @escaping (Output, Output) -> Bool) {
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
-            if let best, !areInIncreasingOrder(best, input) { return .continue }
-            best = input
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
+            guard let best else {
+                best = TransformingSlot(input)
+                return .continue
+            }
+            if areInIncreasingOrder(best.value, input) { best.value = input }
             return .continue
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { best = nil }
-            return best
+            return best?.value
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryComparison {
     /// The logic of `TryComparison`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryComparison" }
+        @usableFromInline static var name: String { "TryComparison" }
 
-        let areInIncreasingOrder: (Output, Output) throws -> Bool
-        var best: Output?
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        init(areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) {
+        @usableFromInline let areInIncreasingOrder: (Output, Output) throws -> Bool
+        @usableFromInline var best: TransformingSlot<Output>?
+
+        @inlinable init(areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) {
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
-                if let best, try !areInIncreasingOrder(best, input) { return .continue }
-                best = input
+                guard let best else {
+                    best = TransformingSlot(input)
+                    return .continue
+                }
+                if try areInIncreasingOrder(best.value, input) { best.value = input }
                 return .continue
             } catch {
-                return .fail(error)
+                thrown = error
+                return .fail
             }
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { best = nil }
-            return best
+            return best?.value
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -145,6 +163,7 @@ extension Publisher where Output: Comparable {
     ///
     /// - Returns: a publisher that emits the minimum (the first of equal minima; nothing if the upstream was
     ///   empty) and finishes; an upstream failure passes through.
+    @inlinable
     public func min() -> Publishers.Comparison<Self> {
         max(by: >)
     }
@@ -153,6 +172,7 @@ extension Publisher where Output: Comparable {
     ///
     /// - Returns: a publisher that emits the maximum (the first of equal maxima; nothing if the upstream was
     ///   empty) and finishes; an upstream failure passes through.
+    @inlinable
     public func max() -> Publishers.Comparison<Self> {
         max(by: <)
     }
@@ -162,6 +182,7 @@ extension Publisher {
     /// Publishes the smallest value by `areInIncreasingOrder` when the upstream finishes.
     ///
     /// - Returns: a publisher that emits the minimum (nothing if the upstream was empty) and finishes.
+    @inlinable
     public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
         max { areInIncreasingOrder($1, $0) }
     }
@@ -170,6 +191,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the minimum and finishes; if the ordering throws, it cancels the
     ///   upstream and fails with the error.
+    @inlinable
     public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
         tryMax { try areInIncreasingOrder($1, $0) }
     }
@@ -177,6 +199,7 @@ extension Publisher {
     /// Publishes the greatest value by `areInIncreasingOrder` when the upstream finishes.
     ///
     /// - Returns: a publisher that emits the maximum (nothing if the upstream was empty) and finishes.
+    @inlinable
     public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
@@ -185,6 +208,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the maximum and finishes; if the ordering throws, it cancels the
     ///   upstream and fails with the error.
+    @inlinable
     public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }

@@ -18,12 +18,14 @@ extension Publishers {
         public let output: Upstream.Output
 
         /// Creates a publisher that publishes whether `upstream` emits `output`.
+        @inlinable
         public init(upstream: Upstream, output: Upstream.Output) {
             self.upstream = upstream
             self.output = output
         }
 
         /// Attaches `subscriber` to the upstream through a `"Contains"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(output: output)))
         }
@@ -46,12 +48,14 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that publishes whether `upstream` emits a value satisfying `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"ContainsWhere"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -77,12 +81,14 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that publishes whether `upstream` emits a value satisfying `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryContainsWhere"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -95,88 +101,97 @@ extension Publishers.Contains: Equatable where Upstream: Equatable {}
 
 extension Publishers.Contains {
     /// The logic of `Contains`: the first equal value decides `true`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "Contains" }
+        @usableFromInline static var name: String { "Contains" }
 
-        let output: Upstream.Output
-        var found = false
+        @usableFromInline let output: Upstream.Output
+        @usableFromInline var found = false
 
-        init(output: Upstream.Output) {
+        @inlinable init(output: Upstream.Output) {
             self.output = output
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             guard input == output else { return .continue }
             found = true
             return .finish
         }
 
-        func takeResult() -> Bool? { found }
+        @inlinable func takeResult() -> Bool? { found }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.ContainsWhere {
     /// The logic of `ContainsWhere`: the first matching value decides `true`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "ContainsWhere" }
+        @usableFromInline static var name: String { "ContainsWhere" }
 
-        let predicate: (Upstream.Output) -> Bool
-        var found = false
+        @usableFromInline let predicate: (Upstream.Output) -> Bool
+        @usableFromInline var found = false
 
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
+        @inlinable init(predicate: @escaping (Upstream.Output) -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             guard predicate(input) else { return .continue }
             found = true
             return .finish
         }
 
-        func takeResult() -> Bool? { found }
+        @inlinable func takeResult() -> Bool? { found }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryContainsWhere {
     /// The logic of `TryContainsWhere`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryContainsWhere" }
+        @usableFromInline static var name: String { "TryContainsWhere" }
 
-        let predicate: (Upstream.Output) throws -> Bool
-        var found = false
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
+        @usableFromInline let predicate: (Upstream.Output) throws -> Bool
+        @usableFromInline var found = false
+
+        @inlinable init(predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
                 guard try predicate(input) else { return .continue }
                 found = true
                 return .finish
             } catch {
-                return .fail(error)
+                thrown = error
+                return .fail
             }
         }
 
-        func takeResult() -> Bool? { found }
+        @inlinable func takeResult() -> Bool? { found }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -185,6 +200,7 @@ extension Publisher where Output: Equatable {
     ///
     /// - Returns: a publisher that emits `true` as soon as a value equals `output` (cancelling the
     ///   upstream), or `false` when the upstream finishes without one, then finishes.
+    @inlinable
     public func contains(_ output: Output) -> Publishers.Contains<Self> {
         Publishers.Contains(upstream: self, output: output)
     }
@@ -195,6 +211,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `true` as soon as a value matches (cancelling the upstream), or
     ///   `false` when the upstream finishes without a match, then finishes.
+    @inlinable
     public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
         Publishers.ContainsWhere(upstream: self, predicate: predicate)
     }
@@ -203,6 +220,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `true` or `false` as ``contains(where:)`` does; if `predicate`
     ///   throws, it cancels the upstream and fails with the error.
+    @inlinable
     public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
         Publishers.TryContainsWhere(upstream: self, predicate: predicate)
     }

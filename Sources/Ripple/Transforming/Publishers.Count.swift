@@ -14,11 +14,13 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that counts `upstream`'s values.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream through a `"Count"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction()))
         }
@@ -29,23 +31,26 @@ extension Publishers.Count: Equatable where Upstream: Equatable {}
 
 extension Publishers.Count {
     /// The folding logic of `Count`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "Count" }
+        @usableFromInline static var name: String { "Count" }
 
-        var count = 0
+        @usableFromInline var count = 0
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable init() {}
+
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             count &+= 1
             return .continue
         }
 
-        func takeResult() -> Int? { count }
+        @inlinable func takeResult() -> Int? { count }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
@@ -54,6 +59,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the number of upstream values when the upstream finishes, then
     ///   finishes; an upstream failure passes through.
+    @inlinable
     public func count() -> Publishers.Count<Self> {
         Publishers.Count(upstream: self)
     }

@@ -16,12 +16,14 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) -> Bool
 
         /// Creates a publisher that republishes the values of `upstream` for which `isIncluded` is `true`.
+        @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
 
         /// Attaches `subscriber` to the upstream through a filtering subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
         }
@@ -45,12 +47,14 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that republishes the values of `upstream` for which `isIncluded` is `true`.
+        @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryFilter"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingStepSubscription(downstream: subscriber, step: Step(isIncluded: isIncluded))
@@ -62,40 +66,48 @@ extension Publishers {
 extension Publishers.Filter {
     /// The subscriber `Filter` attaches upstream: it hands the upstream subscription straight to the
     /// downstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let combineIdentifier = CombineIdentifier()
-        let downstream: Downstream
-        let isIncluded: (Upstream.Output) -> Bool
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let isIncluded: (Upstream.Output) -> Bool
 
-        var description: String { "Filter" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @inlinable init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.downstream = downstream
+            self.isIncluded = isIncluded
+        }
 
-        func receive(subscription: any Subscription) {
+        @usableFromInline var description: String { "Filter" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             downstream.receive(completion: completion)
         }
     }
 
     /// Fuses a second predicate into this filter: one `Filter` accepting values both predicates accept.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
         return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
     }
 
     /// Fuses a throwing predicate into this filter: one `TryFilter` accepting values both predicates accept.
+    @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
@@ -104,33 +116,50 @@ extension Publishers.Filter {
 
 extension Publishers.TryFilter {
     /// The per-value logic of `TryFilter`.
-    private struct Step: TransformingStep {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Step: TransformingStep {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryFilter" }
+        @usableFromInline static var name: String { "TryFilter" }
+        @usableFromInline typealias Failure = any Error
 
-        let isIncluded: (Upstream.Output) throws -> Bool
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        func step(_ input: Input) -> TransformingStepResult<Output, any Error> {
-            do {
-                return try isIncluded(input) ? .emit(input) : .skip
-            } catch {
-                return .fail(error)
-            }
+        @usableFromInline let isIncluded: (Upstream.Output) throws -> Bool
+
+        @inlinable init(isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+            self.isIncluded = isIncluded
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output {
+            let included: Bool
+            do {
+                included = try isIncluded(input)
+            } catch {
+                thrown = error
+                throw .fail
+            }
+            guard included else { throw .skip }
+            return input
+        }
+
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 
     /// Fuses a predicate into this one: one `TryFilter` accepting values both predicates accept.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 
     /// Fuses a throwing predicate into this one: one `TryFilter` accepting values both predicates accept.
+    @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
@@ -142,6 +171,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the upstream values for which `isIncluded` returns `true` and
     ///   completes as the upstream does; each rejected value is replaced by asking the upstream for one more.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
@@ -150,6 +180,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the upstream values for which `isIncluded` returns `true`; if the
     ///   predicate throws, it cancels the upstream and fails with the error.
+    @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
     }

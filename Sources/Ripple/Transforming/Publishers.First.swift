@@ -15,11 +15,13 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that publishes `upstream`'s first value.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream through a `"First"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction()))
         }
@@ -42,12 +44,14 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates a publisher that publishes `upstream`'s first value satisfying `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryFirst"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -72,12 +76,14 @@ extension Publishers {
         public let predicate: (Output) throws -> Bool
 
         /// Creates a publisher that publishes `upstream`'s first value satisfying `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryFirstWhere"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -90,94 +96,105 @@ extension Publishers.First: Equatable where Upstream: Equatable {}
 
 extension Publishers.First {
     /// The logic of `First`: the first value decides.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "First" }
+        @usableFromInline static var name: String { "First" }
 
-        var first: Output?
+        @usableFromInline var first: Output?
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable init() {}
+
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             first = input
             return .finish
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { first = nil }
             return first
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.FirstWhere {
     /// The logic of `FirstWhere`: the first value satisfying the predicate decides.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "TryFirst" }
+        @usableFromInline static var name: String { "TryFirst" }
 
-        let predicate: (Output) -> Bool
-        var match: Output?
+        @usableFromInline let predicate: (Output) -> Bool
+        @usableFromInline var match: Output?
 
-        init(predicate: @escaping (Output) -> Bool) {
+        @inlinable init(predicate: @escaping (Output) -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             guard predicate(input) else { return .continue }
             match = input
             return .finish
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { match = nil }
             return match
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryFirstWhere {
     /// The logic of `TryFirstWhere`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryFirstWhere" }
+        @usableFromInline static var name: String { "TryFirstWhere" }
 
-        let predicate: (Output) throws -> Bool
-        var match: Output?
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        init(predicate: @escaping (Output) throws -> Bool) {
+        @usableFromInline let predicate: (Output) throws -> Bool
+        @usableFromInline var match: Output?
+
+        @inlinable init(predicate: @escaping (Output) throws -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
                 guard try predicate(input) else { return .continue }
                 match = input
                 return .finish
             } catch {
-                return .fail(error)
+                thrown = error
+                return .fail
             }
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { match = nil }
             return match
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -186,6 +203,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the upstream's first value (cancelling the upstream) and finishes,
     ///   or just finishes if the upstream finishes empty; an upstream failure passes through.
+    @inlinable
     public func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
     }
@@ -194,6 +212,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the first matching value (cancelling the upstream) and finishes, or
     ///   just finishes if the upstream finishes without a match.
+    @inlinable
     public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate)
     }
@@ -202,6 +221,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the first matching value and finishes; if `predicate` throws, it
     ///   cancels the upstream and fails with the error.
+    @inlinable
     public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)
     }

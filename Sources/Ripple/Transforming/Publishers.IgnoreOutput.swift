@@ -12,11 +12,13 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that only passes on `upstream`'s completion.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream through a value-dropping subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber))
         }
@@ -27,29 +29,34 @@ extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 extension Publishers.IgnoreOutput {
     /// The subscriber `IgnoreOutput` attaches upstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let combineIdentifier = CombineIdentifier()
-        let downstream: Downstream
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
 
-        var description: String { "IgnoreOutput" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @inlinable init(downstream: Downstream) {
+            self.downstream = downstream
+        }
 
-        func receive(subscription: any Subscription) {
+        @usableFromInline var description: String { "IgnoreOutput" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
             subscription.request(.unlimited)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             .none
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             downstream.receive(completion: completion)
         }
     }
@@ -60,6 +67,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher of `Never` that finishes or fails as the upstream does; it requests unlimited
     ///   values from the upstream.
+    @inlinable
     public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
         Publishers.IgnoreOutput(upstream: self)
     }

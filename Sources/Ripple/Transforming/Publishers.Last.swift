@@ -14,11 +14,13 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that publishes `upstream`'s last value.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream through a `"Last"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction())
@@ -42,12 +44,14 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates a publisher that publishes `upstream`'s last value satisfying `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"LastWhere"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -73,12 +77,14 @@ extension Publishers {
         public let predicate: (Output) throws -> Bool
 
         /// Creates a publisher that publishes `upstream`'s last value satisfying `predicate`.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryLastWhere"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(predicate: predicate))
@@ -91,92 +97,118 @@ extension Publishers.Last: Equatable where Upstream: Equatable {}
 
 extension Publishers.Last {
     /// The logic of `Last`: remember the latest value.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "Last" }
+        @usableFromInline static var name: String { "Last" }
 
-        var latest: Output?
+        @usableFromInline var latest: TransformingSlot<Output>?
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
-            latest = input
+        @inlinable init() {}
+
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
+            keep(input)
             return .continue
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { latest = nil }
-            return latest
+            return latest?.value
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        /// Remembers `input` as the latest value.
+        @inlinable mutating func keep(_ input: Input) {
+            if let latest { latest.value = input } else { latest = TransformingSlot(input) }
+        }
+
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.LastWhere {
     /// The logic of `LastWhere`: remember the latest value satisfying the predicate.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "LastWhere" }
+        @usableFromInline static var name: String { "LastWhere" }
 
-        let predicate: (Output) -> Bool
-        var latest: Output?
+        @usableFromInline let predicate: (Output) -> Bool
+        @usableFromInline var latest: TransformingSlot<Output>?
 
-        init(predicate: @escaping (Output) -> Bool) {
+        @inlinable init(predicate: @escaping (Output) -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
-            if predicate(input) { latest = input }
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
+            if predicate(input) { keep(input) }
             return .continue
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { latest = nil }
-            return latest
+            return latest?.value
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        /// Remembers `input` as the latest value.
+        @inlinable mutating func keep(_ input: Input) {
+            if let latest { latest.value = input } else { latest = TransformingSlot(input) }
+        }
+
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryLastWhere {
     /// The logic of `TryLastWhere`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryLastWhere" }
+        @usableFromInline static var name: String { "TryLastWhere" }
 
-        let predicate: (Output) throws -> Bool
-        var latest: Output?
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        init(predicate: @escaping (Output) throws -> Bool) {
+        @usableFromInline let predicate: (Output) throws -> Bool
+        @usableFromInline var latest: TransformingSlot<Output>?
+
+        @inlinable init(predicate: @escaping (Output) throws -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
-                if try predicate(input) { latest = input }
+                if try predicate(input) { keep(input) }
                 return .continue
             } catch {
-                return .fail(error)
+                thrown = error
+                return .fail
             }
         }
 
-        mutating func takeResult() -> Output? {
+        @inlinable mutating func takeResult() -> Output? {
             defer { latest = nil }
-            return latest
+            return latest?.value
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        /// Remembers `input` as the latest value.
+        @inlinable mutating func keep(_ input: Input) {
+            if let latest { latest.value = input } else { latest = TransformingSlot(input) }
+        }
+
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -185,6 +217,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the upstream's last value (nothing if it was empty) and finishes;
     ///   an upstream failure passes through.
+    @inlinable
     public func last() -> Publishers.Last<Self> {
         Publishers.Last(upstream: self)
     }
@@ -192,6 +225,7 @@ extension Publisher {
     /// Publishes the last value satisfying `predicate` when the upstream finishes.
     ///
     /// - Returns: a publisher that emits the last matching value (nothing if none matched) and finishes.
+    @inlinable
     public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
         Publishers.LastWhere(upstream: self, predicate: predicate)
     }
@@ -200,6 +234,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the last matching value and finishes; if `predicate` throws, it
     ///   cancels the upstream and fails with the error.
+    @inlinable
     public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)
     }

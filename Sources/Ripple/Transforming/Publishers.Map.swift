@@ -14,12 +14,14 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output
 
         /// Creates a publisher that delivers `transform` of each of `upstream`'s values.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` to the upstream through a transforming subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
@@ -40,12 +42,14 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output
 
         /// Creates a publisher that delivers `transform` of each of `upstream`'s values.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryMap"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingStepSubscription(downstream: subscriber, step: Step(transform: transform))
@@ -56,45 +60,48 @@ extension Publishers {
 
 extension Publishers.Map {
     /// The subscriber `Map` attaches upstream: it hands the upstream subscription straight to the downstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let combineIdentifier = CombineIdentifier()
-        let downstream: Downstream
-        let transform: (Upstream.Output) -> Output
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output
 
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+        @inlinable init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
             self.downstream = downstream
             self.transform = transform
         }
 
-        var description: String { "Map" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @usableFromInline var description: String { "Map" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             downstream.receive(transform(input))
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             downstream.receive(completion: completion)
         }
     }
 
     /// Fuses a second transform into this map: one `Map` applying `transform` after this one's.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Output) -> Result) -> Publishers.Map<Upstream, Result> {
         let first = self.transform
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }
 
     /// Fuses a throwing transform into this map: one `TryMap` applying `transform` after this one's.
+    @inlinable
     public func tryMap<Result>(
         _ transform: @escaping (Output) throws -> Result
     ) -> Publishers.TryMap<Upstream, Result> {
@@ -105,32 +112,46 @@ extension Publishers.Map {
 
 extension Publishers.TryMap {
     /// The per-value logic of `TryMap`: apply the closure, fail on a thrown error.
-    private struct Step: TransformingStep {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Step: TransformingStep {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryMap" }
+        @usableFromInline static var name: String { "TryMap" }
+        @usableFromInline typealias Failure = any Error
 
-        let transform: (Upstream.Output) throws -> Output
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        func step(_ input: Input) -> TransformingStepResult<Output, any Error> {
+        @usableFromInline let transform: (Upstream.Output) throws -> Output
+
+        @inlinable init(transform: @escaping (Upstream.Output) throws -> Output) {
+            self.transform = transform
+        }
+
+        @inlinable mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output {
             do {
-                return .emit(try transform(input))
+                return try transform(input)
             } catch {
-                return .fail(error)
+                thrown = error
+                throw .fail
             }
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 
     /// Fuses a transform into this one: one `TryMap` applying `transform` after this one's.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Output) -> Result) -> Publishers.TryMap<Upstream, Result> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
     }
 
     /// Fuses a throwing transform into this one: one `TryMap` applying `transform` after this one's.
+    @inlinable
     public func tryMap<Result>(
         _ transform: @escaping (Output) throws -> Result
     ) -> Publishers.TryMap<Upstream, Result> {
@@ -144,6 +165,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `transform(value)` for each upstream value and completes as the
     ///   upstream does; demand and cancellation pass straight through.
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
@@ -153,6 +175,7 @@ extension Publisher {
     /// - Returns: a publisher that emits `transform(value)` for each upstream value; if `transform` throws,
     ///   it cancels the upstream and fails with the thrown error. Upstream failures pass through as
     ///   `any Error`.
+    @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform)
     }
@@ -161,6 +184,7 @@ extension Publisher {
     ///
     /// - Returns: a `Map` that emits the unwrapped value, or `output` for `nil`, and completes as the
     ///   upstream does.
+    @inlinable
     public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
         Publishers.Map(upstream: self) { $0 ?? output }
     }

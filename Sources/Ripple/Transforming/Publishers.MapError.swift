@@ -14,18 +14,21 @@ extension Publishers {
         public let transform: (Upstream.Failure) -> Failure
 
         /// Creates a publisher that fails with `map(error)` when `upstream` fails with `error`.
+        @inlinable
         public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             transform = map
         }
 
         /// Creates a publisher that fails with `transform(error)` when `upstream` fails with `error`.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` to the upstream through an error-converting subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
@@ -35,28 +38,34 @@ extension Publishers {
 extension Publishers.MapError {
     /// The subscriber `MapError` attaches upstream: it hands the upstream subscription straight to the
     /// downstream and converts a failure.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
+        @usableFromInline typealias Input = Upstream.Output
 
-        let combineIdentifier = CombineIdentifier()
-        let downstream: Downstream
-        let transform: (Upstream.Failure) -> Failure
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Failure) -> Failure
 
-        var description: String { "MapError" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @inlinable init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {
+            self.downstream = downstream
+            self.transform = transform
+        }
 
-        func receive(subscription: any Subscription) {
+        @usableFromInline var description: String { "MapError" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             downstream.receive(input)
         }
 
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             downstream.receive(completion: completion.mapFailure(transform))
         }
     }
@@ -67,6 +76,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the upstream's values unchanged and, if the upstream fails with
     ///   `error`, fails with `transform(error)`.
+    @inlinable
     public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform)
     }

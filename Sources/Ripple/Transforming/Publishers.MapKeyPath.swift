@@ -12,16 +12,17 @@ extension Publishers {
         /// The key path read from each upstream value.
         public let keyPath: KeyPath<Upstream.Output, Output>
 
-        init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+        @inlinable init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
             self.upstream = upstream
             self.keyPath = keyPath
         }
 
         /// Attaches `subscriber` to the upstream through a key-path-reading subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath = self.keyPath
             upstream.subscribe(
-                KeyPathInner(downstream: subscriber, name: "ValueForKey") { $0[keyPath: keyPath] }
+                TransformingKeyPathSubscriber(downstream: subscriber, name: "ValueForKey") { $0[keyPath: keyPath] }
             )
         }
     }
@@ -44,18 +45,19 @@ extension Publishers {
         /// The key path of the tuple's second element.
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
-        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        @inlinable init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
         }
 
         /// Attaches `subscriber` to the upstream through a key-path-reading subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
             upstream.subscribe(
-                KeyPathInner(downstream: subscriber, name: "ValueForKeys") {
+                TransformingKeyPathSubscriber(downstream: subscriber, name: "ValueForKeys") {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
                 }
             )
@@ -83,7 +85,7 @@ extension Publishers {
         /// The key path of the tuple's third element.
         public let keyPath2: KeyPath<Upstream.Output, Output2>
 
-        init(
+        @inlinable init(
             upstream: Upstream,
             keyPath0: KeyPath<Upstream.Output, Output0>,
             keyPath1: KeyPath<Upstream.Output, Output1>,
@@ -96,12 +98,13 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a key-path-reading subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
             let keyPath2 = self.keyPath2
             upstream.subscribe(
-                KeyPathInner(downstream: subscriber, name: "ValueForKeys") {
+                TransformingKeyPathSubscriber(downstream: subscriber, name: "ValueForKeys") {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
                 }
             )
@@ -112,33 +115,34 @@ extension Publishers {
 /// The subscriber the `MapKeyPath` publishers attach upstream: it reads the key paths of each value and hands
 /// the upstream subscription straight to the downstream. Described as Combine's `"ValueForKey"` or
 /// `"ValueForKeys"`.
-private struct KeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
+@usableFromInline
+internal struct TransformingKeyPathSubscriber<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Failure == Failure {
-    let combineIdentifier = CombineIdentifier()
-    let downstream: Downstream
-    let name: String
-    let read: (Input) -> Downstream.Input
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let name: String
+    @usableFromInline let read: (Input) -> Downstream.Input
 
-    init(downstream: Downstream, name: String, read: @escaping (Input) -> Downstream.Input) {
+    @inlinable init(downstream: Downstream, name: String, read: @escaping (Input) -> Downstream.Input) {
         self.downstream = downstream
         self.name = name
         self.read = read
     }
 
-    var description: String { name }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-    var playgroundDescription: Any { description }
+    @usableFromInline var description: String { name }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 
-    func receive(subscription: any Subscription) {
+    @inlinable func receive(subscription: any Subscription) {
         downstream.receive(subscription: subscription)
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
         downstream.receive(read(input))
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
         downstream.receive(completion: completion)
     }
 }
@@ -148,6 +152,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `value[keyPath: keyPath]` for each upstream value and completes as
     ///   the upstream does.
+    @inlinable
     public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
         Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
     }
@@ -156,6 +161,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits a tuple of both values for each upstream value and completes as the
     ///   upstream does.
+    @inlinable
     public func map<T0, T1>(
         _ keyPath0: KeyPath<Output, T0>,
         _ keyPath1: KeyPath<Output, T1>
@@ -167,6 +173,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits a tuple of the three values for each upstream value and completes as
     ///   the upstream does.
+    @inlinable
     public func map<T0, T1, T2>(
         _ keyPath0: KeyPath<Output, T0>,
         _ keyPath1: KeyPath<Output, T1>,

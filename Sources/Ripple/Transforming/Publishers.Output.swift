@@ -22,6 +22,7 @@ extension Publishers {
         /// Creates a publisher that republishes the values of `upstream` at the positions in `range`.
         ///
         /// Both bounds must be non-negative (a negative bound traps, as in Combine).
+        @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
             precondition(range.lowerBound >= 0, "lowerBound must not be negative")
             precondition(range.upperBound >= 0, "upperBound must not be negative")
@@ -30,6 +31,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through an `"Output"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, range: range))
         }
@@ -40,37 +42,40 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
     /// The subscriber/subscription of `Output`.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private static var awaitingSubscription: UInt8 { 0 }
-        private static var active: UInt8 { 1 }
-        private static var terminal: UInt8 { 2 }
+        @inlinable static var awaitingSubscription: UInt8 { 0 }
+        @inlinable static var active: UInt8 { 1 }
+        @inlinable static var terminal: UInt8 { 2 }
 
-        private let downstream: Downstream
-        /// Touched only from the upstream's serialised signals.
-        private var remainingBeforeStart: Int
-        /// Touched only from the upstream's serialised signals.
-        private var remainingInRange: Int
-        private let lock = Lock()
-        private nonisolated(unsafe) var upstream: (any Subscription)?
+        @usableFromInline let downstream: Downstream
+        /// Touched only from the upstream's serialised signals (the contract serialises them), so the dynamic
+        /// exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline var remainingBeforeStart: Int
+        /// Touched only from the upstream's serialised signals (the contract serialises them), so the dynamic
+        /// exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline var remainingInRange: Int
+        @usableFromInline let lock = Lock()
+        @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
         /// Written only under `lock`, read without it on the value path.
-        private let phase = Atomic<UInt8>(0)
+        @usableFromInline let phase = Atomic<UInt8>(0)
 
-        init(downstream: Downstream, range: CountableRange<Int>) {
+        @inlinable init(downstream: Downstream, range: CountableRange<Int>) {
             self.downstream = downstream
             remainingBeforeStart = range.lowerBound
             remainingInRange = range.count
         }
 
-        var description: String { "Output" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @usableFromInline var description: String { "Output" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
                 guard phase.load(ordering: .relaxed) == Self.awaitingSubscription else { return false }
                 upstream = subscription
@@ -84,7 +89,7 @@ extension Publishers.Output {
             downstream.receive(subscription: self)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             guard phase.load(ordering: .acquiring) == Self.active else { return .none }
             if remainingBeforeStart > 0 {
                 remainingBeforeStart -= 1
@@ -94,24 +99,30 @@ extension Publishers.Output {
                 remainingInRange -= 1
                 return downstream.receive(input)
             }
-            guard let subscription = terminate() else { return .none }
-            subscription.cancel()
-            downstream.receive(completion: .finished)
+            finishAfterRange()
             return .none
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        /// Cancels the upstream and finishes, on the first value after the range. Kept out of `receive(_:)`
+        /// so that the value path of unspecialised code does not look up the metadata this path needs.
+        @inline(never) @usableFromInline func finishAfterRange() {
+            guard let subscription = terminate() else { return }
+            subscription.cancel()
+            downstream.receive(completion: .finished)
+        }
+
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             guard terminate() != nil else { return }
             downstream.receive(completion: completion)
         }
 
-        func request(_ demand: Subscribers.Demand) {
+        @inlinable func request(_ demand: Subscribers.Demand) {
             APIViolation.checkDemand(demand)
             let subscription = lock.withLock { upstream }
             subscription?.request(demand)
         }
 
-        func cancel() {
+        @inlinable func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
                 let subscription = upstream
                 upstream = nil
@@ -122,7 +133,7 @@ extension Publishers.Output {
         }
 
         /// Moves from active to terminal; returns the upstream subscription if this call made the move.
-        private func terminate() -> (any Subscription)? {
+        @inlinable func terminate() -> (any Subscription)? {
             lock.withLock {
                 guard phase.load(ordering: .relaxed) == Self.active else { return nil }
                 let subscription = upstream
@@ -139,6 +150,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the value at `index`, then finishes when the next value arrives
     ///   (cancelling the upstream) or when the upstream completes.
+    @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
         output(in: index...index)
     }
@@ -147,6 +159,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the values in `range`, then finishes when the first value after it
     ///   arrives (cancelling the upstream) or when the upstream completes.
+    @inlinable
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         Publishers.Output(upstream: self, range: range.relative(to: 0 ..< .max))
     }

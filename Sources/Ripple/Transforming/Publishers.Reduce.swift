@@ -19,6 +19,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a publisher that folds `upstream`'s values into one result, starting from `initial`.
+        @inlinable
         public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
             self.upstream = upstream
             self.initial = initial
@@ -26,6 +27,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Reduce"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TransformingReduceSubscription(
@@ -54,6 +56,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates a publisher that folds `upstream`'s values into one result, starting from `initial`.
+        @inlinable
         public init(
             upstream: Upstream,
             initial: Output,
@@ -65,6 +68,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryReduce"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingReduceSubscription(
@@ -78,50 +82,68 @@ extension Publishers {
 
 extension Publishers.Reduce {
     /// The folding logic of `Reduce`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "Reduce" }
+        @usableFromInline static var name: String { "Reduce" }
 
-        var result: Output
-        let next: (Output, Upstream.Output) -> Output
+        @usableFromInline var result: Output
+        @usableFromInline let next: (Output, Upstream.Output) -> Output
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<Failure> {
+        @inlinable init(result: Output, next: @escaping (Output, Upstream.Output) -> Output) {
+            self.result = result
+            self.next = next
+        }
+
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             result = next(result, input)
             return .continue
         }
 
-        func takeResult() -> Output? { result }
+        @inlinable func takeResult() -> Output? { result }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryReduce {
     /// The folding logic of `TryReduce`.
-    private struct Reduction: TransformingReduction {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Reduction: TransformingReduction {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryReduce" }
+        @usableFromInline static var name: String { "TryReduce" }
 
-        var result: Output
-        let next: (Output, Upstream.Output) throws -> Output
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        mutating func reduce(_ input: Input) -> TransformingReductionStep<any Error> {
+        @usableFromInline var result: Output
+        @usableFromInline let next: (Output, Upstream.Output) throws -> Output
+
+        @inlinable init(result: Output, next: @escaping (Output, Upstream.Output) throws -> Output) {
+            self.result = result
+            self.next = next
+        }
+
+        @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
                 result = try next(result, input)
                 return .continue
             } catch {
-                return .fail(error)
+                thrown = error
+                return .fail
             }
         }
 
-        func takeResult() -> Output? { result }
+        @inlinable func takeResult() -> Output? { result }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -130,6 +152,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the final `nextPartialResult` fold (or `initialResult` if the
     ///   upstream is empty) and finishes; an upstream failure passes through.
+    @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
@@ -138,6 +161,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the final fold and finishes; if the closure throws, it cancels the
     ///   upstream and fails with the error.
+    @inlinable
     public func tryReduce<T>(
         _ initialResult: T,
         _ nextPartialResult: @escaping (T, Output) throws -> T

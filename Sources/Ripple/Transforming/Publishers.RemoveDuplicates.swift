@@ -17,12 +17,14 @@ extension Publishers {
         public let predicate: (Output, Output) -> Bool
 
         /// Creates a publisher that drops the values of `upstream` that `predicate` calls duplicates.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"RemoveDuplicates"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TransformingStepSubscription(downstream: subscriber, step: Step(predicate: predicate))
@@ -47,12 +49,14 @@ extension Publishers {
         public let predicate: (Output, Output) throws -> Bool
 
         /// Creates a publisher that drops the values of `upstream` that `predicate` calls duplicates.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryRemoveDuplicates"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingStepSubscription(downstream: subscriber, step: Step(predicate: predicate))
@@ -63,58 +67,74 @@ extension Publishers {
 
 extension Publishers.RemoveDuplicates {
     /// The per-value logic of `RemoveDuplicates`: remember the previous value and compare with it.
-    private struct Step: TransformingStep {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    struct Step: TransformingStep {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        static var name: String { "RemoveDuplicates" }
+        @usableFromInline static var name: String { "RemoveDuplicates" }
 
-        let predicate: (Output, Output) -> Bool
-        var previous: Output?
+        @usableFromInline let predicate: (Output, Output) -> Bool
+        @usableFromInline var previous: TransformingSlot<Output>?
 
-        init(predicate: @escaping (Output, Output) -> Bool) {
+        @inlinable init(predicate: @escaping (Output, Output) -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func step(_ input: Input) -> TransformingStepResult<Output, Failure> {
-            defer { previous = input }
-            if let previous, predicate(previous, input) { return .skip }
-            return .emit(input)
+        @inlinable mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output {
+            guard let previous else {
+                previous = TransformingSlot(input)
+                return input
+            }
+            let duplicate = predicate(previous.value, input)
+            previous.value = input
+            if duplicate { throw .skip }
+            return input
         }
 
-        func failure(from error: Upstream.Failure) -> Failure { error }
+        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryRemoveDuplicates {
     /// The per-value logic of `TryRemoveDuplicates`.
-    private struct Step: TransformingStep {
-        typealias Input = Upstream.Output
-        typealias Output = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Step: TransformingStep {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Output = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryRemoveDuplicates" }
+        @usableFromInline static var name: String { "TryRemoveDuplicates" }
+        @usableFromInline typealias Failure = any Error
 
-        let predicate: (Output, Output) throws -> Bool
-        var previous: Output?
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        init(predicate: @escaping (Output, Output) throws -> Bool) {
+        @usableFromInline let predicate: (Output, Output) throws -> Bool
+        @usableFromInline var previous: Output?
+
+        @inlinable init(predicate: @escaping (Output, Output) throws -> Bool) {
             self.predicate = predicate
         }
 
-        mutating func step(_ input: Input) -> TransformingStepResult<Output, any Error> {
+        @inlinable mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output {
             defer { previous = input }
+            let duplicate: Bool
             do {
-                if let previous, try predicate(previous, input) { return .skip }
-                return .emit(input)
+                if let previous { duplicate = try predicate(previous, input) } else { duplicate = false }
             } catch {
-                return .fail(error)
+                thrown = error
+                throw .fail
             }
+            if duplicate { throw .skip }
+            return input
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -123,6 +143,7 @@ extension Publisher where Output: Equatable {
     ///
     /// - Returns: a publisher that emits each value that differs from the value before it and completes as
     ///   the upstream does.
+    @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
@@ -133,6 +154,7 @@ extension Publisher {
     ///
     /// - Parameter predicate: called with the previous value and the new one; `true` drops the new one.
     /// - Returns: a publisher that emits the values that are not duplicates and completes as the upstream does.
+    @inlinable
     public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
@@ -141,6 +163,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the values that are not duplicates; if `predicate` throws, it
     ///   cancels the upstream and fails with the error.
+    @inlinable
     public func tryRemoveDuplicates(
         by predicate: @escaping (Output, Output) throws -> Bool
     ) -> Publishers.TryRemoveDuplicates<Self> {

@@ -22,12 +22,14 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that delivers `output` if `upstream` finishes without a value.
+        @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
             self.output = output
         }
 
         /// Attaches `subscriber` to the upstream through a `"ReplaceEmpty"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, output: output))
         }
@@ -38,13 +40,15 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 
 extension Publishers.ReplaceEmpty {
     /// The subscriber/subscription of `ReplaceEmpty`.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private enum State {
+        @usableFromInline
+        enum State {
             case awaitingSubscription
             case active(any Subscription)
             /// The upstream finished empty before the downstream requested: the replacement waits.
@@ -52,28 +56,29 @@ extension Publishers.ReplaceEmpty {
             case terminal
         }
 
-        private let downstream: Downstream
-        private let output: Upstream.Output
-        /// Touched only from the upstream's serialised signals.
-        private var receivedValue = false
-        private let lock = Lock()
-        private nonisolated(unsafe) var state = State.awaitingSubscription
-        private nonisolated(unsafe) var hasDemand = false
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let output: Upstream.Output
+        /// Touched only from the upstream's serialised signals (the contract serialises them), so the dynamic
+        /// exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline var receivedValue = false
+        @usableFromInline let lock = Lock()
+        @usableFromInline nonisolated(unsafe) var state = State.awaitingSubscription
+        @usableFromInline nonisolated(unsafe) var hasDemand = false
         /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
-        private nonisolated(unsafe) var isCancelled = false
+        @usableFromInline nonisolated(unsafe) var isCancelled = false
         /// Whether `state` is `.active`; written only under `lock`.
-        private let isActive = Atomic<Bool>(false)
+        @usableFromInline let isActive = Atomic<Bool>(false)
 
-        init(downstream: Downstream, output: Upstream.Output) {
+        @inlinable init(downstream: Downstream, output: Upstream.Output) {
             self.downstream = downstream
             self.output = output
         }
 
-        var description: String { "ReplaceEmpty" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @usableFromInline var description: String { "ReplaceEmpty" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
                 guard case .awaitingSubscription = state else { return false }
                 state = .active(subscription)
@@ -87,13 +92,13 @@ extension Publishers.ReplaceEmpty {
             downstream.receive(subscription: self)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             guard isActive.load(ordering: .acquiring) else { return .none }
             receivedValue = true
             return downstream.receive(input)
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             let replaceEmpty: Bool
             if case .finished = completion { replaceEmpty = !receivedValue } else { replaceEmpty = false }
             let deliver = lock.withLock { () -> Bool in
@@ -114,7 +119,7 @@ extension Publishers.ReplaceEmpty {
             }
         }
 
-        func request(_ demand: Subscribers.Demand) {
+        @inlinable func request(_ demand: Subscribers.Demand) {
             APIViolation.checkDemand(demand)
             let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
                 switch state {
@@ -136,13 +141,13 @@ extension Publishers.ReplaceEmpty {
         }
 
         /// Delivers `output` and `.finished`, unless the downstream cancels on receiving `output`.
-        private func sendReplacementAndFinish() {
+        @inlinable func sendReplacementAndFinish() {
             _ = downstream.receive(output)
             if lock.withLock({ isCancelled }) { return }
             downstream.receive(completion: .finished)
         }
 
-        func cancel() {
+        @inlinable func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
                 let previous = state
                 state = .terminal
@@ -161,6 +166,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits the upstream's values; if the upstream finishes without any, it
     ///   emits `output` and finishes. Failures pass through.
+    @inlinable
     public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
         Publishers.ReplaceEmpty(upstream: self, output: output)
     }

@@ -19,12 +19,14 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that replaces `upstream`'s failure with `output` and a finish.
+        @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
             self.output = output
         }
 
         /// Attaches `subscriber` to the upstream through a `"ReplaceError"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(Inner(downstream: subscriber, output: output))
         }
@@ -36,13 +38,15 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceError {
     /// The subscriber/subscription of `ReplaceError`: it counts the downstream's outstanding demand so that
     /// the replacement value is only sent when it has been asked for.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private enum State {
+        @usableFromInline
+        enum State {
             case awaitingSubscription
             case active(any Subscription)
             /// The upstream failed while the downstream had no demand: the replacement waits for a request.
@@ -50,26 +54,26 @@ extension Publishers.ReplaceError {
             case terminal
         }
 
-        private let downstream: Downstream
-        private let output: Upstream.Output
-        private let lock = Lock()
-        private nonisolated(unsafe) var state = State.awaitingSubscription
-        private nonisolated(unsafe) var demand = Subscribers.Demand.none
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let output: Upstream.Output
+        @usableFromInline let lock = Lock()
+        @usableFromInline nonisolated(unsafe) var state = State.awaitingSubscription
+        @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
-        private nonisolated(unsafe) var isCancelled = false
+        @usableFromInline nonisolated(unsafe) var isCancelled = false
         /// Whether `state` is `.active`; written only under `lock`.
-        private let isActive = Atomic<Bool>(false)
+        @usableFromInline let isActive = Atomic<Bool>(false)
 
-        init(downstream: Downstream, output: Upstream.Output) {
+        @inlinable init(downstream: Downstream, output: Upstream.Output) {
             self.downstream = downstream
             self.output = output
         }
 
-        var description: String { "ReplaceError" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @usableFromInline var description: String { "ReplaceError" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
                 guard case .awaitingSubscription = state else { return false }
                 state = .active(subscription)
@@ -83,14 +87,14 @@ extension Publishers.ReplaceError {
             downstream.receive(subscription: self)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             guard isActive.load(ordering: .acquiring) else { return .none }
             let more = downstream.receive(input)
             lock.withLock { demand = demand - 1 + more }
             return more
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             let failed: Bool
             if case .failure = completion { failed = true } else { failed = false }
             let ended = lock.withLock { () -> Bool in
@@ -111,7 +115,7 @@ extension Publishers.ReplaceError {
             }
         }
 
-        func request(_ demand: Subscribers.Demand) {
+        @inlinable func request(_ demand: Subscribers.Demand) {
             APIViolation.checkDemand(demand)
             let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
                 switch state {
@@ -133,13 +137,13 @@ extension Publishers.ReplaceError {
         }
 
         /// Delivers `output` and `.finished`, unless the downstream cancels on receiving `output`.
-        private func sendReplacementAndFinish() {
+        @inlinable func sendReplacementAndFinish() {
             _ = downstream.receive(output)
             if lock.withLock({ isCancelled }) { return }
             downstream.receive(completion: .finished)
         }
 
-        func cancel() {
+        @inlinable func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
                 let previous = state
                 state = .terminal
@@ -158,6 +162,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that never fails: it emits the upstream's values and, if the upstream fails,
     ///   emits `output` (once the downstream has demand) and finishes.
+    @inlinable
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)
     }

@@ -17,6 +17,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a publisher that publishes the running fold of `upstream`'s values from `initialResult`.
+        @inlinable
         public init(
             upstream: Upstream,
             initialResult: Output,
@@ -28,6 +29,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a folding subscriber with its own running result.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, result: initialResult, next: nextPartialResult))
         }
@@ -53,6 +55,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates a publisher that publishes the running fold of `upstream`'s values from `initialResult`.
+        @inlinable
         public init(
             upstream: Upstream,
             initialResult: Output,
@@ -64,6 +67,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryScan"` subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
                 TransformingStepSubscription(
@@ -79,36 +83,40 @@ extension Publishers.Scan {
     /// The subscriber `Scan` attaches upstream: it keeps the running result and hands the upstream
     /// subscription straight to the downstream. The result is touched only from the upstream's serialised
     /// `receive(_:)`.
-    private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
-        private let next: (Output, Upstream.Output) -> Output
-        private var result: Output
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let next: (Output, Upstream.Output) -> Output
+        /// Touched only from the upstream's serialised signals (the contract serialises them), so the dynamic
+        /// exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline var result: Output
 
-        init(downstream: Downstream, result: Output, next: @escaping (Output, Upstream.Output) -> Output) {
+        @inlinable init(downstream: Downstream, result: Output, next: @escaping (Output, Upstream.Output) -> Output) {
             self.downstream = downstream
             self.result = result
             self.next = next
         }
 
-        var description: String { "Scan" }
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-        var playgroundDescription: Any { description }
+        @usableFromInline var description: String { "Scan" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
-            result = next(result, input)
-            return downstream.receive(result)
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+            let value = next(result, input)
+            result = value
+            return downstream.receive(value)
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             downstream.receive(completion: completion)
         }
     }
@@ -116,25 +124,38 @@ extension Publishers.Scan {
 
 extension Publishers.TryScan {
     /// The per-value logic of `TryScan`: fold, store and emit the running result.
-    private struct Step: TransformingStep {
-        typealias Input = Upstream.Output
-        typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline
+    struct Step: TransformingStep {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
-        static var name: String { "TryScan" }
+        @usableFromInline static var name: String { "TryScan" }
+        @usableFromInline typealias Failure = any Error
 
-        var result: Output
-        let next: (Output, Upstream.Output) throws -> Output
+        /// The error the closure threw, kept for the subscription to fail with.
+        @usableFromInline var thrown: (any Error)?
 
-        mutating func step(_ input: Input) -> TransformingStepResult<Output, any Error> {
-            do {
-                result = try next(result, input)
-                return .emit(result)
-            } catch {
-                return .fail(error)
-            }
+        @usableFromInline var result: Output
+        @usableFromInline let next: (Output, Upstream.Output) throws -> Output
+
+        @inlinable init(result: Output, next: @escaping (Output, Upstream.Output) throws -> Output) {
+            self.result = result
+            self.next = next
         }
 
-        func failure(from error: Upstream.Failure) -> any Error { error }
+        @inlinable mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output {
+            do {
+                result = try next(result, input)
+            } catch {
+                thrown = error
+                throw .fail
+            }
+            return result
+        }
+
+        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
+
+        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 
@@ -143,6 +164,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits `nextPartialResult(previousResult, value)` for each upstream value
     ///   and completes as the upstream does.
+    @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
@@ -151,6 +173,7 @@ extension Publisher {
     ///
     /// - Returns: a publisher that emits each running result; if the closure throws, it cancels the
     ///   upstream and fails with the error.
+    @inlinable
     public func tryScan<T>(
         _ initialResult: T,
         _ nextPartialResult: @escaping (T, Output) throws -> T

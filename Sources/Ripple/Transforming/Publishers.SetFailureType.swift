@@ -11,16 +11,19 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that behaves as `upstream` with the failure type `Failure`.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream through a pass-through subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber))
         }
 
         /// Changes the failure type again, keeping a single `SetFailureType` over the same upstream.
+        @inlinable
         public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
             Publishers.SetFailureType(upstream: upstream)
         }
@@ -32,27 +35,32 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension Publishers.SetFailureType {
     /// The subscriber `SetFailureType` attaches upstream: it hands the upstream subscription straight to the
     /// downstream.
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
+        @usableFromInline typealias Input = Upstream.Output
 
-        let combineIdentifier = CombineIdentifier()
-        let downstream: Downstream
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline let downstream: Downstream
 
-        var description: String { "SetFailureType" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
+        @inlinable init(downstream: Downstream) {
+            self.downstream = downstream
+        }
 
-        func receive(subscription: any Subscription) {
+        @usableFromInline var description: String { "SetFailureType" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+
+        @inlinable func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             downstream.receive(input)
         }
 
-        func receive(completion: Subscribers.Completion<Never>) {
+        @inlinable func receive(completion: Subscribers.Completion<Never>) {
             downstream.receive(completion: .finished)
         }
     }
@@ -62,6 +70,7 @@ extension Publisher where Failure == Never {
     /// Presents this publisher, which cannot fail, as one failing with `failureType`.
     ///
     /// - Returns: a publisher that emits the upstream's values and finishes as it does, never failing.
+    @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType(upstream: self)
     }

@@ -52,3 +52,18 @@ struct MapKeyPathTests {
         #expect(subscriber.demandViolations == 0)
     }
 }
+
+@Suite("Map overloads")
+struct MapOverloadTests {
+    @Test func keyPathLiteralsPickTheKeyPathOperatorEvenAfterAMap() {
+        let upstream = TestPublisher<Int, Never>()
+        let afterMap = upstream.map { "\($0)" }.map(\.count)
+        let direct = upstream.map(\.description)
+        let subscriber = TestSubscriber<Int, Never>()
+        afterMap.subscribe(subscriber)
+        upstream.send(123)
+        #expect(subscriber.values == [3])
+        #expect(String(describing: type(of: direct)).hasPrefix("MapKeyPath"))
+        #expect(String(describing: type(of: afterMap)).hasPrefix("MapKeyPath"))
+    }
+}
