@@ -30,7 +30,7 @@ extension Publishers {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: publishers.count)
             subscriber.receive(subscription: fanIn)
-            for (publisher, source) in zip(publishers, sources) {
+            for (publisher, source) in Swift.zip(publishers, sources) {
                 publisher.subscribe(source)
             }
         }

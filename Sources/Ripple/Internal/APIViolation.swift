@@ -3,6 +3,7 @@
 /// These are never reached from data that comes from outside the process: only from code that breaks
 /// the rules of `Publisher`/`Subscriber`/`Subscription` (such as requesting a demand of zero), which
 /// Combine also treats as a fatal programming error.
+@usableFromInline
 package enum APIViolation {
     /// Traps because `request(_:)` was called with `.none`, which Combine forbids.
     @usableFromInline

@@ -13,6 +13,7 @@ import Synchronization
 /// instrumented), so every critical section also performs an acquiring load and a releasing store on
 /// an `Atomic` beside the mutex. These are plain loads and stores on x86-64 and cost nothing measurable;
 /// under `--sanitize=thread` they make the mutex's happens-before edges visible.
+@usableFromInline
 package struct Lock: ~Copyable, Sendable {
     @usableFromInline
     let mutex = Mutex<Void>(())

@@ -1,0 +1,169 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that replaces a failure with one last value and a normal finish.
+    ///
+    /// Values pass through and downstream demand is forwarded upstream unchanged. When the upstream fails,
+    /// `output` is delivered followed by `.finished`; if the downstream has no outstanding demand at that
+    /// moment, both wait for its next request. A normal finish passes through.
+    public struct ReplaceError<Upstream: Publisher>: Publisher {
+        /// The upstream's value type.
+        public typealias Output = Upstream.Output
+        /// `ReplaceError` never fails.
+        public typealias Failure = Never
+
+        /// The value delivered in place of a failure.
+        public let output: Upstream.Output
+
+        /// The publisher whose failure is replaced.
+        public let upstream: Upstream
+
+        /// Creates a publisher that replaces `upstream`'s failure with `output` and a finish.
+        @inlinable
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        /// Attaches `subscriber` to the upstream through a `"ReplaceError"` subscription.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            upstream.subscribe(Inner(downstream: subscriber, output: output))
+        }
+    }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publishers.ReplaceError {
+    /// The subscriber/subscription of `ReplaceError`: it counts the downstream's outstanding demand so that
+    /// the replacement value is only sent when it has been asked for.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        enum State {
+            case awaitingSubscription
+            case active(any Subscription)
+            /// The upstream failed while the downstream had no demand: the replacement waits for a request.
+            case failedAwaitingDemand
+            case terminal
+        }
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let output: Upstream.Output
+        @usableFromInline let lock = Lock()
+        @usableFromInline nonisolated(unsafe) var state = State.awaitingSubscription
+        @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
+        /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
+        @usableFromInline nonisolated(unsafe) var isCancelled = false
+        /// Whether `state` is `.active`; written only under `lock`.
+        @usableFromInline let isActive = Atomic<Bool>(false)
+
+        @inlinable init(downstream: Downstream, output: Upstream.Output) {
+            self.downstream = downstream
+            self.output = output
+        }
+
+        @usableFromInline var description: String { "ReplaceError" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+
+        @inlinable func receive(subscription: any Subscription) {
+            let accepted = lock.withLock { () -> Bool in
+                guard case .awaitingSubscription = state else { return false }
+                state = .active(subscription)
+                isActive.store(true, ordering: .releasing)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+            guard isActive.load(ordering: .acquiring) else { return .none }
+            let more = downstream.receive(input)
+            lock.withLock { demand = demand - 1 + more }
+            return more
+        }
+
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+            let failed: Bool
+            if case .failure = completion { failed = true } else { failed = false }
+            let ended = lock.withLock { () -> Bool in
+                guard case .active = state else { return false }
+                isActive.store(false, ordering: .releasing)
+                if failed, demand == .none {
+                    state = .failedAwaitingDemand
+                    return false
+                }
+                state = .terminal
+                return true
+            }
+            guard ended else { return }
+            if failed {
+                sendReplacementAndFinish()
+            } else {
+                downstream.receive(completion: .finished)
+            }
+        }
+
+        @inlinable func request(_ demand: Subscribers.Demand) {
+            APIViolation.checkDemand(demand)
+            let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
+                switch state {
+                case .failedAwaitingDemand:
+                    state = .terminal
+                    return (nil, true)
+                case .active(let upstream):
+                    self.demand += demand
+                    return (upstream, false)
+                case .awaitingSubscription:
+                    self.demand += demand
+                    return (nil, false)
+                case .terminal:
+                    return (nil, false)
+                }
+            }
+            upstream?.request(demand)
+            if replace { sendReplacementAndFinish() }
+        }
+
+        /// Delivers `output` and `.finished`, unless the downstream cancels on receiving `output`.
+        @inlinable func sendReplacementAndFinish() {
+            _ = downstream.receive(output)
+            if lock.withLock({ isCancelled }) { return }
+            downstream.receive(completion: .finished)
+        }
+
+        @inlinable func cancel() {
+            let upstream = lock.withLock { () -> (any Subscription)? in
+                let previous = state
+                state = .terminal
+                isCancelled = true
+                isActive.store(false, ordering: .releasing)
+                if case .active(let upstream) = previous { return upstream }
+                return nil
+            }
+            upstream?.cancel()
+        }
+    }
+}
+
+extension Publisher {
+    /// Replaces a failure with `output`.
+    ///
+    /// - Returns: a publisher that never fails: it emits the upstream's values and, if the upstream fails,
+    ///   emits `output` (once the downstream has demand) and finishes.
+    @inlinable
+    public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
+        Publishers.ReplaceError(upstream: self, output: output)
+    }
+}

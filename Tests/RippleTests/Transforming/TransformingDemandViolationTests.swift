@@ -1,0 +1,50 @@
+import Testing
+@testable import Ripple
+
+@Suite("Transforming: request(.none) traps")
+struct TransformingDemandViolationTests {
+    @Test func stepSubscriptionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            TestPublisher<Int, Never>().tryMap { $0 }.mapError(transformingTestError).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
+
+    @Test func reduceSubscriptionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            TestPublisher<Int, Never>().count().subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
+
+    @Test func ownSubscriptionsTrap() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            TestPublisher<Int, TestError>().replaceError(with: 0).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            TestPublisher<Int, Never>().replaceEmpty(with: 0).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<[Int], Never>(initialDemand: nil)
+            TestPublisher<Int, Never>().collect(2).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            TestPublisher<Int, Never>().output(at: 1).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
+
+    @Test func negativeOutputBoundsTrap() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Publishers.Output(upstream: TestPublisher<Int, Never>(), range: -1 ..< 4)
+        }
+    }
+}
