@@ -95,7 +95,7 @@ where Downstream.Input: Sendable {
 
     var description: String { "AsyncFuture" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
     var playgroundDescription: Any { description }
 

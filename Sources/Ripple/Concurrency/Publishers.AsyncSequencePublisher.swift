@@ -74,7 +74,7 @@ private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: S
 
     var description: String { "AsyncSequencePublisher" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
     var playgroundDescription: Any { description }
 

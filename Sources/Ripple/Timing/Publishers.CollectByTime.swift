@@ -120,7 +120,7 @@ extension Publishers.CollectByTime {
 
         var description: String { "CollectByTime" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
         var playgroundDescription: Any { description }
 

@@ -99,7 +99,7 @@ extension Publishers.Debounce {
 
         var description: String { "Debounce" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
         var playgroundDescription: Any { description }
 

@@ -69,7 +69,7 @@ extension Publishers.MeasureInterval {
 
         var description: String { "MeasureInterval" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
         var playgroundDescription: Any { description }
 

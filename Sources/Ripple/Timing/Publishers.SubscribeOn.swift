@@ -88,7 +88,7 @@ extension Publishers.SubscribeOn {
 
         var description: String { "SubscribeOn" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
         var playgroundDescription: Any { description }
 

@@ -95,7 +95,7 @@ extension Publishers.Throttle {
 
         var description: String { "Throttle" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
         var playgroundDescription: Any { description }
 

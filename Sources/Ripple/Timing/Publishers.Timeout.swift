@@ -119,7 +119,7 @@ extension Publishers.Timeout {
 
         var description: String { "Timeout" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
         var playgroundDescription: Any { description }
 

@@ -13,7 +13,8 @@ extension Publishers {
     ///   that has demand at that moment (a subscriber without demand misses the tick);
     /// - cancelling a connection stops its schedule and detaches every current subscriber (they receive
     ///   no completion: a timer never completes);
-    /// - the returned connection is not an `AnyCancellable`: dropping it does not disconnect.
+    /// - dropping the returned connection does not disconnect (the publisher keeps it, and the scheduler
+    ///   keeps the publisher, until the connection is cancelled).
     ///
     /// Use `autoconnect()` to connect with the first subscriber. Its subscriptions describe themselves
     /// as `"TimerPublisher"`.
@@ -34,6 +35,8 @@ extension Publishers {
 
         private let lock = Lock()
         private nonisolated(unsafe) var targets: [any TimerTickTarget<Output>] = []
+        /// The connections not cancelled yet (they keep their schedules running).
+        private nonisolated(unsafe) var connections: [Connection] = []
 
         /// A timer publisher that ticks every `interval` on `scheduler` once connected.
         public init(
@@ -63,6 +66,8 @@ extension Publishers {
         /// - Returns: the connection; cancel it to stop this schedule and detach every subscriber.
         ///   Dropping it does not disconnect. Each call starts another schedule.
         public func connect() -> any Cancellable {
+            let connection = Connection(publisher: self)
+            lock.withLock { connections.append(connection) }
             let scheduler = self.scheduler
             let timer = scheduler.schedule(
                 after: scheduler.now.advanced(by: interval),
@@ -72,7 +77,8 @@ extension Publishers {
             ) {
                 self.fire(at: scheduler.now)
             }
-            return Connection(timer: timer, publisher: self)
+            connection.start(timer)
+            return connection
         }
 
         // MARK: Private
@@ -86,19 +92,33 @@ extension Publishers {
             lock.withLock { targets.removeAll { $0 === target } }
         }
 
-        fileprivate func detachAll() {
-            lock.withLock { targets.removeAll() }
+        /// Forgets a cancelled connection and detaches every subscriber, as Combine's timer does.
+        private func disconnect(_ connection: Connection) {
+            lock.withLock {
+                connections.removeAll { $0 === connection }
+                targets.removeAll()
+            }
         }
 
-        /// The connection ``connect()`` returns.
+        /// The connection ``connect()`` returns. The publisher keeps it (and so its schedule) until it
+        /// is cancelled, so that dropping it does not disconnect.
         private final class Connection: Cancellable {
             private let lock = Lock()
             private nonisolated(unsafe) var timer: (any Cancellable)?
             private nonisolated(unsafe) var publisher: TimerPublisher?
 
-            init(timer: any Cancellable, publisher: TimerPublisher) {
-                self.timer = timer
+            init(publisher: TimerPublisher) {
                 self.publisher = publisher
+            }
+
+            /// Keeps the schedule's cancellable; cancels it at once if the connection is already cancelled.
+            func start(_ timer: any Cancellable) {
+                let accepted = lock.withLock { () -> Bool in
+                    guard publisher != nil else { return false }
+                    self.timer = timer
+                    return true
+                }
+                if !accepted { timer.cancel() }
             }
 
             func cancel() {
@@ -110,7 +130,7 @@ extension Publishers {
                     return (self.timer, self.publisher)
                 }
                 timer?.cancel()
-                publisher?.detachAll()
+                publisher?.disconnect(self)
             }
         }
 

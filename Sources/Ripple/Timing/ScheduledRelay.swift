@@ -56,7 +56,7 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     var description: String { name }
 
     /// An empty mirror.
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
     /// The description, for playgrounds.
     var playgroundDescription: Any { description }

@@ -31,7 +31,7 @@ where Downstream.Failure == Never {
     /// The publisher's name.
     var description: String { name }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
 
     var playgroundDescription: Any { description }
 
