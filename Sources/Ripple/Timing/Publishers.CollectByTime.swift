@@ -4,7 +4,7 @@ extension Publishers {
         /// Emits what was collected every interval of the scheduler's time.
         case byTime(Context, Context.SchedulerTimeType.Stride)
         /// Emits what was collected every interval, and also as soon as the given number of values is
-        /// collected (groups never hold more than that number).
+        /// collected (groups never hold more than that number; a number below 1 counts as 1).
         case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
     }
 

@@ -138,11 +138,13 @@ struct CollectByTimeTests {
         let groups = TimingTestList<[Int]>()
         let cancellable = upstream.collect(.byTime(queue, .milliseconds(30))).sink { group in
             groups.append(group)
-            done.raise()
+            if group.last == 3 { done.raise() }
         }
         for value in 1...3 { upstream.send(value) }
         #expect(done.wait())
-        #expect(groups.all.first == [1, 2, 3])
+        // Normally one group [1, 2, 3]; a tick may fall between two sends and split it.
+        #expect(groups.all.flatMap { $0 } == [1, 2, 3])
+        #expect(groups.all.allSatisfy { !$0.isEmpty })
         cancellable.cancel()
     }
 }

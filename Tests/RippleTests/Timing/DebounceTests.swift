@@ -107,11 +107,13 @@ struct DebounceTests {
         let values = TimingTestList<Int>()
         let cancellable = upstream.debounce(for: .milliseconds(50), scheduler: queue).sink { value in
             values.append(value)
-            done.raise()
+            if value == 5 { done.raise() }
         }
         for value in 1...5 { upstream.send(value) }
         #expect(done.wait())
-        #expect(values.all == [5])
+        // Normally just [5]; a sender descheduled for longer than the due time lets an earlier value out.
+        #expect(values.all.last == 5)
+        #expect(zip(values.all, values.all.dropFirst()).allSatisfy { $0 < $1 })
         cancellable.cancel()
     }
 }

@@ -126,10 +126,10 @@ struct ThrottleTests {
         }
         for value in 1...5 { upstream.send(value) }
         #expect(done.wait())
-        // The first value goes out at once (whichever of the burst the queue sees last by then), the
-        // latest one an interval later at most.
+        // Normally the first value of the burst (or the latest the queue saw by then) at once and 5 an
+        // interval later; a sender descheduled for longer than an interval lets more values out.
         #expect(values.all.last == 5)
-        #expect((1...2).contains(values.count))
+        #expect(zip(values.all, values.all.dropFirst()).allSatisfy { $0 < $1 })
         cancellable.cancel()
     }
 }
