@@ -75,3 +75,6 @@ extension Publisher where Failure == Never {
         AsyncPublisher(self)
     }
 }
+
+/// The sequence can be handed to another task when its publisher can.
+extension AsyncPublisher: Sendable where P: Sendable {}

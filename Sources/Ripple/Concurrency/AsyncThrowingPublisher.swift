@@ -76,3 +76,6 @@ extension Publisher {
         AsyncThrowingPublisher(self)
     }
 }
+
+/// The sequence can be handed to another task when its publisher can.
+extension AsyncThrowingPublisher: Sendable where P: Sendable {}

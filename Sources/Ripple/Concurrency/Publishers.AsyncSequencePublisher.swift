@@ -10,7 +10,7 @@ extension Publishers {
     /// after that. Values and the completion are delivered on the task, one at a time. Make one with
     /// `AsyncSequence.publisher`. Its subscription describes itself as
     /// `"AsyncSequencePublisher"`.
-    public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
+    public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
         /// The sequence's elements.
         public typealias Output = Base.Element
         /// The sequence's error (`Never` for a sequence that cannot fail).

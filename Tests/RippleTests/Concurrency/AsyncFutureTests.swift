@@ -56,10 +56,13 @@ struct AsyncFutureTests {
         #expect(subscriber.events == [.subscription("AsyncFuture"), .failure(.oops)])
     }
 
-    @Test func untypedThrowsInfersAnyError() async throws {
-        let future = AsyncFuture { () async throws -> Int in 7 }
-        let erased: AsyncFuture<Int, any Error> = future
+    @Test func theFailureTypeIsInferredFromTheClosure() async throws {
+        let throwing = AsyncFuture { () async throws -> Int in 7 }
+        let erased: AsyncFuture<Int, any Error> = throwing
         #expect(try await erased.firstValue == 7)
+        let nonThrowing = AsyncFuture { 8 }
+        let never: AsyncFuture<Int, Never> = nonThrowing
+        #expect(try await never.firstValue == 8)
     }
 
     @Test func aCancelledSubscriberReceivesNothing() async {
