@@ -1,0 +1,165 @@
+/// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: it requests one value per
+/// awaited `next()` and hands values and the completion to the awaiting tasks.
+///
+/// ## Sendability
+/// The iterator's tasks, the upstream's threads and task-cancellation handlers all reach this object,
+/// so it is `Sendable`: its state lives beside a ``Lock`` and is touched only inside it, and no
+/// continuation or subscription is called with the lock held.
+///
+/// Values cross from the thread the upstream sends on to the awaiting task. As in Combine, `Output`
+/// need not be `Sendable`: each value is handed over once and not kept here, which is the publisher
+/// contract (a publisher must not mutate a value after sending it).
+internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber, Sendable {
+    /// What an awaiting `next()` gets: a value, `nil` at the end, or the failure (reported once).
+    typealias Outcome = Result<Input?, Failure>
+    typealias Waiter = UnsafeContinuation<Outcome, Never>
+
+    private enum Status {
+        /// Not subscribed yet; `demand` counts the `next()` calls made meanwhile.
+        case awaitingSubscription(demand: Subscribers.Demand)
+        case subscribed(any Subscription)
+        /// The upstream completed; a failure is reported to the next `next()` once.
+        case completed(Subscribers.Completion<Failure>?)
+        /// Cancelled (task cancellation or the iterator went away): every `next()` returns `nil`.
+        case cancelled
+    }
+
+    /// What `next()` does once it has looked at the state.
+    private enum Step {
+        case resume(Outcome)
+        case request(any Subscription)
+        case wait
+    }
+
+    private let lock = Lock()
+    private nonisolated(unsafe) var status = Status.awaitingSubscription(demand: .none)
+    /// Tasks waiting in `next()`, oldest first.
+    private nonisolated(unsafe) var waiters = RingBuffer<Waiter>()
+    /// Values that arrived with no task waiting (only from a publisher that ignores demand).
+    private nonisolated(unsafe) var early = RingBuffer<Input>()
+
+    init() {}
+
+    /// Waits for the next value: `nil` once the publisher finished (or was cancelled), the failure once
+    /// if it failed.
+    func next(isolation actor: isolated (any Actor)? = #isolation) async -> Outcome {
+        await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
+            let step = lock.withLock { () -> Step in
+                if let value = early.popFirst() {
+                    nonisolated(unsafe) let value = value
+                    return .resume(.success(value))
+                }
+                switch status {
+                case .awaitingSubscription(let demand):
+                    status = .awaitingSubscription(demand: demand + 1)
+                    waiters.append(waiter)
+                    return .wait
+                case .subscribed(let subscription):
+                    waiters.append(waiter)
+                    return .request(subscription)
+                case .completed(.failure(let error)?):
+                    status = .completed(nil)
+                    return .resume(.failure(error))
+                case .completed, .cancelled:
+                    return .resume(.success(nil))
+                }
+            }
+            switch step {
+            case .resume(let outcome):
+                nonisolated(unsafe) let outcome = outcome
+                waiter.resume(returning: outcome)
+            case .request(let subscription):
+                subscription.request(.max(1))
+            case .wait:
+                break
+            }
+        }
+    }
+
+    /// Cancels the subscription; waiting and later `next()` calls return `nil`.
+    func cancel() {
+        let (subscription, waiting) = lock.withLock { () -> ((any Subscription)?, RingBuffer<Waiter>) in
+            let current = status
+            status = .cancelled
+            early.removeAll()
+            let waiting = waiters
+            waiters = RingBuffer()
+            if case .subscribed(let subscription) = current { return (subscription, waiting) }
+            return (nil, waiting)
+        }
+        subscription?.cancel()
+        var remaining = waiting
+        while let waiter = remaining.popFirst() { waiter.resume(returning: .success(nil)) }
+    }
+
+    // MARK: Subscriber
+
+    func receive(subscription: any Subscription) {
+        let demand = lock.withLock { () -> Subscribers.Demand? in
+            guard case .awaitingSubscription(let demand) = status else { return nil }
+            status = .subscribed(subscription)
+            return demand
+        }
+        guard let demand else {
+            subscription.cancel()
+            return
+        }
+        if demand > 0 { subscription.request(demand) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let waiter = lock.withLock { () -> Waiter? in
+            guard case .subscribed = status else { return nil }
+            if let waiter = waiters.popFirst() { return waiter }
+            early.append(input)
+            return nil
+        }
+        // The value is handed to exactly one task and not kept (see the type's documentation).
+        nonisolated(unsafe) let outcome = Outcome.success(input)
+        waiter?.resume(returning: outcome)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (waiting, first) = lock.withLock { () -> (RingBuffer<Waiter>, Waiter?) in
+            switch status {
+            case .awaitingSubscription, .subscribed: break
+            case .completed, .cancelled: return (RingBuffer(), nil)
+            }
+            var waiting = waiters
+            waiters = RingBuffer()
+            let first = early.isEmpty ? waiting.popFirst() : nil
+            // The first waiter gets the completion now; otherwise the next `next()` reports it.
+            if first != nil {
+                status = .completed(nil)
+            } else if case .failure = completion {
+                status = .completed(completion)
+            } else {
+                status = .completed(nil)
+            }
+            return (waiting, first)
+        }
+        if let first {
+            switch completion {
+            case .finished: first.resume(returning: .success(nil))
+            case .failure(let error): first.resume(returning: .failure(error))
+            }
+        }
+        var remaining = waiting
+        while let waiter = remaining.popFirst() { waiter.resume(returning: .success(nil)) }
+    }
+}
+
+/// Keeps an iterator's subscriber and cancels it when the last copy of the iterator goes away (for
+/// example when a `for await` loop is left with `break`), so that the upstream is not left subscribed.
+internal final class AsyncIteratorLifetime<Input, Failure: Error>: Sendable {
+    let subscriber: AsyncIteratorSubscriber<Input, Failure>
+
+    init(_ subscriber: AsyncIteratorSubscriber<Input, Failure>) {
+        self.subscriber = subscriber
+    }
+
+    deinit {
+        subscriber.cancel()
+    }
+}

@@ -1,0 +1,165 @@
+/// The subscriber and subscription behind ``Publishers/ReceiveOn`` and ``Publishers/Delay``: it hands
+/// every value and the completion from its upstream to a scheduler, now or after an interval, and
+/// delivers them to its downstream when the scheduler runs them.
+///
+/// - The subscription reaches the downstream at once, on the subscribing thread (as in Combine).
+/// - `request` and `cancel` go straight to the upstream; demand the downstream returns from
+///   `receive(_:)` is requested from the upstream after the delivery.
+/// - After `cancel()`, values and a completion still waiting on the scheduler are dropped.
+/// - Deliveries never overlap or nest, whatever the scheduler (see ``SerialSignalQueue``).
+internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    /// When the relay hands its signals to the scheduler.
+    enum Timing {
+        /// As soon as possible (`receive(on:)`).
+        case now(Context.SchedulerOptions?)
+        /// After `interval`, within `tolerance` (`delay(for:)`).
+        case after(Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride, Context.SchedulerOptions?)
+    }
+
+    private enum Status {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The upstream completed; its completion waits on the scheduler.
+        case completing
+        case terminal
+    }
+
+    private enum Signal {
+        case subscription
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    // Immutable configuration first: a scheduler such as `ImmediateScheduler` has no size, and a stored
+    // property of no size must not share its address with state written under the lock.
+    private let scheduler: Context
+    private let timing: Timing
+    private let name: String
+    private let downstream: Downstream
+    private let lock = Lock()
+    private nonisolated(unsafe) var status = Status.awaitingSubscription
+    private nonisolated(unsafe) var signals = SerialSignalQueue<Signal>()
+
+    init(downstream: Downstream, scheduler: Context, timing: Timing, name: String) {
+        self.scheduler = scheduler
+        self.timing = timing
+        self.name = name
+        self.downstream = downstream
+    }
+
+    /// The operator's name, as in Combine (`"ReceiveOn"`, `"Delay"`).
+    var description: String { name }
+
+    /// An empty mirror.
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
+
+    /// The description, for playgrounds.
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+        let result = lock.withLock { () -> (accepted: Bool, deliver: Signal?) in
+            guard case .awaitingSubscription = status else { return (false, nil) }
+            status = .subscribed(subscription)
+            return (true, signals.offer(.subscription))
+        }
+        guard result.accepted else {
+            subscription.cancel()
+            return
+        }
+        if let signal = result.deliver { deliver(signal) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let isSubscribed = lock.withLock { () -> Bool in
+            if case .subscribed = status { return true }
+            return false
+        }
+        guard isSubscribed else { return .none }
+        schedule { self.scheduled(.value(input)) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let accepted = lock.withLock { () -> Bool in
+            guard case .subscribed = status else { return false }
+            status = .completing
+            return true
+        }
+        guard accepted else { return }
+        schedule { self.scheduled(.completion(completion)) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        APIViolation.checkDemand(demand)
+        let upstream = lock.withLock { () -> (any Subscription)? in
+            if case .subscribed(let upstream) = status { return upstream }
+            return nil
+        }
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        let upstream = lock.withLock { () -> (any Subscription)? in
+            let current = status
+            status = .terminal
+            signals.discardPending()
+            if case .subscribed(let upstream) = current { return upstream }
+            return nil
+        }
+        upstream?.cancel()
+    }
+
+    // MARK: Private
+
+    private func schedule(_ action: @escaping () -> Void) {
+        switch timing {
+        case .now(let options):
+            scheduler.schedule(options: options, action)
+        case .after(let interval, let tolerance, let options):
+            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
+        }
+    }
+
+    /// A signal the scheduler runs: delivered unless the relay was cancelled meanwhile.
+    private func scheduled(_ signal: Signal) {
+        let first = lock.withLock { () -> Signal? in
+            switch status {
+            case .awaitingSubscription, .terminal:
+                return nil
+            case .subscribed, .completing:
+                if case .completion = signal { status = .terminal }
+                return signals.offer(signal)
+            }
+        }
+        if let first { deliver(first) }
+    }
+
+    /// Delivers `first`, then whatever was queued meanwhile, until nothing is left.
+    private func deliver(_ first: Signal) {
+        var signal = first
+        while true {
+            switch signal {
+            case .subscription:
+                downstream.receive(subscription: self)
+            case .value(let value):
+                let demand = downstream.receive(value)
+                if demand > 0 {
+                    let upstream = lock.withLock { () -> (any Subscription)? in
+                        if case .subscribed(let upstream) = status { return upstream }
+                        return nil
+                    }
+                    upstream?.request(demand)
+                }
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+            }
+            guard let next = lock.withLock({ signals.next() }) else { return }
+            signal = next
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Testing
+@testable import Ripple
+
+@Suite("AsyncFuture")
+struct AsyncFutureTests {
+    @Test func everySubscriberReceivesTheValueThenFinished() async {
+        let done = AsyncSignal()
+        let runs = TimingTestList<Int>()
+        let future = AsyncFuture<Int, Never> {
+            runs.append(1)
+            return 42
+        }
+        let first = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        let second = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        future.subscribe(first)
+        future.subscribe(second)
+        await done.wait()
+        await done.wait()
+        for subscriber in [first, second] {
+            #expect(subscriber.events == [.subscription("AsyncFuture"), .value(42), .finished])
+        }
+        let late = TestSubscriber<Int, Never>()
+        future.subscribe(late)
+        #expect(late.events == [.subscription("AsyncFuture"), .value(42), .finished], "a late subscriber gets the stored result at once")
+        #expect(runs.count == 1, "the operation runs once")
+    }
+
+    @Test func theValueWaitsForDemand() async {
+        let release = AsyncSignal()
+        let done = AsyncSignal()
+        let future = AsyncFuture<String, Never> {
+            await release.wait()
+            return "ready"
+        }
+        let waiting = TestSubscriber<String, Never>(initialDemand: nil)
+        let witness = TestSubscriber<String, Never>(onCompletion: { _ in done.signal() })
+        future.subscribe(waiting)
+        future.subscribe(witness)
+        release.signal()
+        await done.wait()
+        #expect(waiting.events == [.subscription("AsyncFuture")])
+        waiting.request(.max(1))
+        #expect(waiting.events == [.subscription("AsyncFuture"), .value("ready"), .finished])
+        waiting.request(.max(1))
+        #expect(waiting.events.count == 3)
+    }
+
+    @Test func aThrownErrorFailsEverySubscriberWithoutWaitingForDemand() async {
+        let done = AsyncSignal()
+        let future = AsyncFuture<Int, TestError> { () async throws(TestError) -> Int in
+            throw .oops
+        }
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onCompletion: { _ in done.signal() })
+        future.subscribe(subscriber)
+        await done.wait()
+        #expect(subscriber.events == [.subscription("AsyncFuture"), .failure(.oops)])
+    }
+
+    @Test func theFailureTypeIsInferredFromTheClosure() async throws {
+        let throwing = AsyncFuture { () async throws -> Int in 7 }
+        let erased: AsyncFuture<Int, any Error> = throwing
+        #expect(try await erased.firstValue == 7)
+        let nonThrowing = AsyncFuture { 8 }
+        let never: AsyncFuture<Int, Never> = nonThrowing
+        #expect(try await never.firstValue == 8)
+    }
+
+    @Test func aCancelledSubscriberReceivesNothing() async {
+        let release = AsyncSignal()
+        let done = AsyncSignal()
+        let future = AsyncFuture<Int, Never> {
+            await release.wait()
+            return 1
+        }
+        let cancelled = TestSubscriber<Int, Never>()
+        let witness = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        future.subscribe(cancelled)
+        future.subscribe(witness)
+        cancelled.cancel()
+        cancelled.cancel()
+        release.signal()
+        await done.wait()
+        #expect(cancelled.events == [.subscription("AsyncFuture")])
+        let subscription = cancelled.subscription
+        #expect(subscription.flatMap { ($0 as? any CustomReflectable)?.customMirror.children.isEmpty } == true)
+        #expect(subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String } == "AsyncFuture")
+
+        let cancelledAtOnce = AnySubscriber<Int, Never>(receiveSubscription: { $0.cancel() }, receiveValue: { _ in
+            Issue.record("no value after cancel")
+            return .none
+        })
+        future.subscribe(cancelledAtOnce)
+    }
+}

@@ -1,0 +1,116 @@
+import Synchronization
+@testable import Ripple
+
+/// A TestPublisher that answers each request by sending the next of `values` from inside `request`,
+/// then completes with `completion` once they are all sent.
+final class ScriptedSource<Failure: Error>: @unchecked Sendable {
+    let publisher: TestPublisher<Int, Failure>
+    private let lock = Lock()
+    private var remaining: [Int]
+    private var completion: Subscribers.Completion<Failure>?
+
+    init(_ values: [Int], then completion: Subscribers.Completion<Failure>? = .finished) {
+        let box = SourceBox()
+        publisher = TestPublisher(onRequest: { demand in box.source?.answer(demand) })
+        remaining = values
+        self.completion = completion
+        box.source = self
+    }
+
+    private func answer(_ demand: Subscribers.Demand) {
+        var demand = demand
+        while demand > 0 {
+            let next = lock.withLock { remaining.isEmpty ? nil : remaining.removeFirst() }
+            guard let next else { break }
+            demand -= 1
+            demand += publisher.send(next)
+        }
+        let completion = lock.withLock { () -> Subscribers.Completion<Failure>? in
+            guard remaining.isEmpty else { return nil }
+            let completion = self.completion
+            self.completion = nil
+            return completion
+        }
+        if let completion { publisher.send(completion: completion) }
+    }
+
+    /// Holds the source for its publisher's request handler (a cycle, deliberately: a test's source
+    /// lives as long as its publisher).
+    private final class SourceBox: @unchecked Sendable {
+        var source: ScriptedSource?
+    }
+}
+
+/// Signals from callbacks to an awaiting test: each `wait()` returns after one `signal()` (signals sent
+/// before the wait are counted, not lost).
+final class AsyncSignal: @unchecked Sendable {
+    private let lock = Lock()
+    private var pending = 0
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func signal() {
+        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            guard let waiter = self.waiter else {
+                pending += 1
+                return nil
+            }
+            self.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = lock.withLock { () -> Bool in
+                guard pending == 0 else {
+                    pending -= 1
+                    return true
+                }
+                waiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}
+
+/// An asynchronous sequence of the given numbers that fails with `failure` at the end (or finishes when
+/// it is `nil`), and counts how often it was asked for an element.
+struct CountingSequence: AsyncSequence, Sendable {
+    typealias Element = Int
+    typealias Failure = TestError
+
+    let values: [Int]
+    let failure: TestError?
+    let calls = Counter()
+
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        var count: Int { value.load(ordering: .acquiring) }
+        func increment() { value.add(1, ordering: .releasing) }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        typealias Element = Int
+        typealias Failure = TestError
+        var remaining: ArraySlice<Int>
+        let failure: TestError?
+        let calls: Counter
+
+        mutating func next() async throws(TestError) -> Int? {
+            try await next(isolation: nil)
+        }
+
+        mutating func next(isolation actor: isolated (any Actor)?) async throws(TestError) -> Int? {
+            calls.increment()
+            if let value = remaining.popFirst() { return value }
+            if let failure { throw failure }
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(remaining: values[...], failure: failure, calls: calls)
+    }
+}
