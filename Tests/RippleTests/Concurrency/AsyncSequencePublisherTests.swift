@@ -17,7 +17,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func asksTheSequenceOnlyForWhatIsDemanded() async {
         let arrived = AsyncSignal()
-        let sequence = CountingSequence(values: Array(1...10), failure: nil)
+        let sequence = CountingAsyncSequence(values: Array(1...10), failure: nil)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in
             arrived.signal()
             return .none
@@ -37,7 +37,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func oneAtATimeWithReturnedDemand() async {
         let done = AsyncSignal()
-        let sequence = CountingSequence(values: Array(1...200), failure: nil)
+        let sequence = CountingAsyncSequence(values: Array(1...200), failure: nil)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in .max(1) }, onCompletion: { _ in
             done.signal()
         })
@@ -51,7 +51,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func theSequencesErrorFailsThePublisher() async {
         let done = AsyncSignal()
-        let sequence = CountingSequence(values: [1], failure: .oops)
+        let sequence = CountingAsyncSequence(values: [1], failure: .oops)
         let subscriber = TestSubscriber<Int, TestError>(onCompletion: { _ in done.signal() })
         sequence.publisher.subscribe(subscriber)
         await done.wait()
@@ -86,7 +86,7 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func cancellingBeforeAnyRequestNeverStartsATask() {
-        let sequence = CountingSequence(values: [1], failure: nil)
+        let sequence = CountingAsyncSequence(values: [1], failure: nil)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         sequence.publisher.subscribe(subscriber)
         subscriber.cancel()

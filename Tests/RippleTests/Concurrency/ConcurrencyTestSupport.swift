@@ -77,7 +77,7 @@ final class AsyncSignal: @unchecked Sendable {
 
 /// An asynchronous sequence of the given numbers that fails with `failure` at the end (or finishes when
 /// it is `nil`), and counts how often it was asked for an element.
-struct CountingSequence: AsyncSequence, Sendable {
+struct CountingAsyncSequence: AsyncSequence, Sendable {
     typealias Element = Int
     typealias Failure = TestError
 
