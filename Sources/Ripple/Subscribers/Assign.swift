@@ -65,23 +65,27 @@ extension Subscribers {
 
         /// Releases the object.
         public func receive(completion: Subscribers.Completion<Never>) {
-            lock.withLock {
+            // Released after unlocking: releasing the object may run arbitrary deinit code.
+            let released: (Root?, (any Subscription)?) = lock.withLock {
+                let released = (target, subscription)
                 isTerminal = true
                 target = nil
                 subscription = nil
+                return released
             }
+            _ = released
         }
 
         /// Cancels the subscription and releases the object.
         public func cancel() {
-            let upstream: (any Subscription)? = lock.withLock {
-                let upstream = subscription
+            let (upstream, released): ((any Subscription)?, Root?) = lock.withLock {
+                let taken = (subscription, target)
                 isTerminal = true
                 target = nil
                 subscription = nil
-                return upstream
+                return taken
             }
-            upstream?.cancel()
+            withExtendedLifetime(released) { upstream?.cancel() }
         }
     }
 }

@@ -12,19 +12,34 @@ extension Subscribers {
             case terminal
         }
 
+        /// The two closures, in one object so that the per-value path copies a single reference out of
+        /// the lock (no closure reabstraction, no allocation).
+        private final class Handlers {
+            let receiveValue: (Input) -> Void
+            let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+            init(
+                receiveValue: @escaping (Input) -> Void,
+                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+            ) {
+                self.receiveValue = receiveValue
+                self.receiveCompletion = receiveCompletion
+            }
+        }
+
         private let lock = Lock()
         private nonisolated(unsafe) var status = Status.awaitingSubscription
-        private nonisolated(unsafe) var valueHandler: ((Input) -> Void)?
-        private nonisolated(unsafe) var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+        /// The closures until the sink ends; released then, so that a closure capturing its owner does
+        /// not keep it alive.
+        private nonisolated(unsafe) var handlers: Handlers?
 
         /// The closure called with each value (a no-op once the sink has ended).
         public var receiveValue: (Input) -> Void {
-            lock.withLock { valueHandler } ?? { _ in }
+            lock.withLock { handlers }?.receiveValue ?? { _ in }
         }
 
         /// The closure called with the completion (a no-op once the sink has ended).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.withLock { completionHandler } ?? { _ in }
+            lock.withLock { handlers }?.receiveCompletion ?? { _ in }
         }
 
         /// Creates a sink that calls `receiveCompletion` once with the completion and `receiveValue` with
@@ -33,8 +48,7 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            valueHandler = receiveValue
-            completionHandler = receiveCompletion
+            handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
         }
 
         /// `"Sink"`.
@@ -64,34 +78,34 @@ extension Subscribers {
 
         /// Calls the value closure; returns `.none` (the demand is already unlimited).
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handler = lock.withLock { valueHandler }
-            handler?(value)
+            let handlers = lock.withLock { self.handlers }
+            handlers?.receiveValue(value)
             return .none
         }
 
         /// Calls the completion closure, then releases both closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let handler: ((Subscribers.Completion<Failure>) -> Void)? = lock.withLock {
+            let handlers: Handlers? = lock.withLock {
                 status = .terminal
-                let handler = completionHandler
-                completionHandler = nil
-                valueHandler = nil
-                return handler
+                let handlers = self.handlers
+                self.handlers = nil
+                return handlers
             }
-            handler?(completion)
+            handlers?.receiveCompletion(completion)
         }
 
         /// Cancels the subscription and releases both closures; later calls do nothing.
         public func cancel() {
-            let subscription: (any Subscription)? = lock.withLock {
+            // The closures are released after unlocking: releasing them may run arbitrary deinit code.
+            let (subscription, released): ((any Subscription)?, Handlers?) = lock.withLock {
                 let current = status
+                let released = handlers
                 status = .terminal
-                valueHandler = nil
-                completionHandler = nil
-                if case .subscribed(let subscription) = current { return subscription }
-                return nil
+                handlers = nil
+                if case .subscribed(let subscription) = current { return (subscription, released) }
+                return (nil, released)
             }
-            subscription?.cancel()
+            withExtendedLifetime(released) { subscription?.cancel() }
         }
     }
 }
