@@ -23,6 +23,16 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/RippleBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6), .define("RIPPLE")],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "OpenCombineBenchmarks",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/OpenCombineBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
