@@ -17,6 +17,17 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "LoopBenchmarks",
+            dependencies: [
+                .product(name: "Ripple", package: rippleRoot),
+                .product(name: "RippleLoop", package: rippleRoot),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LoopBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "RippleBenchmarks",
             dependencies: [
                 .product(name: "Ripple", package: rippleRoot),

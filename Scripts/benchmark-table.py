@@ -27,31 +27,40 @@ def median(path):
     return None
 
 
+# Each measured side and the peer it is compared with in the same run.
+PAIRS = [("Ripple", "OpenCombine"), ("EventLoop", "DispatchQueue")]
+
+
 def main(folder):
     rows = collections.defaultdict(dict)
-    pattern = re.compile(r"\.(Ripple|OpenCombine)_\|_(.+)_\|_(\d+)\.(wallClock|mallocCountTotal)\.histogram")
+    pattern = re.compile(r"\.([A-Za-z]+)_\|_(.+)_\|_(\d+)\.(wallClock|mallocCountTotal)\.histogram")
     for path in glob.glob(os.path.join(folder, "*.tsv")):
         match = pattern.search(os.path.basename(path))
         if not match:
             continue
-        framework, pipeline, elements, metric = match.groups()
+        side, case, elements, metric = match.groups()
         value = median(path)
         if value is None:
             continue
-        rows[pipeline.replace("_", " ")].setdefault(framework, {})[metric] = value / int(elements)
+        rows[case.replace("_", " ")].setdefault(side, {})[metric] = value / int(elements)
 
-    print(f"| pipeline | Ripple ns/element | OpenCombine ns/element | Ripple speed-up | Ripple mallocs/element | OpenCombine mallocs/element |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for pipeline in sorted(rows):
-        ripple = rows[pipeline].get("Ripple", {})
-        peer = rows[pipeline].get("OpenCombine", {})
-        time_r, time_o = ripple.get("wallClock"), peer.get("wallClock")
-        ratio = f"{time_o / time_r:.2f}×" if time_r and time_o else "—"
-        cell = lambda value, digits: "—" if value is None else f"{value:.{digits}f}"
-        print(
-            f"| {pipeline} | {cell(time_r, 1)} | {cell(time_o, 1)} | {ratio} | "
-            f"{cell(ripple.get('mallocCountTotal'), 3)} | {cell(peer.get('mallocCountTotal'), 3)} |"
-        )
+    cell = lambda value, digits: "—" if value is None else f"{value:.{digits}f}"
+    for subject, peer in PAIRS:
+        cases = sorted(case for case in rows if subject in rows[case] or peer in rows[case])
+        if not cases:
+            continue
+        print(f"| {subject} vs {peer} | {subject} ns/element | {peer} ns/element | {subject} speed-up "
+              f"| {subject} mallocs/element | {peer} mallocs/element |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for case in cases:
+            ours, theirs = rows[case].get(subject, {}), rows[case].get(peer, {})
+            time_ours, time_theirs = ours.get("wallClock"), theirs.get("wallClock")
+            ratio = f"{time_theirs / time_ours:.2f}×" if time_ours and time_theirs else "—"
+            print(
+                f"| {case} | {cell(time_ours, 1)} | {cell(time_theirs, 1)} | {ratio} | "
+                f"{cell(ours.get('mallocCountTotal'), 3)} | {cell(theirs.get('mallocCountTotal'), 3)} |"
+            )
+        print()
 
 
 if __name__ == "__main__":
