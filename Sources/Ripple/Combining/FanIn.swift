@@ -58,7 +58,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
         let feeder: (any Subscription)?
         let sources: [Int: Source]
         let slotted: [Source]
-        let queue: CombiningQueue<(source: Source, value: Output)>
+        let queue: RingBuffer<(source: Source, value: Output)>
     }
 
     private let lock = Lock()
@@ -75,7 +75,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     /// `merge` only: every source, in order, for draining their slots.
     private nonisolated(unsafe) var slotted: [Source] = []
     private nonisolated(unsafe) var slotCount = 0
-    private nonisolated(unsafe) var queue = CombiningQueue<(source: Source, value: Output)>()
+    private nonisolated(unsafe) var queue = RingBuffer<(source: Source, value: Output)>()
     private nonisolated(unsafe) var nextSourceIndex = 0
     private nonisolated(unsafe) var feeder: (any Subscription)?
     private nonisolated(unsafe) var feederAttached = false
@@ -383,7 +383,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
         live = [:]
         slotted = []
         slotCount = 0
-        queue = CombiningQueue()
+        queue = RingBuffer()
         feeder = nil
         return detached
     }

@@ -73,7 +73,7 @@ extension Publishers.SwitchToLatest {
         /// Outstanding downstream demand, minus the values queued for delivery.
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         private nonisolated(unsafe) var isDelivering = false
-        private nonisolated(unsafe) var queue = CombiningQueue<P.Output>()
+        private nonisolated(unsafe) var queue = RingBuffer<P.Output>()
 
         init(downstream: Downstream) {
             self.downstream = downstream
@@ -217,15 +217,15 @@ extension Publishers.SwitchToLatest {
         /// Cancels the current inner publisher, then the upstream.
         func cancel() {
             // The queue is handed out too, so its values are released once the lock is released.
-            let (inner, outer, _): ((any Subscription)?, (any Subscription)?, CombiningQueue<P.Output>) =
+            let (inner, outer, _): ((any Subscription)?, (any Subscription)?, RingBuffer<P.Output>) =
                 lock.withLock {
-                    if case .closed = status { return (nil, nil, CombiningQueue()) }
+                    if case .closed = status { return (nil, nil, RingBuffer()) }
                     status = .closed
                     let cancelled = (currentSubscription, upstream, queue)
                     current = nil
                     currentSubscription = nil
                     upstream = nil
-                    queue = CombiningQueue()
+                    queue = RingBuffer()
                     return cancelled
                 }
             inner?.cancel()

@@ -1,5 +1,9 @@
 /// A first-in, first-out queue on a growable circular buffer: `append` and `popFirst` in O(1)
-/// amortised, storage reused once grown (no allocation in steady state).
+/// amortised, storage reused once grown (no allocation in steady state). Its capacity is always a power of
+/// two, and the index arithmetic wraps (`&+`) rather than checking for overflow it cannot have.
+///
+/// Used by the subjects, `share(replay:)`, the async bridges and the combining operators (`flatMap`,
+/// `merge`, `switchToLatest`: the values held while another call is delivering to the downstream).
 struct RingBuffer<Element> {
     private var storage: ContiguousArray<Element?> = []
     private var head = 0
@@ -19,8 +23,8 @@ struct RingBuffer<Element> {
     /// Adds `element` at the end.
     mutating func append(_ element: Element) {
         if count == storage.count { grow() }
-        storage[(head + count) & (storage.count - 1)] = element
-        count += 1
+        storage[(head &+ count) & (storage.count &- 1)] = element
+        count &+= 1
     }
 
     /// Removes and returns the oldest element, or `nil` when empty.
@@ -28,18 +32,18 @@ struct RingBuffer<Element> {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
-        head = (head + 1) & (storage.count - 1)
-        count -= 1
+        head = (head &+ 1) & (storage.count &- 1)
+        count &-= 1
         return element
     }
 
     /// Removes and returns the newest element, or `nil` when empty.
     mutating func popLast() -> Element? {
         guard count > 0 else { return nil }
-        let index = (head + count - 1) & (storage.count - 1)
+        let index = (head &+ count &- 1) & (storage.count &- 1)
         let element = storage[index]
         storage[index] = nil
-        count -= 1
+        count &-= 1
         return element
     }
 
@@ -54,7 +58,7 @@ struct RingBuffer<Element> {
         let newCapacity = Swift.max(4, storage.count * 2)
         var newStorage = ContiguousArray<Element?>(repeating: nil, count: newCapacity)
         for offset in 0..<count {
-            newStorage[offset] = storage[(head + offset) & (storage.count - 1)]
+            newStorage[offset] = storage[(head &+ offset) & (storage.count &- 1)]
         }
         storage = newStorage
         head = 0
@@ -70,7 +74,7 @@ extension RingBuffer: Sequence {
         mutating func next() -> Element? {
             guard offset < buffer.count else { return nil }
             defer { offset += 1 }
-            return buffer.storage[(buffer.head + offset) & (buffer.storage.count - 1)]
+            return buffer.storage[(buffer.head &+ offset) & (buffer.storage.count &- 1)]
         }
     }
 

@@ -90,21 +90,18 @@ extension Publishers.AllSatisfy {
         }
 
         @inlinable func takeResult() -> Bool? { satisfied }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryAllSatisfy {
     /// The logic of `TryAllSatisfy`.
     @usableFromInline
-    struct Reduction: TransformingReduction {
+    struct Reduction: TransformingReduction, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryAllSatisfy" }
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let predicate: (Upstream.Output) throws -> Bool
@@ -126,10 +123,6 @@ extension Publishers.TryAllSatisfy {
         }
 
         @inlinable func takeResult() -> Bool? { satisfied }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

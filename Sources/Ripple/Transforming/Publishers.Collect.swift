@@ -54,8 +54,6 @@ extension Publishers.Collect {
             defer { values = [] }
             return values
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 

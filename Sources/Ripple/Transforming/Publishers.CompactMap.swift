@@ -117,14 +117,13 @@ extension Publishers.CompactMap {
 extension Publishers.TryCompactMap {
     /// The per-value logic of `TryCompactMap`.
     @usableFromInline
-    struct Step: TransformingStep {
+    struct Step: TransformingStep, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryCompactMap" }
         @usableFromInline typealias Failure = any Error
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let transform: (Upstream.Output) throws -> Output?
@@ -144,10 +143,6 @@ extension Publishers.TryCompactMap {
             guard let output else { throw .skip }
             return output
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 
     /// Fuses a throwing `compactMap` into this one: one `TryCompactMap` applying both closures.

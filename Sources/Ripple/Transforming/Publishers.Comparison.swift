@@ -105,25 +105,21 @@ extension Publishers.Comparison {
         }
 
         @inlinable mutating func takeResult() -> Output? {
-            defer { best = nil }
-            return best?.value
+            TransformingSlot.take(from: &best)
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryComparison {
     /// The logic of `TryComparison`.
     @usableFromInline
-    struct Reduction: TransformingReduction {
+    struct Reduction: TransformingReduction, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryComparison" }
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let areInIncreasingOrder: (Output, Output) throws -> Bool
@@ -148,13 +144,8 @@ extension Publishers.TryComparison {
         }
 
         @inlinable mutating func takeResult() -> Output? {
-            defer { best = nil }
-            return best?.value
+            TransformingSlot.take(from: &best)
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

@@ -123,8 +123,6 @@ extension Publishers.Contains {
         }
 
         @inlinable func takeResult() -> Bool? { found }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
@@ -152,21 +150,18 @@ extension Publishers.ContainsWhere {
         }
 
         @inlinable func takeResult() -> Bool? { found }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryContainsWhere {
     /// The logic of `TryContainsWhere`.
     @usableFromInline
-    struct Reduction: TransformingReduction {
+    struct Reduction: TransformingReduction, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryContainsWhere" }
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let predicate: (Upstream.Output) throws -> Bool
@@ -188,10 +183,6 @@ extension Publishers.TryContainsWhere {
         }
 
         @inlinable func takeResult() -> Bool? { found }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

@@ -49,8 +49,6 @@ extension Publishers.Count {
         }
 
         @inlinable func takeResult() -> Int? { count }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 

@@ -117,7 +117,7 @@ extension Publishers.Filter {
 extension Publishers.TryFilter {
     /// The per-value logic of `TryFilter`.
     @usableFromInline
-    struct Step: TransformingStep {
+    struct Step: TransformingStep, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -125,7 +125,6 @@ extension Publishers.TryFilter {
         @usableFromInline static var name: String { "TryFilter" }
         @usableFromInline typealias Failure = any Error
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let isIncluded: (Upstream.Output) throws -> Bool
@@ -145,10 +144,6 @@ extension Publishers.TryFilter {
             guard included else { throw .skip }
             return input
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 
     /// Fuses a predicate into this one: one `TryFilter` accepting values both predicates accept.

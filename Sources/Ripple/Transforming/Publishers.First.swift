@@ -118,8 +118,6 @@ extension Publishers.First {
             defer { first = nil }
             return first
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
@@ -151,22 +149,19 @@ extension Publishers.FirstWhere {
             defer { match = nil }
             return match
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryFirstWhere {
     /// The logic of `TryFirstWhere`.
     @usableFromInline
-    struct Reduction: TransformingReduction {
+    struct Reduction: TransformingReduction, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryFirstWhere" }
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let predicate: (Output) throws -> Bool
@@ -191,10 +186,6 @@ extension Publishers.TryFirstWhere {
             defer { match = nil }
             return match
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

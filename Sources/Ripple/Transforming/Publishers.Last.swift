@@ -111,21 +111,13 @@ extension Publishers.Last {
         @inlinable init() {}
 
         @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
-            keep(input)
+            TransformingSlot.keep(input, in: &latest)
             return .continue
         }
 
         @inlinable mutating func takeResult() -> Output? {
-            defer { latest = nil }
-            return latest?.value
+            TransformingSlot.take(from: &latest)
         }
-
-        /// Remembers `input` as the latest value.
-        @inlinable mutating func keep(_ input: Input) {
-            if let latest { latest.value = input } else { latest = TransformingSlot(input) }
-        }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
@@ -148,35 +140,26 @@ extension Publishers.LastWhere {
         }
 
         @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
-            if predicate(input) { keep(input) }
+            if predicate(input) { TransformingSlot.keep(input, in: &latest) }
             return .continue
         }
 
         @inlinable mutating func takeResult() -> Output? {
-            defer { latest = nil }
-            return latest?.value
+            TransformingSlot.take(from: &latest)
         }
-
-        /// Remembers `input` as the latest value.
-        @inlinable mutating func keep(_ input: Input) {
-            if let latest { latest.value = input } else { latest = TransformingSlot(input) }
-        }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryLastWhere {
     /// The logic of `TryLastWhere`.
     @usableFromInline
-    struct Reduction: TransformingReduction {
+    struct Reduction: TransformingReduction, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryLastWhere" }
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let predicate: (Output) throws -> Bool
@@ -188,7 +171,7 @@ extension Publishers.TryLastWhere {
 
         @inlinable mutating func reduce(_ input: Input) -> TransformingReductionStep {
             do {
-                if try predicate(input) { keep(input) }
+                if try predicate(input) { TransformingSlot.keep(input, in: &latest) }
                 return .continue
             } catch {
                 thrown = error
@@ -197,18 +180,8 @@ extension Publishers.TryLastWhere {
         }
 
         @inlinable mutating func takeResult() -> Output? {
-            defer { latest = nil }
-            return latest?.value
+            TransformingSlot.take(from: &latest)
         }
-
-        /// Remembers `input` as the latest value.
-        @inlinable mutating func keep(_ input: Input) {
-            if let latest { latest.value = input } else { latest = TransformingSlot(input) }
-        }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

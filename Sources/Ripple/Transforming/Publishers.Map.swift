@@ -113,14 +113,13 @@ extension Publishers.Map {
 extension Publishers.TryMap {
     /// The per-value logic of `TryMap`: apply the closure, fail on a thrown error.
     @usableFromInline
-    struct Step: TransformingStep {
+    struct Step: TransformingStep, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryMap" }
         @usableFromInline typealias Failure = any Error
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let transform: (Upstream.Output) throws -> Output
@@ -137,10 +136,6 @@ extension Publishers.TryMap {
                 throw .fail
             }
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 
     /// Fuses a transform into this one: one `TryMap` applying `transform` after this one's.

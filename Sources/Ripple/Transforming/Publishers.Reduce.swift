@@ -104,21 +104,18 @@ extension Publishers.Reduce {
         }
 
         @inlinable func takeResult() -> Output? { result }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryReduce {
     /// The folding logic of `TryReduce`.
     @usableFromInline
-    struct Reduction: TransformingReduction {
+    struct Reduction: TransformingReduction, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryReduce" }
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline var result: Output
@@ -140,10 +137,6 @@ extension Publishers.TryReduce {
         }
 
         @inlinable func takeResult() -> Output? { result }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

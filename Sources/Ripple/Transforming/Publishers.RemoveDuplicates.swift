@@ -93,15 +93,13 @@ extension Publishers.RemoveDuplicates {
             if duplicate { throw .skip }
             return input
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> Failure { error }
     }
 }
 
 extension Publishers.TryRemoveDuplicates {
     /// The per-value logic of `TryRemoveDuplicates`.
     @usableFromInline
-    struct Step: TransformingStep {
+    struct Step: TransformingStep, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -109,7 +107,6 @@ extension Publishers.TryRemoveDuplicates {
         @usableFromInline static var name: String { "TryRemoveDuplicates" }
         @usableFromInline typealias Failure = any Error
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline let predicate: (Output, Output) throws -> Bool
@@ -131,10 +128,6 @@ extension Publishers.TryRemoveDuplicates {
             if duplicate { throw .skip }
             return input
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

@@ -125,14 +125,13 @@ extension Publishers.Scan {
 extension Publishers.TryScan {
     /// The per-value logic of `TryScan`: fold, store and emit the running result.
     @usableFromInline
-    struct Step: TransformingStep {
+    struct Step: TransformingStep, TransformingThrowingLogic {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryScan" }
         @usableFromInline typealias Failure = any Error
 
-        /// The error the closure threw, kept for the subscription to fail with.
         @usableFromInline var thrown: (any Error)?
 
         @usableFromInline var result: Output
@@ -152,10 +151,6 @@ extension Publishers.TryScan {
             }
             return result
         }
-
-        @inlinable func failure(from error: Upstream.Failure) -> any Error { error }
-
-        @inlinable func takeFailure() -> (any Error)? { thrown }
     }
 }
 

@@ -18,16 +18,11 @@ internal enum TransformingReductionStep {
 /// ``reduce(_:)`` and ``takeResult()`` are called only from the upstream's serialised signals, so a
 /// conforming type keeps its accumulator without a lock.
 @usableFromInline
-internal protocol TransformingReduction {
+internal protocol TransformingReduction: TransformingLogic {
     /// The upstream's values.
     associatedtype Input
     /// The single value published.
     associatedtype Output
-    /// The upstream's failure.
-    associatedtype UpstreamFailure: Error
-    /// The downstream's failure (`any Error` for the `try` operators).
-    associatedtype Failure: Error
-
     /// Combine's name for the subscription, such as `"Reduce"`.
     static var name: String { get }
 
@@ -36,18 +31,6 @@ internal protocol TransformingReduction {
 
     /// The value to publish, or `nil` for none; called once, when the reduction ends.
     mutating func takeResult() -> Output?
-
-    /// The error to fail with after ``reduce(_:)`` returned `.fail`.
-    mutating func takeFailure() -> Failure?
-
-    /// The downstream failure for an upstream failure.
-    func failure(from error: UpstreamFailure) -> Failure
-}
-
-extension TransformingReduction {
-    /// No failure of its own: for reductions that never return `.fail`.
-    @inlinable
-    func takeFailure() -> Failure? { nil }
 }
 
 /// The subscriber/subscription pair behind the ``TransformingReduction`` operators, with Combine's demand

@@ -13,4 +13,15 @@ internal final class TransformingSlot<Value> {
     @inlinable init(_ value: Value) {
         self.value = value
     }
+
+    /// Puts `value` in `slot`: overwrites the box in place, allocating it only for the first value.
+    @inlinable static func keep(_ value: Value, in slot: inout TransformingSlot<Value>?) {
+        if let slot { slot.value = value } else { slot = TransformingSlot(value) }
+    }
+
+    /// Empties `slot`, returning the value it held, if any.
+    @inlinable static func take(from slot: inout TransformingSlot<Value>?) -> Value? {
+        defer { slot = nil }
+        return slot?.value
+    }
 }

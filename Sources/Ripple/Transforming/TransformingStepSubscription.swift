@@ -18,33 +18,16 @@ internal enum TransformingStepInterruption: Error {
 /// rather than delivering it, so that a downstream re-entering the operator never overlaps an access to
 /// that state.
 @usableFromInline
-internal protocol TransformingStep {
+internal protocol TransformingStep: TransformingLogic {
     /// The upstream's values.
     associatedtype Input
     /// The values delivered downstream.
     associatedtype Output
-    /// The upstream's failure.
-    associatedtype UpstreamFailure: Error
-    /// The downstream's failure (`any Error` for the `try` operators).
-    associatedtype Failure: Error
-
     /// Combine's name for the subscription, such as `"TryMap"`.
     static var name: String { get }
 
     /// Handles one upstream value: returns the value to deliver, or throws `.skip` or `.fail`.
     mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output
-
-    /// The error to fail with after ``step(_:)`` threw `.fail`.
-    mutating func takeFailure() -> Failure?
-
-    /// The downstream failure for an upstream failure.
-    func failure(from error: UpstreamFailure) -> Failure
-}
-
-extension TransformingStep {
-    /// No failure of its own: for steps that never throw `.fail`.
-    @inlinable
-    func takeFailure() -> Failure? { nil }
 }
 
 /// The subscriber/subscription pair behind the ``TransformingStep`` operators.
