@@ -57,6 +57,9 @@ struct TimingConcurrencyTests {
         )
         makeOperator(upstream, queue, probe)
         #expect(subscribed.wait(), "\(name)")
+        // A publisher's own sends are serialised (the contract every upstream keeps); the senders take
+        // turns, while requests and the cancel still race them.
+        let sendTurns = LockedBox(())
         DispatchQueue.concurrentPerform(iterations: 5) { worker in
             for step in 0..<200 {
                 switch worker {
@@ -64,7 +67,7 @@ struct TimingConcurrencyTests {
                     subscriber.request(.max(2))
                     if step == 150 { subscriber.cancel() }
                 default:
-                    upstream.send(worker * 1_000 + step)
+                    _ = sendTurns.mutate { _ in upstream.send(worker * 1_000 + step) }
                 }
             }
         }
