@@ -7,7 +7,8 @@
 ///
 /// Fields marked "core" are read and written only under the core's lock; fields marked "drain" only
 /// by the thread that currently owns the core's delivery (see ``SubjectCore``), which takes ownership
-/// under the lock.
+/// under the lock. That discipline makes every access exclusive, so the fields skip the dynamic
+/// exclusivity check.
 @usableFromInline
 internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
     @usableFromInline
@@ -24,23 +25,23 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @usableFromInline let core: any SubjectConduitOwner<Output, Failure>
 
     /// core: the phase.
-    @usableFromInline nonisolated(unsafe) var phase = Phase.subscribing
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var phase = Phase.subscribing
     /// core: values the subscriber asked for and has not received.
-    @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
     /// core: whether the subscriber has received the subject's latest value (replaying subjects).
-    @usableFromInline nonisolated(unsafe) var hasLatest = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasLatest = false
     /// core: a completion that arrived while ``phase`` was `.subscribing`.
-    @usableFromInline nonisolated(unsafe) var pendingCompletion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pendingCompletion: Subscribers.Completion<Failure>?
     /// drain: chosen to receive the value being delivered.
-    @usableFromInline nonisolated(unsafe) var isSelected = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSelected = false
     /// drain: the demand the subscriber returned from the last delivery, not yet added.
-    @usableFromInline nonisolated(unsafe) var returnedDemand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var returnedDemand = Subscribers.Demand.none
     /// drain (or the cancelling thread when no drain runs): hands a value to the subscriber and returns
     /// its extra demand; `nil` once the subscriber is released.
-    @usableFromInline nonisolated(unsafe) var receiveValue: ((Output) -> Subscribers.Demand)?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiveValue: ((Output) -> Subscribers.Demand)?
     /// drain (or the subscribing/cancelling thread when no drain runs): hands the completion to the
     /// subscriber; `nil` once the subscriber is released.
-    @usableFromInline nonisolated(unsafe) var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
     /// Creates the subscription of `downstream` to the subject whose engine is `core`.
     @inlinable

@@ -27,20 +27,21 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         case latest(Conduit)
     }
 
-    /// Guards every field below except where noted.
+    /// Guards every field below except where noted. Because the lock (or drain ownership) already makes
+    /// every access exclusive, the mutable fields skip the per-access dynamic exclusivity check.
     @usableFromInline let lock = Lock()
     @usableFromInline let name: String
     /// The replayed value (for ``CurrentValueSubject`` the subject's `value`).
-    @usableFromInline nonisolated(unsafe) var replay: Replay
-    @usableFromInline nonisolated(unsafe) var conduits = ContiguousArray<Conduit>()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var replay: Replay
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var conduits = ContiguousArray<Conduit>()
     /// Set when `send(completion:)` is accepted; later sends are ignored.
-    @usableFromInline nonisolated(unsafe) var terminal: Subscribers.Completion<Failure>?
-    @usableFromInline nonisolated(unsafe) var isDraining = false
-    @usableFromInline nonisolated(unsafe) var pending = RingBuffer<Pending>()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isDraining = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pending = RingBuffer<Pending>()
     /// Conduits cancelled while a drain ran: the drain owner releases their subscribers.
-    @usableFromInline nonisolated(unsafe) var releasedDuringDrain: [Conduit] = []
-    @usableFromInline nonisolated(unsafe) var upstreams: [any Subscription] = []
-    @usableFromInline nonisolated(unsafe) var hasAnyDownstreamDemand = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var releasedDuringDrain: [Conduit] = []
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstreams: [any Subscription] = []
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasAnyDownstreamDemand = false
 
     @inlinable init(name: String, replay: Replay) {
         self.name = name

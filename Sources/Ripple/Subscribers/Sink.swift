@@ -30,8 +30,8 @@ extension Subscribers {
         @usableFromInline let lock = Lock()
         private nonisolated(unsafe) var status = Status.awaitingSubscription
         /// The closures until the sink ends; released then, so that a closure capturing its owner does
-        /// not keep it alive.
-        @usableFromInline nonisolated(unsafe) var handlers: Handlers?
+        /// not keep it alive. Guarded by `lock`, so the dynamic exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var handlers: Handlers?
 
         /// The closure called with each value (a no-op once the sink has ended).
         public var receiveValue: (Input) -> Void {
