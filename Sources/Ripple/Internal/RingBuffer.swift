@@ -4,31 +4,32 @@
 ///
 /// Used by the subjects, `share(replay:)`, the async bridges and the combining operators (`flatMap`,
 /// `merge`, `switchToLatest`: the values held while another call is delivering to the downstream).
+@usableFromInline
 struct RingBuffer<Element> {
-    private var storage: ContiguousArray<Element?> = []
-    private var head = 0
+    @usableFromInline var storage: ContiguousArray<Element?> = []
+    @usableFromInline var head = 0
     /// The number of queued elements.
-    private(set) var count = 0
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
     /// Whether the queue is empty.
-    var isEmpty: Bool { count == 0 }
+    @inlinable var isEmpty: Bool { count == 0 }
 
     /// The oldest element, if any.
-    var first: Element? {
+    @inlinable var first: Element? {
         count == 0 ? nil : storage[head]
     }
 
     /// Adds `element` at the end.
-    mutating func append(_ element: Element) {
+    @inlinable mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head &+ count) & (storage.count &- 1)] = element
         count &+= 1
     }
 
     /// Removes and returns the oldest element, or `nil` when empty.
-    mutating func popFirst() -> Element? {
+    @inlinable mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
@@ -38,7 +39,7 @@ struct RingBuffer<Element> {
     }
 
     /// Removes and returns the newest element, or `nil` when empty.
-    mutating func popLast() -> Element? {
+    @inlinable mutating func popLast() -> Element? {
         guard count > 0 else { return nil }
         let index = (head &+ count &- 1) & (storage.count &- 1)
         let element = storage[index]
@@ -48,13 +49,13 @@ struct RingBuffer<Element> {
     }
 
     /// Removes every element, keeping the storage.
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         while popFirst() != nil {}
         head = 0
     }
 
     /// Doubles the storage (capacity stays a power of two), keeping the order.
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         let newCapacity = Swift.max(4, storage.count * 2)
         var newStorage = ContiguousArray<Element?>(repeating: nil, count: newCapacity)
         for offset in 0..<count {
@@ -67,18 +68,21 @@ struct RingBuffer<Element> {
 
 extension RingBuffer: Sequence {
     /// Iterates from the oldest element to the newest.
+    @usableFromInline
     struct Iterator: IteratorProtocol {
-        fileprivate let buffer: RingBuffer
-        fileprivate var offset = 0
+        @usableFromInline let buffer: RingBuffer
+        @usableFromInline var offset = 0
 
-        mutating func next() -> Element? {
+        @inlinable init(buffer: RingBuffer) { self.buffer = buffer }
+
+        @inlinable mutating func next() -> Element? {
             guard offset < buffer.count else { return nil }
             defer { offset += 1 }
             return buffer.storage[(buffer.head &+ offset) & (buffer.storage.count &- 1)]
         }
     }
 
-    func makeIterator() -> Iterator {
+    @inlinable func makeIterator() -> Iterator {
         Iterator(buffer: self)
     }
 }

@@ -8,16 +8,16 @@
 /// `send` and ``value`` are safe from any thread, concurrently and re-entrantly; deliveries never overlap
 /// and keep the order of the sends. Its subscriptions describe themselves as `"CurrentValueSubject"`.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
-    private let core: SubjectCore<Output, Failure, LatestValueReplay<Output>>
+    @usableFromInline let core: SubjectCore<Output, Failure, LatestValueReplay<Output>>
 
     /// The current value; setting it sends the new value to the subscribers.
     public var value: Output {
-        get { core.lock.withLock { core.replay.value } }
-        set { send(newValue) }
+        @inlinable get { core.lock.withLock { core.replay.value } }
+        @inlinable set { send(newValue) }
     }
 
     /// Creates a subject whose current value is `value`.
-    public init(_ value: Output) {
+    @inlinable public init(_ value: Output) {
         core = SubjectCore(name: "CurrentValueSubject", replay: LatestValueReplay(value: value))
     }
 
@@ -27,24 +27,24 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
 
     /// Attaches `subscriber`; it receives the current value once it has demand. After a completion it
     /// receives that completion at once.
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)
     }
 
     /// Makes `value` the current value and delivers it to every subscriber with demand. Ignored after a
     /// completion.
-    public func send(_ value: Output) {
+    @inlinable public func send(_ value: Output) {
         core.send(value)
     }
 
     /// Ends the subject: every subscriber receives `completion`; later sends are ignored.
-    public func send(completion: Subscribers.Completion<Failure>) {
+    @inlinable public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }
 
     /// Keeps `subscription` (an upstream this subject was attached to with `subscribe(_:)`), requests
     /// unlimited values from it once any subscriber has demand, and cancels it when the subject goes away.
-    public func send(subscription: any Subscription) {
+    @inlinable public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }
 }

@@ -8,10 +8,10 @@
 /// overlap and keep the order of the sends (see ``Subject``). Its subscriptions describe themselves as
 /// `"PassthroughSubject"`.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable {
-    private let core: SubjectCore<Output, Failure, NoReplay<Output>>
+    @usableFromInline let core: SubjectCore<Output, Failure, NoReplay<Output>>
 
     /// Creates a subject with no subscribers.
-    public init() {
+    @inlinable public init() {
         core = SubjectCore(name: "PassthroughSubject", replay: NoReplay())
     }
 
@@ -20,23 +20,23 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable
     }
 
     /// Attaches `subscriber`; after a completion it receives that completion at once.
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber)
     }
 
     /// Delivers `value` to every subscriber with outstanding demand. Ignored after a completion.
-    public func send(_ value: Output) {
+    @inlinable public func send(_ value: Output) {
         core.send(value)
     }
 
     /// Ends the subject: every subscriber receives `completion`; later sends are ignored.
-    public func send(completion: Subscribers.Completion<Failure>) {
+    @inlinable public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }
 
     /// Keeps `subscription` (an upstream this subject was attached to with `subscribe(_:)`), requests
     /// unlimited values from it once any subscriber has demand, and cancels it when the subject goes away.
-    public func send(subscription: any Subscription) {
+    @inlinable public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }
 }

@@ -17,39 +17,41 @@
 /// ## Cost
 /// Delivering one value to N subscribers takes the lock twice (choose, then account the returned
 /// demand) and allocates nothing.
+@usableFromInline
 internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<Output>>: SubjectConduitOwner, Sendable {
-    typealias Conduit = SubjectConduit<Output, Failure>
+    @usableFromInline typealias Conduit = SubjectConduit<Output, Failure>
 
-    private enum Pending {
+    @usableFromInline enum Pending {
         case value(Output)
         case completion(Subscribers.Completion<Failure>)
         case latest(Conduit)
     }
 
-    /// Guards every field below except where noted.
-    let lock = Lock()
-    let name: String
+    /// Guards every field below except where noted. Because the lock (or drain ownership) already makes
+    /// every access exclusive, the mutable fields skip the per-access dynamic exclusivity check.
+    @usableFromInline let lock = Lock()
+    @usableFromInline let name: String
     /// The replayed value (for ``CurrentValueSubject`` the subject's `value`).
-    nonisolated(unsafe) var replay: Replay
-    private nonisolated(unsafe) var conduits = ContiguousArray<Conduit>()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var replay: Replay
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var conduits = ContiguousArray<Conduit>()
     /// Set when `send(completion:)` is accepted; later sends are ignored.
-    private nonisolated(unsafe) var terminal: Subscribers.Completion<Failure>?
-    private nonisolated(unsafe) var isDraining = false
-    private nonisolated(unsafe) var pending = RingBuffer<Pending>()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isDraining = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pending = RingBuffer<Pending>()
     /// Conduits cancelled while a drain ran: the drain owner releases their subscribers.
-    private nonisolated(unsafe) var releasedDuringDrain: [Conduit] = []
-    private nonisolated(unsafe) var upstreams: [any Subscription] = []
-    private nonisolated(unsafe) var hasAnyDownstreamDemand = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var releasedDuringDrain: [Conduit] = []
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstreams: [any Subscription] = []
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasAnyDownstreamDemand = false
 
-    init(name: String, replay: Replay) {
+    @inlinable init(name: String, replay: Replay) {
         self.name = name
         self.replay = replay
     }
 
     // MARK: Subject
 
-    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectSubscription(core: self, downstream: subscriber)
+    @inlinable func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = Conduit(core: self, downstream: subscriber)
         let completion: Subscribers.Completion<Failure>? = lock.withLock {
             if let terminal { return terminal }
             conduits.append(conduit)
@@ -79,7 +81,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         if startDrain { drain(after: []) }
     }
 
-    func send(_ value: Output) {
+    @inlinable func send(_ value: Output) {
         let selected: ContiguousArray<Conduit>? = lock.withLock {
             guard terminal == nil else { return nil }
             replay.record(value)
@@ -95,7 +97,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         drain(after: selected)
     }
 
-    func send(completion: Subscribers.Completion<Failure>) {
+    @inlinable func send(completion: Subscribers.Completion<Failure>) {
         let startDrain = lock.withLock { () -> Bool in
             guard terminal == nil else { return false }
             terminal = completion
@@ -105,7 +107,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         if startDrain { drain(after: []) }
     }
 
-    func send(subscription: any Subscription) {
+    @inlinable func send(subscription: any Subscription) {
         let requestNow = lock.withLock { () -> Bool in
             upstreams.append(subscription)
             return hasAnyDownstreamDemand
@@ -114,7 +116,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     }
 
     /// Cancels every upstream subscription the subject was given (when the subject goes away).
-    func cancelUpstreams() {
+    @inlinable func cancelUpstreams() {
         let subscriptions: [any Subscription] = lock.withLock {
             let subscriptions = upstreams
             upstreams = []
@@ -125,7 +127,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
 
     // MARK: SubjectConduitOwner
 
-    func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
+    @inlinable func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
         let (upstreamsToRequest, startDrain) = lock.withLock { () -> ([any Subscription], Bool) in
             guard conduit.phase != .finished else { return ([], false) }
             conduit.demand += demand
@@ -141,7 +143,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         if startDrain { drain(after: []) }
     }
 
-    func cancel(_ conduit: Conduit) {
+    @inlinable func cancel(_ conduit: Conduit) {
         let releaseNow = lock.withLock { () -> Bool in
             guard conduit.phase != .finished else { return false }
             conduit.phase = .finished
@@ -161,7 +163,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     // MARK: Delivery (drain owner only)
 
     /// Takes the drain if no one holds it; returns whether the caller now owns it. Lock held.
-    private func claimDrain() -> Bool {
+    @inlinable func claimDrain() -> Bool {
         if isDraining { return false }
         isDraining = true
         return true
@@ -169,14 +171,14 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
 
     /// Queues the latest value for `conduit` if it has demand and has not seen it; returns whether the
     /// caller must drain. Lock held.
-    private func enqueueLatestIfNeeded(for conduit: Conduit) -> Bool {
+    @inlinable func enqueueLatestIfNeeded(for conduit: Conduit) -> Bool {
         guard replay.latest != nil, !conduit.hasLatest, conduit.demand > 0 else { return false }
         pending.append(.latest(conduit))
         return claimDrain()
     }
 
     /// Marks the conduits that receive the next value and takes their demand. Lock held.
-    private func select(_ candidates: ContiguousArray<Conduit>) -> ContiguousArray<Conduit> {
+    @inlinable func select(_ candidates: ContiguousArray<Conduit>) -> ContiguousArray<Conduit> {
         for conduit in candidates {
             if conduit.phase == .subscribed && conduit.demand > 0 {
                 conduit.demand -= 1
@@ -189,7 +191,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         return candidates
     }
 
-    private func deliver(_ value: Output, to selected: ContiguousArray<Conduit>) {
+    @inlinable func deliver(_ value: Output, to selected: ContiguousArray<Conduit>) {
         for conduit in selected where conduit.isSelected {
             conduit.isSelected = false
             conduit.returnedDemand = conduit.deliver(value)
@@ -198,7 +200,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
 
     /// Delivers what was queued, in order, until the queue is empty; then gives up the drain.
     /// `delivered` are the conduits of the delivery just made, whose returned demand is still to add.
-    private func drain(after delivered: ContiguousArray<Conduit>) {
+    @inlinable func drain(after delivered: ContiguousArray<Conduit>) {
         var delivered = delivered
         while true {
             let step: DrainStep = lock.withLock {
@@ -254,7 +256,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         }
     }
 
-    private enum DrainStep {
+    @usableFromInline enum DrainStep {
         case done([Conduit])
         case value(Output?, ContiguousArray<Conduit>)
         case completion(Subscribers.Completion<Failure>, ContiguousArray<Conduit>)

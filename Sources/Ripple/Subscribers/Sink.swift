@@ -14,10 +14,11 @@ extension Subscribers {
 
         /// The two closures, in one object so that the per-value path copies a single reference out of
         /// the lock (no closure reabstraction, no allocation).
-        private final class Handlers {
-            let receiveValue: (Input) -> Void
-            let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-            init(
+        @usableFromInline
+        final class Handlers {
+            @usableFromInline let receiveValue: (Input) -> Void
+            @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+            @usableFromInline init(
                 receiveValue: @escaping (Input) -> Void,
                 receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
             ) {
@@ -26,11 +27,11 @@ extension Subscribers {
             }
         }
 
-        private let lock = Lock()
+        @usableFromInline let lock = Lock()
         private nonisolated(unsafe) var status = Status.awaitingSubscription
         /// The closures until the sink ends; released then, so that a closure capturing its owner does
-        /// not keep it alive.
-        private nonisolated(unsafe) var handlers: Handlers?
+        /// not keep it alive. Guarded by `lock`, so the dynamic exclusivity check is skipped.
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var handlers: Handlers?
 
         /// The closure called with each value (a no-op once the sink has ended).
         public var receiveValue: (Input) -> Void {
@@ -77,6 +78,7 @@ extension Subscribers {
         }
 
         /// Calls the value closure; returns `.none` (the demand is already unlimited).
+        @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             let handlers = lock.withLock { self.handlers }
             handlers?.receiveValue(value)
@@ -117,6 +119,7 @@ extension Publisher {
     ///   - receiveCompletion: called once when the publisher finishes or fails.
     ///   - receiveValue: called with each value.
     /// - Returns: a cancellable that cancels the subscription; dropping it cancels too.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
@@ -131,6 +134,7 @@ extension Publisher where Failure == Never {
     /// Subscribes with a ``Subscribers/Sink`` that calls `receiveValue` with each value.
     ///
     /// - Returns: a cancellable that cancels the subscription; dropping it cancels too.
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
