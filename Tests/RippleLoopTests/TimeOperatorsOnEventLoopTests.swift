@@ -619,7 +619,9 @@ struct TimeOperatorsOnEventLoopTests {
             #expect(intervals[0] >= .milliseconds(45), "since the subscription: \(intervals[0])")
             #expect(intervals[1] >= .milliseconds(95), "since the first value: \(intervals[1])")
             #expect(intervals[2] >= .zero)
-            #expect(intervals.allSatisfy { $0 < .seconds(2) }, "\(intervals)")
+            // Loose upper bounds for the loop-timed intervals; the last one spans the test thread's own
+            // wake-up after the latch, which a loaded machine (or a sanitizer) can delay without limit.
+            #expect(intervals.prefix(2).allSatisfy { $0 < .seconds(10) }, "\(intervals)")
         }
     }
 

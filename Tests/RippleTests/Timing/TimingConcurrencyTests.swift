@@ -59,7 +59,7 @@ struct TimingConcurrencyTests {
         #expect(subscribed.wait(), "\(name)")
         // A publisher's own sends are serialised (the contract every upstream keeps); the senders take
         // turns, while requests and the cancel still race them.
-        let sendTurns = LockedBox(())
+        let sendTurns = LockedBox(0)
         DispatchQueue.concurrentPerform(iterations: 5) { worker in
             for step in 0..<200 {
                 switch worker {
@@ -67,7 +67,10 @@ struct TimingConcurrencyTests {
                     subscriber.request(.max(2))
                     if step == 150 { subscriber.cancel() }
                 default:
-                    _ = sendTurns.mutate { _ in upstream.send(worker * 1_000 + step) }
+                    sendTurns.mutate { turns in
+                        turns += 1
+                        upstream.send(worker * 1_000 + step)
+                    }
                 }
             }
         }
