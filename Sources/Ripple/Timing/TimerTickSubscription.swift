@@ -16,7 +16,9 @@ where Downstream.Failure == Never {
     typealias Time = Downstream.Input
 
     private let name: String
-    private let downstream: Downstream
+    /// The subscriber, until the subscription is cancelled (then released, breaking the
+    /// subscriber ⇄ subscription cycle as Combine does). Read and cleared under the lock.
+    private nonisolated(unsafe) var downstream: Downstream?
     private let lock = Lock()
     private nonisolated(unsafe) var isActive = true
     private nonisolated(unsafe) var demand = Subscribers.Demand.none
@@ -50,12 +52,13 @@ where Downstream.Failure == Never {
     }
 
     func tick(_ time: Time) {
-        let first = lock.withLock { () -> Time? in
-            guard isActive, demand > 0 else { return nil }
+        let first = lock.withLock { () -> (Time, Downstream)? in
+            guard isActive, demand > 0, let downstream else { return nil }
             demand -= 1
-            return ticks.offer(time)
+            return ticks.offer(time).map { ($0, downstream) }
         }
-        guard var time = first else { return }
+        guard let (firstTime, downstream) = first else { return }
+        var time = firstTime
         while true {
             let more = downstream.receive(time)
             let next = lock.withLock { () -> Time? in
@@ -75,14 +78,16 @@ where Downstream.Failure == Never {
     }
 
     func cancel() {
-        let stopper = lock.withLock { () -> (any Cancellable)? in
-            guard isActive else { return nil }
+        // The subscriber is released after unlocking: releasing it may run arbitrary deinit code.
+        let (stopper, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
+            guard isActive else { return (nil, nil) }
             isActive = false
             ticks.discardPending()
-            let stopper = self.stopper
+            let taken = (self.stopper, downstream)
             self.stopper = nil
-            return stopper
+            downstream = nil
+            return taken
         }
-        stopper?.cancel()
+        withExtendedLifetime(released) { stopper?.cancel() }
     }
 }
