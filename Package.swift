@@ -4,8 +4,8 @@
 //
 // Layers, lowest first; a layer never imports one above it:
 //   Ripple                — the operator algebra (pure Swift, Combine-compatible)
-//   RippleLoop            — the libuv event loop as a scheduler            (comes with its issue)
-//   RippleDBus            — D-Bus through libdbus on RippleLoop           (comes with its issue)
+//   RippleLoop            — the libuv event loop as a scheduler
+//   RippleDBus            — D-Bus through libdbus on RippleLoop
 //   RippleBlueZ           — the BLE central on BlueZ's D-Bus API           (comes with its issue)
 //   RippleBlueZSimulator  — a simulated bluetoothd on a private bus        (comes with its issue)
 import PackageDescription
@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleLoop", targets: ["RippleLoop"]),
+        .library(name: "RippleDBus", targets: ["RippleDBus"]),
     ],
     targets: [
         .target(
@@ -37,6 +38,16 @@ let package = Package(
             dependencies: ["Ripple", "CLibUV"],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(
+            name: "RippleDBus",
+            dependencies: ["Ripple", "RippleLoop", "CDBus"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "ripple-example-pipeline",
             dependencies: ["Ripple"],
@@ -51,6 +62,11 @@ let package = Package(
         .testTarget(
             name: "RippleLoopTests",
             dependencies: ["RippleLoop", "Ripple"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RippleDBusTests",
+            dependencies: ["RippleDBus", "RippleLoop", "Ripple", "CDBus"],
             swiftSettings: swiftSettings
         ),
     ]
