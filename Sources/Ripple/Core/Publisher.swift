@@ -19,7 +19,13 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
     /// Attaches `subscriber` to this publisher: the publisher then sends it a subscription, and values
     /// and a completion as demanded.
-    @inlinable
+    ///
+    /// Transparent (inlined at every call site before optimisation) so that an operator subscribing to
+    /// its upstream calls the upstream's `receive(subscriber:)` directly: a chain of operators is then a
+    /// chain of distinct functions, which the optimiser specialises for the concrete subscriber types in
+    /// the client module (through this one generic forwarding function it would stop after one level,
+    /// taking the growing subscriber types for an endless specialisation).
+    @_transparent
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)
     }

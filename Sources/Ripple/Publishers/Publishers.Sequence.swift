@@ -19,12 +19,14 @@ extension Publishers {
         public let sequence: Elements
 
         /// Creates a publisher of the elements of `sequence`.
+        @inlinable
         public init(sequence: Elements) {
             self.sequence = sequence
         }
 
         /// Starts iterating the sequence for `subscriber`: `.finished` at once when it is empty, else a
         /// subscription that delivers elements as requested.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Elements.Element, S.Failure == Failure {
             var iterator = sequence.makeIterator()
             guard let first = iterator.next() else {
@@ -53,6 +55,7 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 extension Sequence {
     /// A publisher that emits this sequence's elements as they are demanded, then finishes; it never
     /// fails.
+    @inlinable
     public var publisher: Publishers.Sequence<Self, Never> {
         Publishers.Sequence(sequence: self)
     }
@@ -70,27 +73,28 @@ extension Publishers.Sequence {
     /// loop picks up, so the stack never grows. When no thread delivers, whoever terminates the
     /// subscription owns that storage and releases it. `sequence` (shown by the description) is guarded by
     /// the lock. Nothing from outside (subscriber, iterator, deinitialisers) runs with the lock held.
+    @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
-        typealias Element = Elements.Element
+        @usableFromInline typealias Element = Elements.Element
 
         /// Demand, delivering and terminated flags; see ``SequenceDeliveryState``.
-        private let state = Atomic<UInt>(0)
+        @usableFromInline let state = Atomic<UInt>(0)
         /// Owned by the delivering thread, or by the terminating thread when none delivers.
-        private nonisolated(unsafe) var downstream: Downstream?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var downstream: Downstream?
         /// Owned as `downstream`: the iterator, stored while no thread is delivering.
-        private nonisolated(unsafe) var iterator: Elements.Iterator?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var iterator: Elements.Iterator?
         /// Owned as `downstream`: the element fetched ahead, stored while no thread is delivering.
-        private nonisolated(unsafe) var upcoming: Element?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upcoming: Element?
 
-        private let lock = Lock()
+        @usableFromInline let lock = Lock()
         /// The sequence, for the description; released on completion or cancellation.
-        private nonisolated(unsafe) var sequence: Elements?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sequence: Elements?
 
-        private let completion: Subscribers.Completion<Failure>
-        private let finishedDescription: String
-        private let mirrorsCompletion: Bool
+        @usableFromInline let completion: Subscribers.Completion<Failure>
+        @usableFromInline let finishedDescription: String
+        @usableFromInline let mirrorsCompletion: Bool
 
         /// - Parameters:
         ///   - iterator: the sequence's iterator, already advanced past `first`.
@@ -98,6 +102,7 @@ extension Publishers.Sequence {
         ///   - completion: what to send after the last element.
         ///   - finishedDescription: the description once completed or cancelled.
         ///   - mirrorsCompletion: whether the mirror shows `completion` besides `sequence`.
+        @inlinable
         init(
             downstream: Downstream,
             sequence: Elements,
@@ -117,13 +122,13 @@ extension Publishers.Sequence {
         }
 
         /// The sequence's description while active, else `finishedDescription`.
-        var description: String {
+        @usableFromInline var description: String {
             let sequence = lock.withLock { self.sequence }
             return sequence.map { String(describing: $0) } ?? finishedDescription
         }
 
         /// `sequence` (empty once finished or cancelled), and `completion` for a ``Record``.
-        var customMirror: Mirror {
+        @usableFromInline var customMirror: Mirror {
             let sequence = lock.withLock { self.sequence }
             let shown: Any = sequence.map { $0 as Any } ?? ([Element]() as Any)
             var children: [Mirror.Child] = [("sequence", shown)]
@@ -133,12 +138,13 @@ extension Publishers.Sequence {
             return Mirror(self, children: children)
         }
 
-        var playgroundDescription: Any { description }
+        @usableFromInline var playgroundDescription: Any { description }
 
         /// Adds `demand` and, unless a delivery loop is already running, delivers until the demand is
         /// used up, the sequence ends, or the subscription is cancelled.
         ///
         /// As in Combine, a demand of `.none` is accepted here (it adds nothing) rather than trapping.
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             var current = state.load(ordering: .relaxed)
             while true {
@@ -160,6 +166,7 @@ extension Publishers.Sequence {
         }
 
         /// Stops delivery at once and releases the subscriber and the sequence; later calls do nothing.
+        @inlinable
         func cancel() {
             var current = state.load(ordering: .relaxed)
             while true {
@@ -180,7 +187,8 @@ extension Publishers.Sequence {
 
         /// Runs the delivery loop on this thread, which has just set the delivering bit (and so owns the
         /// stored iteration) and taken one unit of demand.
-        private func startDelivering() {
+        @inlinable
+        func startDelivering() {
             var iterator: Elements.Iterator?
             var upcoming: Element?
             swap(&iterator, &self.iterator)
@@ -193,7 +201,8 @@ extension Publishers.Sequence {
         }
 
         /// The delivery loop: one compare-and-swap per element.
-        private func run(delivering first: Element, from iterator: inout Elements.Iterator, to downstream: Downstream) {
+        @inlinable
+        func run(delivering first: Element, from iterator: inout Elements.Iterator, to downstream: Downstream) {
             var element = first
             while true {
                 // Look ahead (as Combine does, before delivering) so that the completion can follow the
@@ -236,7 +245,8 @@ extension Publishers.Sequence {
 
         /// After an element: adds `more` and takes one unit of demand for the next element if there is
         /// any. Leaves the state unchanged when there is none (`.idle`) or when cancelled.
-        private func settleAfterElement(adding more: Subscribers.Demand) -> SequenceDeliveryAction {
+        @inlinable
+        func settleAfterElement(adding more: Subscribers.Demand) -> SequenceDeliveryAction {
             var current = state.load(ordering: .relaxed)
             while true {
                 if SequenceDeliveryState.isTerminated(current) { return .cancelled }
@@ -254,7 +264,8 @@ extension Publishers.Sequence {
         /// Clears the delivering bit if there is still no demand; returns `true` when delivery stopped
         /// (paused, or cancelled, in which case it also releases the storage). Returns `false` when demand
         /// arrived meanwhile, having taken one unit of it: the caller goes on delivering.
-        private func pause() -> Bool {
+        @inlinable
+        func pause() -> Bool {
             var current = state.load(ordering: .relaxed)
             while true {
                 if SequenceDeliveryState.isTerminated(current) {
@@ -272,20 +283,23 @@ extension Publishers.Sequence {
         }
 
         /// Stores the iteration for the next delivering thread (called by the delivering thread only).
-        private func handBack(_ iterator: Elements.Iterator, _ upcoming: Element) {
+        @inlinable
+        func handBack(_ iterator: Elements.Iterator, _ upcoming: Element) {
             self.iterator = iterator
             self.upcoming = upcoming
         }
 
         /// Drops the subscriber and the iteration (called only by their owner).
-        private func releaseOwnedStorage() {
+        @inlinable
+        func releaseOwnedStorage() {
             downstream = nil
             iterator = nil
             upcoming = nil
         }
 
         /// Drops the sequence, outside the lock.
-        private func releaseSequence() {
+        @inlinable
+        func releaseSequence() {
             var sequence: Elements?
             lock.withLock { swap(&sequence, &self.sequence) }
         }
@@ -295,30 +309,32 @@ extension Publishers.Sequence {
 /// The bits of a sequence subscription's atomic state word: the top bit says terminated (completed or
 /// cancelled), the next says a thread is delivering, and the rest hold the outstanding demand, all ones
 /// standing for unlimited. Plain functions on `UInt`, so they cost no generic metadata lookups.
-private enum SequenceDeliveryState {
-    static var terminated: UInt { 1 << (UInt.bitWidth - 1) }
-    static var delivering: UInt { 1 << (UInt.bitWidth - 2) }
-    static var unlimited: UInt { delivering - 1 }
+@usableFromInline
+internal enum SequenceDeliveryState {
+    @inlinable static var terminated: UInt { 1 << (UInt.bitWidth - 1) }
+    @inlinable static var delivering: UInt { 1 << (UInt.bitWidth - 2) }
+    @inlinable static var unlimited: UInt { delivering - 1 }
 
-    static func isTerminated(_ state: UInt) -> Bool { state & terminated != 0 }
-    static func isDelivering(_ state: UInt) -> Bool { state & delivering != 0 }
-    static func demand(of state: UInt) -> UInt { state & unlimited }
+    @inlinable static func isTerminated(_ state: UInt) -> Bool { state & terminated != 0 }
+    @inlinable static func isDelivering(_ state: UInt) -> Bool { state & delivering != 0 }
+    @inlinable static func demand(of state: UInt) -> UInt { state & unlimited }
 
     /// `pending` increased by `demand`, saturating at unlimited.
-    static func adding(_ demand: Subscribers.Demand, to pending: UInt) -> UInt {
+    @inlinable static func adding(_ demand: Subscribers.Demand, to pending: UInt) -> UInt {
         guard let count = demand.max else { return unlimited }
         return count == 0 ? pending : min(pending + UInt(count), unlimited)
     }
 
     /// `pending` less the one unit taken for an element (unlimited stays unlimited).
-    static func takingOne(from pending: UInt) -> UInt {
+    @inlinable static func takingOne(from pending: UInt) -> UInt {
         pending == unlimited ? pending : pending - 1
     }
 }
 
 /// What a sequence subscription's delivering thread does after an element. Not generic, so it costs no
 /// metadata lookups in unoptimised builds.
-private enum SequenceDeliveryAction {
+@usableFromInline
+internal enum SequenceDeliveryAction {
     /// Deliver the element fetched ahead (one unit of demand has been taken for it).
     case deliver
     /// No demand left: pause, handing the iteration back.
