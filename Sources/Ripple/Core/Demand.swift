@@ -9,8 +9,10 @@ extension Subscribers {
         @usableFromInline
         internal let rawValue: UInt
 
-        @usableFromInline
-        internal static let unlimitedRaw = UInt(Int.max) + 1
+        /// The raw value of `.unlimited`. Computed (like ``unlimited`` and ``none``), so that reading it
+        /// folds to a constant instead of going through a lazily initialised global on every use.
+        @inlinable
+        internal static var unlimitedRaw: UInt { UInt(Int.max) + 1 }
 
         @inlinable
         internal init(rawValue: UInt) {
@@ -18,10 +20,12 @@ extension Subscribers {
         }
 
         /// As many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRaw)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRaw) }
 
         /// No values (a subscriber returns it from `receive(_:)` when it wants no more than before).
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// At most `value` values. `value` must not be negative (that traps, as in Combine).
         @inlinable

@@ -94,7 +94,15 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         }
         guard let selected else { return }
         deliver(value, to: selected)
-        drain(after: selected)
+        // The common case, nothing queued meanwhile: account the returned demand and give up the drain
+        // in one critical section.
+        let isDone = lock.withLock { () -> Bool in
+            addReturnedDemand(of: selected)
+            guard pending.isEmpty, releasedDuringDrain.isEmpty else { return false }
+            isDraining = false
+            return true
+        }
+        if !isDone { drain(after: []) }
     }
 
     @inlinable func send(completion: Subscribers.Completion<Failure>) {
@@ -191,6 +199,14 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         return candidates
     }
 
+    /// Adds the demand the `delivered` conduits returned to their demand. Lock held.
+    @inlinable func addReturnedDemand(of delivered: ContiguousArray<Conduit>) {
+        for conduit in delivered where conduit.returnedDemand != .none {
+            if conduit.phase != .finished { conduit.demand += conduit.returnedDemand }
+            conduit.returnedDemand = .none
+        }
+    }
+
     @inlinable func deliver(_ value: Output, to selected: ContiguousArray<Conduit>) {
         for conduit in selected where conduit.isSelected {
             conduit.isSelected = false
@@ -204,10 +220,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         var delivered = delivered
         while true {
             let step: DrainStep = lock.withLock {
-                for conduit in delivered where conduit.returnedDemand != .none {
-                    if conduit.phase != .finished { conduit.demand += conduit.returnedDemand }
-                    conduit.returnedDemand = .none
-                }
+                addReturnedDemand(of: delivered)
                 guard let next = pending.popFirst() else {
                     isDraining = false
                     let released = releasedDuringDrain
