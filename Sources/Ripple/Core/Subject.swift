@@ -26,6 +26,7 @@ extension Publisher {
     /// Attaches `subject` to this publisher: everything published is sent into the subject.
     ///
     /// - Returns: a cancellable that detaches the subject.
+    @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let subscriber = SubjectSubscriber(subject)
         subscribe(subscriber)

@@ -1,23 +1,27 @@
 /// The subscriber behind ``Publisher/subscribe(_:)-(Subject)``: it forwards everything into a subject
 /// and offers itself to the subject as the subscription it requests through.
+@usableFromInline
 internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible {
-    typealias Input = Downstream.Output
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Input = Downstream.Output
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
-    private nonisolated(unsafe) var subject: Downstream?
-    private nonisolated(unsafe) var upstream: (any Subscription)?
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var subject: Downstream?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
+    /// Whether `upstream` is set: what the value path checks, without copying the existential.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSubscribed = false
 
-    init(_ subject: Downstream) {
+    @inlinable init(_ subject: Downstream) {
         self.subject = subject
     }
 
-    var description: String { "Subject" }
+    @usableFromInline var description: String { "Subject" }
 
-    func receive(subscription: any Subscription) {
+    @inlinable func receive(subscription: any Subscription) {
         let accepted: Downstream? = lock.withLock {
-            guard upstream == nil, let subject else { return nil }
+            guard !isSubscribed, let subject else { return nil }
             upstream = subscription
+            isSubscribed = true
             return subject
         }
         guard let accepted else {
@@ -27,34 +31,38 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
         accepted.send(subscription: self)
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
-        let target = lock.withLock { upstream == nil ? nil : subject }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        let target: Downstream? = lock.withLock {
+            isSubscribed ? subject : nil
+        }
         target?.send(input)
         return .none
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
         let target: Downstream? = lock.withLock {
             let target = subject
             subject = nil
             upstream = nil
+            isSubscribed = false
             return target
         }
         target?.send(completion: completion)
     }
 
-    func request(_ demand: Subscribers.Demand) {
+    @inlinable func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
         let target = lock.withLock { upstream }
         target?.request(demand)
     }
 
-    func cancel() {
+    @inlinable func cancel() {
         // The subject is released after unlocking: if this was its last reference, its deinit cancels its
         // upstreams, which may be this very subscriber.
         let (target, released): ((any Subscription)?, Downstream?) = lock.withLock {
             let taken = (upstream, subject)
             upstream = nil
+            isSubscribed = false
             subject = nil
             return taken
         }

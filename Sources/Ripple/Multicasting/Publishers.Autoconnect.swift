@@ -9,6 +9,7 @@ extension ConnectablePublisher {
     ///
     /// - Returns: A publisher that passes the upstream's subscriptions, values and completion through
     ///   unchanged.
+    @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {
         Publishers.Autoconnect(upstream: self)
     }
@@ -36,20 +37,22 @@ extension Publishers {
         /// The connectable publisher this publisher subscribes to and connects.
         public let upstream: Upstream
 
-        private let lock = Lock()
+        @usableFromInline let lock = Lock()
         /// Subscribers attached and not yet cancelled.
-        private nonisolated(unsafe) var subscriberCount = 0
+        @usableFromInline nonisolated(unsafe) var subscriberCount = 0
         /// The live connection, if any.
-        private nonisolated(unsafe) var connection: (any Cancellable)?
+        @usableFromInline nonisolated(unsafe) var connection: (any Cancellable)?
         /// Set while one thread runs `upstream.connect()`.
-        private nonisolated(unsafe) var isConnecting = false
+        @usableFromInline nonisolated(unsafe) var isConnecting = false
 
         /// Creates a publisher that connects `upstream` while it has subscribers.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream, then connects the upstream if it is not connected.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let mustConnect = lock.withLock { () -> Bool in
                 subscriberCount += 1
@@ -70,7 +73,7 @@ extension Publishers {
         }
 
         /// Called once per subscriber whose subscription is cancelled: disconnects after the last one.
-        fileprivate func subscriberDidCancel() {
+        @usableFromInline func subscriberDidCancel() {
             let disconnect: (any Cancellable)? = lock.withLock {
                 guard subscriberCount > 0 else { return nil }
                 subscriberCount -= 1
@@ -86,59 +89,60 @@ extension Publishers {
 
 /// The subscriber ``Publishers/Autoconnect`` attaches to its upstream for each downstream subscriber;
 /// it forwards everything and wraps the subscription so that cancelling it is counted.
-private struct AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
+@usableFromInline
+internal final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    let combineIdentifier = CombineIdentifier()
-    private let parent: Publishers.Autoconnect<Upstream>
-    private let downstream: Downstream
+    @usableFromInline let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline let downstream: Downstream
 
-    init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
+    @inlinable init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
         self.parent = parent
         self.downstream = downstream
     }
 
-    var description: String { "Autoconnect" }
+    @usableFromInline var description: String { "Autoconnect" }
 
-    func receive(subscription: any Subscription) {
+    @inlinable func receive(subscription: any Subscription) {
         downstream.receive(subscription: AutoconnectSubscription(subscription, parent: parent))
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
         downstream.receive(input)
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
         downstream.receive(completion: completion)
     }
 }
 
 /// The upstream subscription as a ``Publishers/Autoconnect`` subscriber sees it: requests and cancels
 /// pass through; the first cancel also tells the parent that this subscriber is gone.
-private final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription,
+@usableFromInline
+internal final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription,
     CustomStringConvertible
 {
-    private let upstreamSubscription: any Subscription
-    private let parent: Publishers.Autoconnect<Upstream>
-    private let isCancelled = Atomic<Bool>(false)
+    @usableFromInline let upstreamSubscription: any Subscription
+    @usableFromInline let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline let isCancelled = Atomic<Bool>(false)
 
-    init(_ upstreamSubscription: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
+    @inlinable init(_ upstreamSubscription: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
         self.upstreamSubscription = upstreamSubscription
         self.parent = parent
     }
 
-    var description: String { String(describing: upstreamSubscription) }
+    @usableFromInline var description: String { String(describing: upstreamSubscription) }
 
-    var combineIdentifier: CombineIdentifier { upstreamSubscription.combineIdentifier }
+    @usableFromInline var combineIdentifier: CombineIdentifier { upstreamSubscription.combineIdentifier }
 
-    func request(_ demand: Subscribers.Demand) {
+    @inlinable func request(_ demand: Subscribers.Demand) {
         upstreamSubscription.request(demand)
     }
 
-    func cancel() {
+    @inlinable func cancel() {
         if !isCancelled.exchange(true, ordering: .acquiringAndReleasing) {
             parent.subscriberDidCancel()
         }

@@ -7,6 +7,7 @@ extension Publisher where Failure == Never {
     /// completion.
     ///
     /// - Returns: A connectable publisher; its subscriptions describe themselves as `"Multicast"`.
+    @inlinable
     public func makeConnectable() -> Publishers.MakeConnectable<Self> {
         Publishers.MakeConnectable(upstream: self)
     }
@@ -25,15 +26,17 @@ extension Publishers {
         /// The kind of error published: the upstream's.
         public typealias Failure = Upstream.Failure
 
-        private let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
+        @usableFromInline let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
 
         /// Creates a connectable publisher over `upstream`.
+        @inlinable
         public init(upstream: Upstream) {
             inner = upstream.multicast(subject: PassthroughSubject())
         }
 
         /// Attaches `subscriber`; it receives a subscription described as `"Multicast"`, then the values
         /// emitted after ``connect()`` while it has demand, then the completion.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             inner.subscribe(subscriber)
         }
@@ -42,6 +45,7 @@ extension Publishers {
         ///
         /// - Returns: A cancellable that cancels that upstream subscription; keep it for as long as the
         ///   connection should last.
+        @inlinable
         public func connect() -> any Cancellable {
             inner.connect()
         }

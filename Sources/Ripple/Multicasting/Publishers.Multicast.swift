@@ -12,6 +12,7 @@ extension Publisher {
     ///
     /// - Parameter createSubject: Makes the subject that delivers the values to the subscribers.
     /// - Returns: A connectable publisher; its subscriptions describe themselves as `"Multicast"`.
+    @inlinable
     public func multicast<S: Subject>(
         _ createSubject: @escaping () -> S
     ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
@@ -25,6 +26,7 @@ extension Publisher {
     ///
     /// - Parameter subject: The subject that delivers the values to the subscribers.
     /// - Returns: A connectable publisher; its subscriptions describe themselves as `"Multicast"`.
+    @inlinable
     public func multicast<S: Subject>(
         subject: S
     ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
@@ -58,11 +60,12 @@ extension Publishers {
         /// Creates the subject; called once, when the subject is first needed.
         public let createSubject: () -> SubjectType
 
-        private let lock = Lock()
-        private nonisolated(unsafe) var subject: SubjectType?
+        @usableFromInline let lock = Lock()
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var subject: SubjectType?
 
         /// Creates a connectable publisher that shares `upstream` through the subject `createSubject`
         /// makes.
+        @inlinable
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
             self.createSubject = createSubject
@@ -70,7 +73,7 @@ extension Publishers {
 
         /// The subject, made on first use. `createSubject` runs outside the lock; if two threads race,
         /// the first subject stored wins and the other is discarded.
-        private var lazySubject: SubjectType {
+        @inlinable var lazySubject: SubjectType {
             if let existing = lock.withLock({ subject }) { return existing }
             let created = createSubject()
             return lock.withLock {
@@ -82,6 +85,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the subject; it receives a subscription described as `"Multicast"`,
         /// then what the subject delivers while it has demand, then the subject's completion.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             lazySubject.subscribe(MulticastInner(downstream: subscriber))
         }
@@ -90,6 +94,7 @@ extension Publishers {
         ///
         /// - Returns: A cancellable that cancels that upstream subscription (values stop; the subject
         ///   and its subscribers are not completed). Keep it for as long as the connection should last.
+        @inlinable
         public func connect() -> any Cancellable {
             upstream.subscribe(lazySubject)
         }
@@ -102,33 +107,42 @@ extension Publishers {
 /// Extra demand the downstream returns from `receive(_:)` is requested from the subject subscription
 /// (as Combine does) rather than returned. Signals before the subject's subscription and after a
 /// completion or cancellation are ignored; a second subscription is cancelled.
-private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+@usableFromInline
+internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private enum State {
+    @usableFromInline enum Phase {
         /// Waiting for the subject's subscription.
-        case awaitingSubscription(Downstream)
+        case awaitingSubscription
         /// Connected to the subject.
-        case subscribed(Downstream, any Subscription)
+        case subscribed
         /// Completed or cancelled.
         case terminated
     }
 
-    private let lock = Lock()
-    private nonisolated(unsafe) var state: State
+    /// Guards the fields below, which skip the dynamic exclusivity check (the lock makes every access
+    /// exclusive). Kept as separate fields rather than one enum with payloads, so that the value path
+    /// copies only the downstream out of the lock.
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var phase = Phase.awaitingSubscription
+    /// Until completed or cancelled.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var downstream: Downstream?
+    /// The subject subscription, while subscribed.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var subscription: (any Subscription)?
 
-    init(downstream: Downstream) {
-        state = .awaitingSubscription(downstream)
+    @inlinable init(downstream: Downstream) {
+        self.downstream = downstream
     }
 
-    var description: String { "Multicast" }
+    @usableFromInline var description: String { "Multicast" }
 
-    func receive(subscription: any Subscription) {
+    @inlinable func receive(subscription: any Subscription) {
         let downstream: Downstream? = lock.withLock {
-            guard case .awaitingSubscription(let downstream) = state else { return nil }
-            state = .subscribed(downstream, subscription)
-            return downstream
+            guard phase == .awaitingSubscription else { return nil }
+            phase = .subscribed
+            self.subscription = subscription
+            return self.downstream
         }
         guard let downstream else {
             subscription.cancel()
@@ -137,42 +151,48 @@ private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscrip
         downstream.receive(subscription: self)
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
-        let target: (Downstream, any Subscription)? = lock.withLock {
-            guard case .subscribed(let downstream, let subscription) = state else { return nil }
-            return (downstream, subscription)
-        }
-        guard let (downstream, subscription) = target else { return .none }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        let target: Downstream? = lock.withLock { phase == .subscribed ? downstream : nil }
+        guard let downstream = target else { return .none }
         let more = downstream.receive(input)
-        if more > 0 { subscription.request(more) }
+        // Rare: the subject subscription is fetched only when there is demand to pass on.
+        if more > 0 { request(more) }
         return .none
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let downstream: Downstream? = lock.withLock {
-            guard case .subscribed(let downstream, _) = state else { return nil }
-            state = .terminated
-            return downstream
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        let released: (Downstream?, (any Subscription)?) = lock.withLock {
+            guard phase == .subscribed else { return (nil, nil) }
+            phase = .terminated
+            defer {
+                downstream = nil
+                subscription = nil
+            }
+            return (downstream, subscription)
         }
-        downstream?.receive(completion: completion)
+        withExtendedLifetime(released.1) {
+            released.0?.receive(completion: completion)
+        }
     }
 
-    func request(_ demand: Subscribers.Demand) {
-        let subscription: (any Subscription)? = lock.withLock {
-            guard case .subscribed(_, let subscription) = state else { return nil }
-            return subscription
-        }
+    @inlinable func request(_ demand: Subscribers.Demand) {
+        let subscription: (any Subscription)? = lock.withLock { phase == .subscribed ? self.subscription : nil }
         subscription?.request(demand)
     }
 
-    func cancel() {
-        // The previous state is taken out so that the downstream is released after the lock.
-        let previous: State = lock.withLock {
-            guard case .subscribed = state else { return .terminated }
-            let previous = state
-            state = .terminated
-            return previous
+    @inlinable func cancel() {
+        // The downstream and the subscription are released after the lock.
+        let released: (Downstream?, (any Subscription)?) = lock.withLock {
+            guard phase == .subscribed else { return (nil, nil) }
+            phase = .terminated
+            defer {
+                downstream = nil
+                subscription = nil
+            }
+            return (downstream, subscription)
         }
-        if case .subscribed(_, let subscription) = previous { subscription.cancel() }
+        withExtendedLifetime(released.0) {
+            released.1?.cancel()
+        }
     }
 }

@@ -11,6 +11,7 @@ extension Publisher {
     ///
     /// - Returns: A publisher with reference semantics; its subscriptions describe themselves as
     ///   `"Multicast"`.
+    @inlinable
     public func share() -> Publishers.Share<Self> {
         Publishers.Share(upstream: self)
     }
@@ -27,12 +28,13 @@ extension Publishers {
         /// The kind of error published: the upstream's.
         public typealias Failure = Upstream.Failure
 
-        private let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
+        @usableFromInline let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
         /// The publisher whose output is shared.
         public let upstream: Upstream
 
         /// Creates a publisher that shares `upstream`.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
             inner = upstream.multicast(subject: PassthroughSubject()).autoconnect()
@@ -40,6 +42,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the shared stream, subscribing to the upstream if no one else is
         /// attached.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             inner.subscribe(subscriber)
         }
