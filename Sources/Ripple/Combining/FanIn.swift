@@ -21,14 +21,14 @@
 /// Completion: `.finished` once every source finished, the feeder (`flatMap`'s upstream) finished, and
 /// nothing is buffered; the first failure is delivered at once (buffered values are dropped) after the
 /// other subscriptions were cancelled.
-internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+@usableFromInline final class FanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
     /// Which operator this subscription implements.
-    enum Flavor {
+    @usableFromInline enum Flavor {
         /// `merge`: a fixed set of sources made before the subscription is handed downstream.
         case merge
         /// `flatMap`: sources made as the feeder (the upstream) publishes; the feeder is asked for
@@ -36,7 +36,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
         case flatMap(maxPublishers: Subscribers.Demand)
     }
 
-    private enum Status {
+    @usableFromInline enum Status {
         case active
         /// A failure was decided while another thread was delivering; that thread hands it downstream.
         case failing(Failure)
@@ -45,7 +45,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// What the delivering thread does next.
-    private enum Step {
+    @usableFromInline enum Step {
         case deliver(Output, thenRequestOneFrom: (any Subscription)?)
         case complete(Subscribers.Completion<Failure>)
         case idle
@@ -53,35 +53,49 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// What a closing subscription hands out of the lock: subscriptions to cancel, and state to release
     /// only once the lock is released.
-    private struct Detached {
-        let sourceSubscriptions: [any Subscription]
-        let feeder: (any Subscription)?
-        let sources: [Int: Source]
-        let slotted: [Source]
-        let queue: RingBuffer<(source: Source, value: Output)>
+    @usableFromInline struct Detached {
+        @usableFromInline let sourceSubscriptions: [any Subscription]
+        @usableFromInline let feeder: (any Subscription)?
+        @usableFromInline let sources: [Int: Source]
+        @usableFromInline let slotted: [Source]
+        @usableFromInline let queue: RingBuffer<(source: Source, value: Output)>
+
+        @inlinable init(
+            sourceSubscriptions: [any Subscription],
+            feeder: (any Subscription)?,
+            sources: [Int: Source],
+            slotted: [Source],
+            queue: RingBuffer<(source: Source, value: Output)>
+        ) {
+            self.sourceSubscriptions = sourceSubscriptions
+            self.feeder = feeder
+            self.sources = sources
+            self.slotted = slotted
+            self.queue = queue
+        }
     }
 
-    private let lock = Lock()
-    private let downstream: Downstream
-    private let isMerge: Bool
-    private let requestsPublisherPerFinishedSource: Bool
+    @usableFromInline let lock = Lock()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let isMerge: Bool
+    @usableFromInline let requestsPublisherPerFinishedSource: Bool
 
     // Guarded by `lock`.
-    private nonisolated(unsafe) var status = Status.active
-    private nonisolated(unsafe) var demand = Subscribers.Demand.none
-    private nonisolated(unsafe) var isDelivering = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = Status.active
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isDelivering = false
     /// The sources that have not finished (including those still waiting for their subscription).
-    private nonisolated(unsafe) var live: [Int: Source] = [:]
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var live: [Int: Source] = [:]
     /// `merge` only: every source, in order, for draining their slots.
-    private nonisolated(unsafe) var slotted: [Source] = []
-    private nonisolated(unsafe) var slotCount = 0
-    private nonisolated(unsafe) var queue = RingBuffer<(source: Source, value: Output)>()
-    private nonisolated(unsafe) var nextSourceIndex = 0
-    private nonisolated(unsafe) var feeder: (any Subscription)?
-    private nonisolated(unsafe) var feederAttached = false
-    private nonisolated(unsafe) var feederFinished: Bool
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slotted: [Source] = []
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slotCount = 0
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var queue = RingBuffer<(source: Source, value: Output)>()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var nextSourceIndex = 0
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var feeder: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var feederAttached = false
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var feederFinished: Bool
 
-    init(_ flavor: Flavor, downstream: Downstream) {
+    @inlinable init(_ flavor: Flavor, downstream: Downstream) {
         self.downstream = downstream
         switch flavor {
         case .merge:
@@ -96,17 +110,17 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// `"Merge"` or `"FlatMap"`.
-    var description: String { isMerge ? "Merge" : "FlatMap" }
+    @usableFromInline var description: String { isMerge ? "Merge" : "FlatMap" }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 
     // MARK: Sources and feeder
 
     /// `merge`: the subscribers for `count` publishers, all live from the start (call it before handing
     /// the subscription downstream).
-    func makeSources(count: Int) -> [Source] {
+    @inlinable func makeSources(count: Int) -> [Source] {
         lock.withLock {
             let sources = (0..<count).map { Source(parent: self, index: nextSourceIndex + $0) }
             for source in sources {
@@ -120,7 +134,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// `flatMap`: a new source subscriber, counted as live until it finishes; `nil` once the
     /// subscription closed.
-    func makeSource() -> Source? {
+    @inlinable func makeSource() -> Source? {
         lock.withLock {
             guard case .active = status else { return nil }
             let source = Source(parent: self, index: nextSourceIndex)
@@ -132,7 +146,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// Takes `flatMap`'s upstream subscription; `false` (the caller cancels it) when one was already
     /// taken or the subscription closed.
-    func attachFeeder(_ subscription: any Subscription) -> Bool {
+    @inlinable func attachFeeder(_ subscription: any Subscription) -> Bool {
         lock.withLock {
             guard case .active = status, !feederAttached, !feederFinished else { return false }
             feederAttached = true
@@ -143,7 +157,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// `flatMap`'s upstream completed: a failure fails everything, `.finished` completes once every
     /// source finished.
-    func feederCompleted(_ completion: Subscribers.Completion<Failure>) {
+    @inlinable func feederCompleted(_ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
             let step: Step = lock.withLock {
@@ -158,7 +172,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
         }
     }
 
-    fileprivate func sourceReceived(_ subscription: any Subscription, for source: Source) {
+    @inlinable func sourceReceived(_ subscription: any Subscription, for source: Source) {
         let initialDemand: Subscribers.Demand? = lock.withLock {
             guard case .active = status, !source.isSubscribed, !source.isFinished else { return nil }
             source.isSubscribed = true
@@ -172,7 +186,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
         }
     }
 
-    fileprivate func sourceReceived(_ value: Output, from source: Source) -> Subscribers.Demand {
+    @inlinable func sourceReceived(_ value: Output, from source: Source) -> Subscribers.Demand {
         let deliverNow: Bool = lock.withLock {
             guard case .active = status, !source.isFinished else { return false }
             if isDelivering || demand == .none {
@@ -193,7 +207,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
         return isUnlimited ? .none : .max(1)
     }
 
-    fileprivate func sourceCompleted(_ completion: Subscribers.Completion<Failure>, from source: Source) {
+    @inlinable func sourceCompleted(_ completion: Subscribers.Completion<Failure>, from source: Source) {
         guard case .failure(let error) = completion else {
             let (step, feederToAsk): (Step, (any Subscription)?) = lock.withLock {
                 guard case .active = status, !source.isFinished else { return (.idle, nil) }
@@ -213,7 +227,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// Adds to the downstream demand and delivers buffered values it now allows; on the switch to
     /// `.unlimited`, asks every source for `.unlimited`.
-    func request(_ demand: Subscribers.Demand) {
+    @inlinable func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
         let (step, toUnlimit): (Step, [any Subscription]) = lock.withLock {
             guard case .active = status else { return (.idle, []) }
@@ -229,7 +243,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// Cancels every source, then the feeder; nothing more reaches the downstream.
-    func cancel() {
+    @inlinable func cancel() {
         let detached: Detached? = lock.withLock {
             switch status {
             case .closed:
@@ -254,7 +268,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     /// Fails the subscription: cancels the other sources (`merge` cancels the failed one too, as
     /// Combine does) and the feeder unless it is what failed, then delivers the failure, at once or by
     /// the thread currently delivering.
-    private func fail(_ error: Failure, from failedSource: Source?) {
+    @inlinable func fail(_ error: Failure, from failedSource: Source?) {
         let outcome: (detached: Detached, deliverNow: Bool)? = lock.withLock {
             guard case .active = status else { return nil }
             failedSource?.isFinished = true
@@ -279,7 +293,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// Delivers `first` and whatever follows it, until nothing more can be delivered now.
-    private func run(_ first: Step) {
+    @inlinable func run(_ first: Step) {
         var step = first
         while true {
             switch step {
@@ -300,7 +314,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// Becomes the delivering thread if nobody is, and returns the first step (lock held).
-    private func claimDelivery() -> Step {
+    @inlinable func claimDelivery() -> Step {
         guard !isDelivering else { return .idle }
         isDelivering = true
         return nextStep()
@@ -308,7 +322,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// The delivering thread's next step; gives up the delivering role when there is nothing to do
     /// (lock held).
-    private func nextStep() -> Step {
+    @inlinable func nextStep() -> Step {
         switch status {
         case .closed:
             isDelivering = false
@@ -335,7 +349,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// Keeps a value that cannot be delivered now (lock held).
-    private func buffer(_ value: Output, from source: Source) {
+    @inlinable func buffer(_ value: Output, from source: Source) {
         if isMerge, demand != .unlimited {
             if source.slot == nil { slotCount += 1 }
             source.slot = value
@@ -345,7 +359,7 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// The oldest buffered value: `merge`'s slots first, in source order, then the queue (lock held).
-    private func takeBuffered() -> (Source, Output)? {
+    @inlinable func takeBuffered() -> (Source, Output)? {
         if slotCount > 0 {
             for source in slotted {
                 if let value = source.slot {
@@ -359,13 +373,13 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     /// The subscriptions of the live sources, in source order (lock held).
-    private func liveSubscriptions() -> [any Subscription] {
+    @inlinable func liveSubscriptions() -> [any Subscription] {
         live.values.sorted { $0.index < $1.index }.compactMap(\.subscription)
     }
 
     /// Forgets every source, buffered value and the feeder, returning them for the caller to cancel and
     /// release once the lock is released (lock held).
-    private func detachAll(sparing spared: Source?) -> Detached {
+    @inlinable func detachAll(sparing spared: Source?) -> Detached {
         var subscriptions: [any Subscription] = []
         for source in live.values.sorted(by: { $0.index < $1.index }) {
             if source !== spared, let subscription = source.subscription {
@@ -391,42 +405,42 @@ internal final class FanIn<Downstream: Subscriber>: Subscription, CustomStringCo
 
 extension FanIn {
     /// The subscriber attached to one source publisher; described like its subscription.
-    final class Source: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
+    @usableFromInline final class Source: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline typealias Input = Downstream.Input
+        @usableFromInline typealias Failure = Downstream.Failure
 
-        fileprivate let parent: FanIn
-        fileprivate let index: Int
+        @usableFromInline let parent: FanIn
+        @usableFromInline let index: Int
 
         // Guarded by the parent's lock.
-        fileprivate nonisolated(unsafe) var subscription: (any Subscription)?
-        fileprivate nonisolated(unsafe) var isSubscribed = false
-        fileprivate nonisolated(unsafe) var isFinished = false
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var subscription: (any Subscription)?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSubscribed = false
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isFinished = false
         /// `merge` only: the value that arrived without demand.
-        fileprivate nonisolated(unsafe) var slot: Input?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slot: Input?
 
-        fileprivate init(parent: FanIn, index: Int) {
+        @inlinable init(parent: FanIn, index: Int) {
             self.parent = parent
             self.index = index
         }
 
-        var description: String { parent.description }
+        @usableFromInline var description: String { parent.description }
 
-        var customMirror: Mirror {
+        @usableFromInline var customMirror: Mirror {
             Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
         }
 
-        var playgroundDescription: Any { description }
+        @usableFromInline var playgroundDescription: Any { description }
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             parent.sourceReceived(subscription, for: self)
         }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             parent.sourceReceived(input, from: self)
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             parent.sourceCompleted(completion, from: self)
         }
     }

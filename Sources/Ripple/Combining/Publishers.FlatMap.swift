@@ -29,7 +29,7 @@ extension Publishers {
 
         /// Creates a publisher that subscribes to `transform(element)` for each upstream element, at most
         /// `maxPublishers` at once.
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand,
+        @inlinable public init(upstream: Upstream, maxPublishers: Subscribers.Demand,
                     transform: @escaping (Upstream.Output) -> NewPublisher)
         {
             self.upstream = upstream
@@ -38,7 +38,7 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"FlatMap"`) to `subscriber`, then subscribes to the upstream.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.flatMap(maxPublishers: maxPublishers), downstream: subscriber)
             subscriber.receive(subscription: fanIn)
             upstream.subscribe(Feeder(fanIn: fanIn, maxPublishers: maxPublishers, transform: transform))
@@ -49,18 +49,18 @@ extension Publishers {
 extension Publishers.FlatMap {
     /// The subscriber attached to the upstream: it makes an inner publisher of each element and
     /// subscribes the fan-in to it.
-    private final class Feeder<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline final class Feeder<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
         where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure
     {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        private let fanIn: FanIn<Downstream>
-        private let maxPublishers: Subscribers.Demand
-        private let transform: (Upstream.Output) -> NewPublisher
+        @usableFromInline let fanIn: FanIn<Downstream>
+        @usableFromInline let maxPublishers: Subscribers.Demand
+        @usableFromInline let transform: (Upstream.Output) -> NewPublisher
 
-        init(fanIn: FanIn<Downstream>, maxPublishers: Subscribers.Demand,
+        @inlinable init(fanIn: FanIn<Downstream>, maxPublishers: Subscribers.Demand,
              transform: @escaping (Upstream.Output) -> NewPublisher)
         {
             self.fanIn = fanIn
@@ -68,15 +68,15 @@ extension Publishers.FlatMap {
             self.transform = transform
         }
 
-        var description: String { "FlatMap" }
+        @usableFromInline var description: String { "FlatMap" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
-        var playgroundDescription: Any { description }
+        @usableFromInline var playgroundDescription: Any { description }
 
         /// Asks for `maxPublishers` upstream elements (nothing for `.none`, which Ripple's publishers
         /// would reject as a zero request).
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             guard fanIn.attachFeeder(subscription) else {
                 subscription.cancel()
                 return
@@ -86,13 +86,13 @@ extension Publishers.FlatMap {
             }
         }
 
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let source = fanIn.makeSource() else { return .none }
             transform(input).subscribe(source)
             return .none
         }
 
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             fanIn.feederCompleted(completion)
         }
     }
@@ -108,7 +108,7 @@ extension Publisher {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
-    public func flatMap<T, P: Publisher>(
+    @inlinable public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
@@ -124,7 +124,7 @@ extension Publisher where Failure == Never {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
-    public func flatMap<P: Publisher>(
+    @inlinable public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
@@ -141,7 +141,7 @@ extension Publisher where Failure == Never {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
-    public func flatMap<P: Publisher>(
+    @inlinable public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
@@ -157,7 +157,7 @@ extension Publisher {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
-    public func flatMap<P: Publisher>(
+    @inlinable public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {

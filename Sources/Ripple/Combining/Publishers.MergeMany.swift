@@ -16,17 +16,17 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Creates a publisher that merges the given publishers (zero or more).
-        public init(_ upstream: Upstream...) {
+        @inlinable public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
         /// Creates a publisher that merges the publishers of a sequence (zero or more).
-        public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
+        @inlinable public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each publisher in order.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: publishers.count)
             subscriber.receive(subscription: fanIn)
@@ -36,7 +36,7 @@ extension Publishers {
         }
 
         /// A publisher that merges these publishers and `other`.
-        public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
+        @inlinable public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
             Publishers.MergeMany(publishers + [other])
         }
     }
@@ -44,7 +44,7 @@ extension Publishers {
 
 extension Publishers.MergeMany: Equatable where Upstream: Equatable {
     /// Whether both merge equal publishers in the same order.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.publishers == rhs.publishers
     }
 }

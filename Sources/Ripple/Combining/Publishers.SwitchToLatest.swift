@@ -18,12 +18,12 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that republishes the elements of `upstream`'s most recent publisher.
-        public init(upstream: Upstream) {
+        @inlinable public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Sends the subscription (`"SwitchToLatest"`) to `subscriber`, then subscribes to the upstream.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let switcher = Switcher(downstream: subscriber)
             subscriber.receive(subscription: switcher)
             upstream.subscribe(switcher)
@@ -38,14 +38,14 @@ extension Publishers.SwitchToLatest {
     /// another is being delivered (from a previous inner publisher on another thread, or re-entrantly)
     /// is queued — its demand already counted — and delivered by the delivering thread, which then asks
     /// the current inner publisher for whatever extra demand the downstream returned.
-    fileprivate final class Switcher<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @usableFromInline final class Switcher<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
         where Downstream.Input == P.Output, Downstream.Failure == P.Failure
     {
-        typealias Input = P
-        typealias Failure = P.Failure
+        @usableFromInline typealias Input = P
+        @usableFromInline typealias Failure = P.Failure
 
-        private enum Status {
+        @usableFromInline enum Status {
             case active
             /// A completion was decided while a value was being delivered; the delivering thread
             /// hands it downstream after the queued values.
@@ -53,41 +53,41 @@ extension Publishers.SwitchToLatest {
             case closed
         }
 
-        private enum Step {
+        @usableFromInline enum Step {
             case deliver(P.Output)
             case complete(Subscribers.Completion<Failure>)
             case idle
         }
 
-        private let lock = Lock()
-        private let downstream: Downstream
+        @usableFromInline let lock = Lock()
+        @usableFromInline let downstream: Downstream
 
         // Guarded by `lock`.
-        private nonisolated(unsafe) var status = Status.active
-        private nonisolated(unsafe) var upstream: (any Subscription)?
-        private nonisolated(unsafe) var upstreamAttached = false
-        private nonisolated(unsafe) var upstreamFinished = false
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = Status.active
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstreamAttached = false
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstreamFinished = false
         /// The subscriber to the latest inner publisher, until that publisher completes.
-        private nonisolated(unsafe) var current: Side?
-        private nonisolated(unsafe) var currentSubscription: (any Subscription)?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var current: Side?
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var currentSubscription: (any Subscription)?
         /// Outstanding downstream demand, minus the values queued for delivery.
-        private nonisolated(unsafe) var demand = Subscribers.Demand.none
-        private nonisolated(unsafe) var isDelivering = false
-        private nonisolated(unsafe) var queue = RingBuffer<P.Output>()
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isDelivering = false
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var queue = RingBuffer<P.Output>()
 
-        init(downstream: Downstream) {
+        @inlinable init(downstream: Downstream) {
             self.downstream = downstream
         }
 
-        var description: String { "SwitchToLatest" }
+        @usableFromInline var description: String { "SwitchToLatest" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
-        var playgroundDescription: Any { description }
+        @usableFromInline var playgroundDescription: Any { description }
 
         // MARK: Upstream
 
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             let accepted: Bool = lock.withLock {
                 guard case .active = status, !upstreamAttached else { return false }
                 upstreamAttached = true
@@ -102,7 +102,7 @@ extension Publishers.SwitchToLatest {
         }
 
         /// Cancels the current inner publisher and subscribes to `publisher`.
-        func receive(_ publisher: P) -> Subscribers.Demand {
+        @inlinable func receive(_ publisher: P) -> Subscribers.Demand {
             let side = Side(parent: self)
             let (accepted, previous): (Bool, (any Subscription)?) = lock.withLock {
                 guard case .active = status, !upstreamFinished else { return (false, nil) }
@@ -117,7 +117,7 @@ extension Publishers.SwitchToLatest {
             return .none
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             let outcome: (step: Step, inner: (any Subscription)?) = lock.withLock {
                 guard case .active = status, !upstreamFinished else { return (.idle, nil) }
                 upstreamFinished = true
@@ -139,7 +139,7 @@ extension Publishers.SwitchToLatest {
 
         // MARK: Inner publishers
 
-        fileprivate func side(_ side: Side, received subscription: any Subscription) {
+        @inlinable func side(_ side: Side, received subscription: any Subscription) {
             let demand: Subscribers.Demand? = lock.withLock {
                 guard case .active = status, current === side, !side.isSubscribed else { return nil }
                 side.isSubscribed = true
@@ -157,7 +157,7 @@ extension Publishers.SwitchToLatest {
 
         /// Delivers a value of the current inner publisher; one beyond the downstream demand is dropped
         /// (Combine traps on it).
-        fileprivate func side(_ side: Side, received value: P.Output) -> Subscribers.Demand {
+        @inlinable func side(_ side: Side, received value: P.Output) -> Subscribers.Demand {
             let deliverNow: Bool = lock.withLock {
                 guard case .active = status, current === side, demand > 0 else { return false }
                 demand -= 1
@@ -182,7 +182,7 @@ extension Publishers.SwitchToLatest {
             return stillCurrent ? more : .none
         }
 
-        fileprivate func side(_ side: Side, received completion: Subscribers.Completion<Failure>) {
+        @inlinable func side(_ side: Side, received completion: Subscribers.Completion<Failure>) {
             let outcome: (step: Step, upstream: (any Subscription)?) = lock.withLock {
                 guard case .active = status, current === side else { return (.idle, nil) }
                 current = nil
@@ -204,7 +204,7 @@ extension Publishers.SwitchToLatest {
         // MARK: Subscription
 
         /// Adds to the outstanding demand and forwards the request to the current inner publisher.
-        func request(_ demand: Subscribers.Demand) {
+        @inlinable func request(_ demand: Subscribers.Demand) {
             APIViolation.checkDemand(demand)
             let target: (any Subscription)? = lock.withLock {
                 guard case .active = status else { return nil }
@@ -215,7 +215,7 @@ extension Publishers.SwitchToLatest {
         }
 
         /// Cancels the current inner publisher, then the upstream.
-        func cancel() {
+        @inlinable func cancel() {
             // The queue is handed out too, so its values are released once the lock is released.
             let (inner, outer, _): ((any Subscription)?, (any Subscription)?, RingBuffer<P.Output>) =
                 lock.withLock {
@@ -236,7 +236,7 @@ extension Publishers.SwitchToLatest {
 
         /// Ends the stream with `completion`: at once when nobody is delivering, otherwise after the
         /// values queued for the delivering thread (lock held).
-        private func complete(with completion: Subscribers.Completion<Failure>) -> Step {
+        @inlinable func complete(with completion: Subscribers.Completion<Failure>) -> Step {
             guard !isDelivering else {
                 status = .completing(completion)
                 return .idle
@@ -247,7 +247,7 @@ extension Publishers.SwitchToLatest {
 
         /// The delivering thread's next step; gives up the delivering role when there is nothing to do
         /// (lock held).
-        private func nextStep() -> Step {
+        @inlinable func nextStep() -> Step {
             if case .closed = status {
                 isDelivering = false
                 return .idle
@@ -263,7 +263,7 @@ extension Publishers.SwitchToLatest {
             return .idle
         }
 
-        private func run(_ first: Step) {
+        @inlinable func run(_ first: Step) {
             var step = first
             while true {
                 switch step {
@@ -285,37 +285,37 @@ extension Publishers.SwitchToLatest {
         }
 
         /// The subscriber attached to one inner publisher.
-        fileprivate final class Side: Subscriber, CustomStringConvertible, CustomReflectable,
+        @usableFromInline final class Side: Subscriber, CustomStringConvertible, CustomReflectable,
             CustomPlaygroundDisplayConvertible
         {
-            typealias Input = P.Output
-            typealias Failure = P.Failure
+            @usableFromInline typealias Input = P.Output
+            @usableFromInline typealias Failure = P.Failure
 
-            private let parent: Switcher
+            @usableFromInline let parent: Switcher
             /// Guarded by the parent's lock.
-            fileprivate nonisolated(unsafe) var isSubscribed = false
+            @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSubscribed = false
 
-            init(parent: Switcher) {
+            @inlinable init(parent: Switcher) {
                 self.parent = parent
             }
 
-            var description: String { "SwitchToLatest" }
+            @usableFromInline var description: String { "SwitchToLatest" }
 
-            var customMirror: Mirror {
+            @usableFromInline var customMirror: Mirror {
                 Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
             }
 
-            var playgroundDescription: Any { description }
+            @usableFromInline var playgroundDescription: Any { description }
 
-            func receive(subscription: any Subscription) {
+            @inlinable func receive(subscription: any Subscription) {
                 parent.side(self, received: subscription)
             }
 
-            func receive(_ input: P.Output) -> Subscribers.Demand {
+            @inlinable func receive(_ input: P.Output) -> Subscribers.Demand {
                 parent.side(self, received: input)
             }
 
-            func receive(completion: Subscribers.Completion<P.Failure>) {
+            @inlinable func receive(completion: Subscribers.Completion<P.Failure>) {
                 parent.side(self, received: completion)
             }
         }
@@ -328,7 +328,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///
     /// The result finishes once this publisher and the latest inner publisher finished, and fails with
     /// the first failure of either.
-    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
 }
@@ -337,7 +337,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// Republishes the elements of the most recent publisher this publisher (which cannot fail)
     /// emitted, cancelling the previous one each time a new one arrives; fails with the failure of the
     /// latest inner publisher.
-    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+    @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
         Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
     }
 }
@@ -345,7 +345,7 @@ extension Publisher where Output: Publisher, Failure == Never {
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
     /// Republishes the elements of the most recent publisher this publisher emitted, cancelling the
     /// previous one each time a new one arrives; neither can fail.
-    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
 }
@@ -354,7 +354,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Republishes the elements of the most recent publisher (which cannot fail) this publisher
     /// emitted, cancelling the previous one each time a new one arrives; fails with this publisher's
     /// failure.
-    public func switchToLatest() -> Publishers.SwitchToLatest<
+    @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<
         Publishers.SetFailureType<Output, Failure>,
         Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
     > {
