@@ -199,11 +199,15 @@
         }
         guard deliverNow else { return .none }
         let more = downstream.receive(value)
-        let (step, isUnlimited): (Step, Bool) = lock.withLock {
+        // The common case (still active, nothing buffered meanwhile, not complete) gives up the delivering
+        // role in this critical section; otherwise the delivery loop takes over.
+        let (isIdle, isUnlimited): (Bool, Bool) = lock.withLock {
             demand += more
-            return (nextStep(), demand == .unlimited)
+            let isIdle = isActive && slotCount == 0 && queue.isEmpty && !(feederFinished && live.isEmpty)
+            if isIdle { isDelivering = false }
+            return (isIdle, demand == .unlimited)
         }
-        run(step)
+        if !isIdle { run(lock.withLock { nextStep() }) }
         return isUnlimited ? .none : .max(1)
     }
 
@@ -311,6 +315,12 @@
                 }
             }
         }
+    }
+
+    /// Whether the subscription is active (lock held).
+    @inlinable var isActive: Bool {
+        if case .active = status { return true }
+        return false
     }
 
     /// Becomes the delivering thread if nobody is, and returns the first step (lock held).

@@ -170,15 +170,22 @@ extension Publishers.SwitchToLatest {
             }
             guard deliverNow else { return .none }
             let more = downstream.receive(value)
-            let (step, stillCurrent, redirect): (Step, Bool, (any Subscription)?) = lock.withLock {
+            // The common case (still active, nothing queued meanwhile) gives up the delivering role in this
+            // critical section; otherwise the delivery loop takes over.
+            let (isIdle, stillCurrent): (Bool, Bool) = lock.withLock {
                 demand += more
                 let stillCurrent = current === side
-                return (nextStep(), stillCurrent, stillCurrent ? nil : currentSubscription)
+                guard case .active = status, queue.isEmpty else { return (false, stillCurrent) }
+                isDelivering = false
+                return (true, stillCurrent)
             }
-            if more > 0 {
+            if more > 0, !stillCurrent {
+                // Rare: the value came from a publisher that has been replaced; the extra demand goes to
+                // the current one.
+                let redirect: (any Subscription)? = lock.withLock { currentSubscription }
                 redirect?.request(more)
             }
-            run(step)
+            if !isIdle { run(lock.withLock { nextStep() }) }
             return stillCurrent ? more : .none
         }
 
