@@ -6,15 +6,18 @@ import Synchronization
 /// live; dropping it cancels. Equality and hashing are by identity. `cancel()` is safe from any thread
 /// and runs the cancellation at most once.
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
-    private let lock = Lock()
-    private nonisolated(unsafe) var cancellation: (() -> Void)?
+    @usableFromInline let lock = Lock()
+    @usableFromInline nonisolated(unsafe) var cancellation: (() -> Void)?
 
     /// Creates a cancellable that runs `cancel` once, on the first ``cancel()`` or on deinit.
+    @inlinable
     public init(_ cancel: @escaping () -> Void) {
         cancellation = cancel
     }
 
     /// Creates a cancellable that cancels `canceller` once, on the first ``cancel()`` or on deinit.
+    /// Inlinable, so that the cancellation calls `canceller`'s own `cancel()` specialised in the client.
+    @inlinable
     public init<C: Cancellable>(_ canceller: C) {
         cancellation = canceller.cancel
     }

@@ -1,8 +1,8 @@
 /// One subscriber's subscription to a subject: its demand and phase, kept by the subject's
-/// ``SubjectCore``, and the subscriber itself, reached through two closures.
+/// ``SubjectCore``, and the subscriber itself, reached through a closure.
 ///
-/// The closures are made by ``SubjectCore/subscribe(_:)`` where the subscriber's type is known, so in a
-/// client module that inlines the subject they call the subscriber's concrete methods, fully specialised
+/// The closure is made by ``SubjectCore/subscribe(_:)`` where the subscriber's type is known, so in a
+/// client module that inlines the subject it calls the subscriber's concrete methods, fully specialised
 /// (no class hierarchy or protocol dispatch on the per-value path, no generic metadata look-ups).
 ///
 /// Fields marked "core" are read and written only under the core's lock; fields marked "drain" only
@@ -36,39 +36,50 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSelected = false
     /// drain: the demand the subscriber returned from the last delivery, not yet added.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var returnedDemand = Subscribers.Demand.none
-    /// drain (or the cancelling thread when no drain runs): hands a value to the subscriber and returns
-    /// its extra demand; `nil` once the subscriber is released.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiveValue: ((Output) -> Subscribers.Demand)?
-    /// drain (or the subscribing/cancelling thread when no drain runs): hands the completion to the
-    /// subscriber; `nil` once the subscriber is released.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    /// drain (or the subscribing/cancelling thread when no drain runs): owns the subscriber, reached
+    /// through ``Receiver``; `nil` once the subscriber is released.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiver: Receiver?
+    /// drain: the same receiver, not retained, for the value path: set exactly while ``receiver`` is, and
+    /// only the drain owner (or, when no drain runs, the thread that holds the core's lock decision to
+    /// release) clears both, so the drain owner may use it without retaining it for each value.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var unretainedReceiver: Unmanaged<Receiver>?
 
     /// Creates the subscription of `downstream` to the subject whose engine is `core`.
     @inlinable
     init<Downstream: Subscriber>(core: any SubjectConduitOwner<Output, Failure>, downstream: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         self.core = core
-        receiveValue = { downstream.receive($0) }
-        receiveCompletion = { downstream.receive(completion: $0) }
+        let receiver = Receiver { signal in
+            switch signal {
+            case .value(let value):
+                return downstream.receive(value)
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                return .none
+            }
+        }
+        self.receiver = receiver
+        unretainedReceiver = Unmanaged.passUnretained(receiver)
     }
 
     /// Delivers `value` to the subscriber; returns its extra demand. Called by the drain owner only.
     @inlinable
     func deliver(_ value: Output) -> Subscribers.Demand {
-        receiveValue?(value) ?? .none
+        guard let unretainedReceiver else { return .none }
+        return unretainedReceiver._withUnsafeGuaranteedRef { $0.receive(.value(value)) }
     }
 
     /// Delivers `completion` to the subscriber. Called by the drain owner or the subscribing thread.
     @inlinable
     func deliver(completion: Subscribers.Completion<Failure>) {
-        receiveCompletion?(completion)
+        _ = receiver?.receive(.completion(completion))
     }
 
     /// Drops the references to the subscriber. Called once nothing can deliver to it any more.
     @inlinable
     func releaseDownstream() {
-        receiveValue = nil
-        receiveCompletion = nil
+        unretainedReceiver = nil
+        receiver = nil
     }
 
     @usableFromInline var description: String { core.name }
@@ -80,6 +91,27 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
 
     @usableFromInline func cancel() {
         core.cancel(self)
+    }
+}
+
+extension SubjectConduit {
+    /// What a conduit hands its subscriber.
+    @usableFromInline
+    enum Signal {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    /// The subscriber, reached through one closure made where its type is known (so that the call is
+    /// specialised in a client module); a class so that the drain owner can call it through an
+    /// unretained reference.
+    @usableFromInline
+    final class Receiver {
+        @usableFromInline let receive: (Signal) -> Subscribers.Demand
+
+        @inlinable init(_ receive: @escaping (Signal) -> Subscribers.Demand) {
+            self.receive = receive
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Subscribers {
     /// A subscriber that requests unlimited values and hands each value and the completion to closures.
     ///
@@ -6,7 +8,7 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        private enum Status {
+        @usableFromInline enum Status {
             case awaitingSubscription
             case subscribed(any Subscription)
             case terminal
@@ -18,7 +20,7 @@ extension Subscribers {
         final class Handlers {
             @usableFromInline let receiveValue: (Input) -> Void
             @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-            @usableFromInline init(
+            @inlinable init(
                 receiveValue: @escaping (Input) -> Void,
                 receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
             ) {
@@ -27,11 +29,21 @@ extension Subscribers {
             }
         }
 
+        /// Guards `status` and `handlers`.
         @usableFromInline let lock = Lock()
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = Status.awaitingSubscription
         /// The closures until the sink ends; released then, so that a closure capturing its owner does
         /// not keep it alive. Guarded by `lock`, so the dynamic exclusivity check is skipped.
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var handlers: Handlers?
+        /// The same object as `handlers`, not retained, for the value path. Written only under `lock` and
+        /// only by the thread that releases the handlers, which it does only while no value is being
+        /// delivered (see `delivery`); so the value path reads it without the lock and without retaining.
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var unretainedHandlers: Unmanaged<Handlers>?
+        /// ``SinkDelivery`` bits: a value is being delivered, and the sink has ended. Whoever ends the sink
+        /// while no value is being delivered releases the handlers; if a delivery is running, the
+        /// delivering thread releases them when it finishes. So the value path costs two atomic operations
+        /// and neither takes the lock nor retains the closures.
+        @usableFromInline let delivery = Atomic<UInt8>(0)
 
         /// The closure called with each value (a no-op once the sink has ended).
         public var receiveValue: (Input) -> Void {
@@ -45,11 +57,14 @@ extension Subscribers {
 
         /// Creates a sink that calls `receiveCompletion` once with the completion and `receiveValue` with
         /// each value.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            let handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            self.handlers = handlers
+            unretainedHandlers = Unmanaged.passUnretained(handlers)
         }
 
         /// `"Sink"`.
@@ -64,6 +79,7 @@ extension Subscribers {
         public var playgroundDescription: Any { description }
 
         /// Stores `subscription` and requests unlimited values; a second subscription is cancelled.
+        @inlinable
         public func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
                 guard case .awaitingSubscription = status else { return false }
@@ -80,36 +96,77 @@ extension Subscribers {
         /// Calls the value closure; returns `.none` (the demand is already unlimited).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handlers = lock.withLock { self.handlers }
-            handlers?.receiveValue(value)
+            let before = delivery.bitwiseOr(SinkDelivery.delivering, ordering: .acquiring).oldValue
+            if before & SinkDelivery.ended == 0, let unretainedHandlers {
+                unretainedHandlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            }
+            let after = delivery.bitwiseAnd(~SinkDelivery.delivering, ordering: .acquiringAndReleasing).oldValue
+            if before & SinkDelivery.ended == 0, after & SinkDelivery.ended != 0 {
+                // The sink ended while this value was being delivered; releasing was left to this thread.
+                releaseHandlers()
+            }
             return .none
         }
 
         /// Calls the completion closure, then releases both closures.
+        @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let handlers: Handlers? = lock.withLock {
                 status = .terminal
-                let handlers = self.handlers
-                self.handlers = nil
-                return handlers
+                return self.handlers
             }
-            handlers?.receiveCompletion(completion)
+            guard let handlers, end() else { return }
+            handlers.receiveCompletion(completion)
         }
 
         /// Cancels the subscription and releases both closures; later calls do nothing.
+        @inlinable
         public func cancel() {
-            // The closures are released after unlocking: releasing them may run arbitrary deinit code.
-            let (subscription, released): ((any Subscription)?, Handlers?) = lock.withLock {
+            let subscription: (any Subscription)? = lock.withLock {
                 let current = status
-                let released = handlers
                 status = .terminal
-                handlers = nil
-                if case .subscribed(let subscription) = current { return (subscription, released) }
-                return (nil, released)
+                if case .subscribed(let subscription) = current { return subscription }
+                return nil
             }
-            withExtendedLifetime(released) { subscription?.cancel() }
+            // The closures are released after the subscription is cancelled (as they were before this
+            // sink ended, they may be what keeps the subscription's owner alive).
+            let handlers: Handlers? = lock.withLock { self.handlers }
+            _ = end()
+            withExtendedLifetime(handlers) { subscription?.cancel() }
+        }
+
+        /// Marks the sink ended; returns `false` if it already was. Releases the handlers now unless a
+        /// value is being delivered (the delivering thread then releases them).
+        @inlinable
+        func end() -> Bool {
+            let before = delivery.bitwiseOr(SinkDelivery.ended, ordering: .acquiringAndReleasing).oldValue
+            guard before & SinkDelivery.ended == 0 else { return false }
+            if before & SinkDelivery.delivering == 0 { releaseHandlers() }
+            return true
+        }
+
+        /// Drops the handlers; they are released after the lock, since releasing a closure may run
+        /// arbitrary deinit code.
+        @inlinable
+        func releaseHandlers() {
+            let released: Handlers? = lock.withLock {
+                unretainedHandlers = nil
+                let released = handlers
+                handlers = nil
+                return released
+            }
+            withExtendedLifetime(released) {}
         }
     }
+}
+
+/// The bits of a ``Subscribers/Sink``'s delivery state.
+@usableFromInline
+internal enum SinkDelivery {
+    /// A value is being handed to the value closure.
+    @inlinable static var delivering: UInt8 { 1 }
+    /// The sink completed or was cancelled.
+    @inlinable static var ended: UInt8 { 2 }
 }
 
 extension Publisher {
