@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Ripple
 
@@ -61,6 +62,56 @@ struct SubscriberTests {
         publisher.send(completion: .finished)
         #expect(weakOwner == nil)
         _ = cancellable
+    }
+
+    @Test func sinkCancelledFromInsideItsValueClosureReleasesTheClosuresAfterThatValue() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        let subject = PassthroughSubject<Int, Never>()
+        var values: [Int] = []
+        var cancellable: AnyCancellable?
+        var ownerAliveDuringCancel = false
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            cancellable = subject.sink { value in
+                _ = owner
+                values.append(value)
+                cancellable?.cancel()
+                ownerAliveDuringCancel = weakOwner != nil
+            }
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(values == [1])
+        #expect(ownerAliveDuringCancel, "the running closure is not released under its own feet")
+        #expect(weakOwner == nil, "released once the delivery that cancelled returned")
+    }
+
+    @Test func sinkCancelRacingDeliveryReleasesTheClosuresExactlyOnce() {
+        final class Owner: Sendable {}
+        for _ in 0..<200 {
+            weak var weakOwner: Owner?
+            let subject = PassthroughSubject<Int, Never>()
+            // Shared by the two racing threads on purpose: the sink's own synchronisation is under test.
+            nonisolated(unsafe) let sink: Subscribers.Sink<Int, Never>
+            do {
+                let owner = Owner()
+                weakOwner = owner
+                sink = Subscribers.Sink(receiveCompletion: { _ in _ = owner }, receiveValue: { _ in _ = owner })
+            }
+            subject.subscribe(sink)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for value in 0..<200 { subject.send(value) }
+                } else {
+                    sink.cancel()
+                }
+            }
+            subject.send(completion: .finished)
+            #expect(weakOwner == nil)
+            #expect(sink.receive(1) == .none, "a value after the end is ignored")
+        }
     }
 
     @Test func assignWritesEachValueAndReleasesTheObject() {
