@@ -45,6 +45,8 @@ def main(folder):
         rows[case.replace("_", " ")].setdefault(side, {})[metric] = value / int(elements)
 
     cell = lambda value, digits: "—" if value is None else f"{value:.{digits}f}"
+    # Times below 10 ns get more decimals, so that eagerly folded pipelines still show a ratio.
+    time_cell = lambda value: cell(value, 1 if value is None or value >= 10 else 3)
     for subject, peer in PAIRS:
         cases = sorted(case for case in rows if subject in rows[case] or peer in rows[case])
         if not cases:
@@ -57,7 +59,7 @@ def main(folder):
             time_ours, time_theirs = ours.get("wallClock"), theirs.get("wallClock")
             ratio = f"{time_theirs / time_ours:.2f}×" if time_ours and time_theirs else "—"
             print(
-                f"| {case} | {cell(time_ours, 1)} | {cell(time_theirs, 1)} | {ratio} | "
+                f"| {case} | {time_cell(time_ours)} | {time_cell(time_theirs)} | {ratio} | "
                 f"{cell(ours.get('mallocCountTotal'), 3)} | {cell(theirs.get('mallocCountTotal'), 3)} |"
             )
         print()
