@@ -5,31 +5,31 @@
 /// Used by the subjects, `share(replay:)`, the async bridges and the combining operators (`flatMap`,
 /// `merge`, `switchToLatest`: the values held while another call is delivering to the downstream).
 @usableFromInline
-struct RingBuffer<Element> {
+package struct RingBuffer<Element> {
     @usableFromInline var storage: ContiguousArray<Element?> = []
     @usableFromInline var head = 0
     /// The number of queued elements.
-    @usableFromInline var count = 0
+    @usableFromInline package var count = 0
 
-    @inlinable init() {}
+    @inlinable package init() {}
 
     /// Whether the queue is empty.
-    @inlinable var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
     /// The oldest element, if any.
-    @inlinable var first: Element? {
+    @inlinable package var first: Element? {
         count == 0 ? nil : storage[head]
     }
 
     /// Adds `element` at the end.
-    @inlinable mutating func append(_ element: Element) {
+    @inlinable package mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head &+ count) & (storage.count &- 1)] = element
         count &+= 1
     }
 
     /// Removes and returns the oldest element, or `nil` when empty.
-    @inlinable mutating func popFirst() -> Element? {
+    @inlinable package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
@@ -39,7 +39,7 @@ struct RingBuffer<Element> {
     }
 
     /// Removes and returns the newest element, or `nil` when empty.
-    @inlinable mutating func popLast() -> Element? {
+    @inlinable package mutating func popLast() -> Element? {
         guard count > 0 else { return nil }
         let index = (head &+ count &- 1) & (storage.count &- 1)
         let element = storage[index]
@@ -49,7 +49,7 @@ struct RingBuffer<Element> {
     }
 
     /// Removes every element, keeping the storage.
-    @inlinable mutating func removeAll() {
+    @inlinable package mutating func removeAll() {
         while popFirst() != nil {}
         head = 0
     }
@@ -69,20 +69,20 @@ struct RingBuffer<Element> {
 extension RingBuffer: Sequence {
     /// Iterates from the oldest element to the newest.
     @usableFromInline
-    struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         @usableFromInline let buffer: RingBuffer
         @usableFromInline var offset = 0
 
         @inlinable init(buffer: RingBuffer) { self.buffer = buffer }
 
-        @inlinable mutating func next() -> Element? {
+        @inlinable package mutating func next() -> Element? {
             guard offset < buffer.count else { return nil }
             defer { offset += 1 }
             return buffer.storage[(buffer.head &+ offset) & (buffer.storage.count &- 1)]
         }
     }
 
-    @inlinable func makeIterator() -> Iterator {
+    @inlinable package func makeIterator() -> Iterator {
         Iterator(buffer: self)
     }
 }

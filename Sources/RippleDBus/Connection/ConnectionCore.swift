@@ -1,0 +1,433 @@
+import CDBus
+import Ripple
+import RippleLoop
+
+/// The libdbus connection of a ``DBusConnection``, driven by its event loop.
+///
+/// ## Confinement
+/// After `init` (which runs the blocking handshake on the creating thread, before any other thread can
+/// reach the connection), every libdbus call on the connection and every piece of state below is made on
+/// the loop thread only: public entry points hop there with ``perform(_:)``. That is why the state is
+/// `nonisolated(unsafe)`: it is confined to one thread, the way a SwiftNIO channel's state is confined to
+/// its event loop. libdbus's own callbacks (watches, timeouts, dispatch status, the message filter) come
+/// from inside libdbus calls made on that thread.
+///
+/// ## Receiving
+/// libdbus reads when a watch's descriptor is ready (``EventLoop/poll(_:for:)``), queues whole messages,
+/// and reports "data remains"; the core then dispatches them all, in order, through one filter that
+/// routes each: replies to their pending call, signals to the matching signal subscriptions, method calls
+/// to the exported objects. Dispatching never nests (libdbus forbids it): work that arrives while
+/// dispatching is picked up by the same loop.
+final class ConnectionCore: Sendable {
+    /// The loop whose thread owns the connection.
+    let loop: EventLoop
+    /// The bus name the bus assigned to this connection (`:1.42`), or empty for a peer-to-peer connection.
+    let uniqueName: String
+
+    /// The libdbus connection; nil once closed and released.
+    private nonisolated(unsafe) var connection: OpaquePointer?
+    /// Whether `connection` has been attached to the loop (watch functions set).
+    private nonisolated(unsafe) var attached = false
+    /// Whether a dispatch loop is running (libdbus must not be dispatched re-entrantly).
+    private nonisolated(unsafe) var dispatching = false
+    /// Whether a dispatch has been scheduled on the loop and not run yet.
+    private nonisolated(unsafe) var dispatchScheduled = false
+    /// Why the connection closed, once it has.
+    private nonisolated(unsafe) var closeReason: DBusCloseReason?
+
+    /// Calls waiting for their reply, by serial.
+    private nonisolated(unsafe) var pendingCalls: [UInt32: PendingCall] = [:]
+    /// Signal subscriptions, match rules and the owners of the names they name.
+    let signalRouter = SignalRouter()
+    /// Where method calls addressed to this connection go (the server side); nil: no object is exported.
+    nonisolated(unsafe) var methodCallHandler: (any MethodCallHandling)?
+
+    /// Emits the close reason once the connection closes (the ``DBusConnection/closed`` publisher).
+    let closeSubject = CurrentValueSubject<DBusCloseReason?, Never>(nil)
+
+    /// At most this many messages are dispatched in one go before the loop gets a turn for other work.
+    private static let dispatchBudget = 4096
+
+    /// Opens and registers a connection on the calling thread (blocking), then attaches it to `loop`.
+    init(bus: DBusBus, loop: EventLoop) throws(DBusError) {
+        self.loop = loop
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+
+        let opened: OpaquePointer?
+        switch bus {
+        case .system:
+            opened = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
+        case .session:
+            opened = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+        case let .address(address):
+            let connection = dbus_connection_open_private(address, &error)
+            if let connection, dbus_bus_register(connection, &error) == 0 {
+                dbus_connection_close(connection)
+                dbus_connection_unref(connection)
+                opened = nil
+            } else {
+                opened = connection
+            }
+        }
+        guard let opened else {
+            throw Self.connectionError(error)
+        }
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        connection = opened
+        uniqueName = dbus_bus_get_unique_name(opened).map { String(cString: $0) } ?? ""
+        perform { core in core.attach() }
+    }
+
+    deinit {
+        // Reached only once the loop has dropped its references: closed, or the loop stopped before
+        // it could attach or close. Either way no other thread can touch the connection now.
+        release()
+    }
+
+    private static func connectionError(_ error: CDBus.DBusError) -> DBusError {
+        if dbus_error_is_set_value(error) {
+            return .connectionFailed(
+                name: error.name.map { String(cString: $0) } ?? "",
+                message: error.message.map { String(cString: $0) } ?? "")
+        }
+        return .connectionFailed(name: "org.freedesktop.DBus.Error.Failed", message: "could not connect")
+    }
+
+    // MARK: Running on the loop thread
+
+    /// Runs `body` on the loop thread: now when called there (so a loop-thread caller's requests keep
+    /// their order), else queued behind what this thread queued before. Dropped if the loop has stopped.
+    func perform(_ body: @escaping (ConnectionCore) -> Void) {
+        if loop.isInLoopThread {
+            body(self)
+        } else {
+            loop.schedule { body(self) }
+        }
+    }
+
+    /// Whether the connection is open (loop thread only).
+    var isOpen: Bool {
+        connection != nil && closeReason == nil
+    }
+
+    // MARK: Attaching to the loop
+
+    private func attach() {
+        guard let connection, closeReason == nil else { return }
+        attached = true
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // The context is unretained: the core outlives the libdbus connection (it unrefs it in `close`),
+        // and everything libdbus calls back into happens inside a libdbus call the core makes.
+        guard
+            dbus_connection_set_watch_functions(
+                connection, addWatchCallback, removeWatchCallback, toggleWatchCallback, context, nil) != 0,
+            dbus_connection_set_timeout_functions(
+                connection, addTimeoutCallback, removeTimeoutCallback, toggleTimeoutCallback, context, nil) != 0,
+            dbus_connection_add_filter(connection, messageFilterCallback, context, nil) != 0
+        else {
+            close(reason: .failed(.outOfMemory))
+            return
+        }
+        dbus_connection_set_dispatch_status_function(connection, dispatchStatusCallback, context, nil)
+        dbus_connection_set_wakeup_main_function(connection, wakeupMainCallback, context, nil)
+        // Messages may have arrived with the handshake, before the status function was set.
+        scheduleDispatch()
+    }
+
+    // MARK: Watches
+
+    /// Starts or stops watching `watch` as libdbus has it enabled (its add and toggle callbacks).
+    func update(_ watch: OpaquePointer) {
+        let record: WatchRecord
+        if let data = dbus_watch_get_data(watch) {
+            record = Unmanaged<WatchRecord>.fromOpaque(data).takeUnretainedValue()
+        } else {
+            record = WatchRecord(watch: watch)
+            dbus_watch_set_data(watch, Unmanaged.passRetained(record).toOpaque(), releaseWatchRecordCallback)
+        }
+        guard dbus_watch_get_enabled(watch) != 0 else {
+            record.stop()
+            return
+        }
+        let flags = dbus_watch_get_flags(watch)
+        var events: EventLoop.PollEvents = [.disconnect]
+        if flags & DBUS_WATCH_READABLE.rawValue != 0 { events.insert(.readable) }
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events.insert(.writable) }
+        guard record.events != events || !record.isWatching else { return }
+        record.stop()
+        record.events = events
+        record.subscription = loop.poll(dbus_watch_get_unix_fd(watch), for: events).sink(
+            receiveCompletion: { [weak self, weak record] completion in
+                // The descriptor could not be watched (or the loop stopped): tell libdbus it hung up.
+                guard case .failure = completion, let record else { return }
+                self?.handle(record, flags: DBUS_WATCH_HANGUP.rawValue)
+            },
+            receiveValue: { [weak self, weak record] ready in
+                guard let record else { return }
+                var flags: UInt32 = 0
+                if ready.contains(.readable) { flags |= DBUS_WATCH_READABLE.rawValue }
+                if ready.contains(.writable) { flags |= DBUS_WATCH_WRITABLE.rawValue }
+                if ready.contains(.disconnect) { flags |= DBUS_WATCH_HANGUP.rawValue }
+                self?.handle(record, flags: flags)
+            })
+    }
+
+    /// Stops watching `watch` (libdbus's remove callback).
+    func remove(_ watch: OpaquePointer) {
+        guard let data = dbus_watch_get_data(watch) else { return }
+        Unmanaged<WatchRecord>.fromOpaque(data).takeUnretainedValue().stop()
+    }
+
+    /// Lets libdbus read or write after the loop saw `flags` on a watched descriptor.
+    private func handle(_ record: WatchRecord, flags: UInt32) {
+        // A stopped record is a watch libdbus disabled, removed or freed: its readiness is stale.
+        guard connection != nil, record.isWatching, let watch = record.watch else { return }
+        dbus_watch_handle(watch, flags)
+        dispatch()
+    }
+
+    // MARK: Timeouts
+
+    /// Arms or disarms `timeout` as libdbus has it enabled (its add and toggle callbacks).
+    func update(timeout: OpaquePointer) {
+        let record: TimeoutRecord
+        if let data = dbus_timeout_get_data(timeout) {
+            record = Unmanaged<TimeoutRecord>.fromOpaque(data).takeUnretainedValue()
+        } else {
+            record = TimeoutRecord(timeout: timeout)
+            dbus_timeout_set_data(timeout, Unmanaged.passRetained(record).toOpaque(), releaseTimeoutRecordCallback)
+        }
+        record.timer = nil
+        guard dbus_timeout_get_enabled(timeout) != 0 else { return }
+        let milliseconds = Int(max(dbus_timeout_get_interval(timeout), 1))
+        let interval = EventLoop.SchedulerTimeType.Stride.milliseconds(milliseconds)
+        record.timer = loop.schedule(after: loop.now.advanced(by: interval), interval: interval) {
+            [weak self, weak record] in
+            guard let self, let record, record.timer != nil, self.connection != nil, let timeout = record.timeout
+            else { return }
+            dbus_timeout_handle(timeout)
+            self.dispatch()
+        }
+    }
+
+    /// Disarms `timeout` (libdbus's remove callback).
+    func remove(timeout: OpaquePointer) {
+        guard let data = dbus_timeout_get_data(timeout) else { return }
+        Unmanaged<TimeoutRecord>.fromOpaque(data).takeUnretainedValue().timer = nil
+    }
+
+    // MARK: Dispatching
+
+    /// Makes sure queued messages get dispatched: soon, from the loop, not from inside the caller.
+    func scheduleDispatch() {
+        guard !dispatchScheduled, !dispatching else { return }
+        dispatchScheduled = true
+        loop.schedule { [self] in
+            dispatchScheduled = false
+            dispatch()
+        }
+    }
+
+    /// Dispatches the messages libdbus has queued, in order, up to the budget (then yields the loop).
+    func dispatch() {
+        guard let connection, !dispatching else { return }
+        dispatching = true
+        var count = 0
+        var status = DBUS_DISPATCH_DATA_REMAINS
+        while status == DBUS_DISPATCH_DATA_REMAINS, count < Self.dispatchBudget, self.connection != nil {
+            status = dbus_connection_dispatch(connection)
+            count += 1
+        }
+        dispatching = false
+        if self.connection != nil, status != DBUS_DISPATCH_COMPLETE {
+            scheduleDispatch()
+        }
+        if closeReason != nil {
+            release()
+        }
+    }
+
+    /// Routes one incoming message (the libdbus filter); returns whether it was handled.
+    func route(_ raw: OpaquePointer) -> Bool {
+        let type = dbus_message_get_type(raw)
+        if type == DBUS_MESSAGE_TYPE_SIGNAL, dbus_message_is_signal(raw, "org.freedesktop.DBus.Local", "Disconnected") != 0,
+            dbus_message_has_path(raw, "/org/freedesktop/DBus/Local") != 0
+        {
+            close(reason: .disconnected)
+            return true
+        }
+        switch type {
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR:
+            let serial = dbus_message_get_reply_serial(raw)
+            guard let pending = pendingCalls.removeValue(forKey: serial) else { return false }
+            pending.complete(with: Self.replyResult(raw))
+            return true
+        case DBUS_MESSAGE_TYPE_SIGNAL:
+            guard let message = try? DBusMessage(reading: raw) else {
+                // libdbus validated the bytes; a body the reader still refuses cannot match anything.
+                return false
+            }
+            signalRouter.deliver(message, core: self)
+            return true
+        case DBUS_MESSAGE_TYPE_METHOD_CALL:
+            let message: DBusMessage
+            do {
+                message = try DBusMessage(reading: raw)
+            } catch {
+                replyWithError(to: raw, name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
+                return true
+            }
+            if let methodCallHandler, methodCallHandler.handle(message, core: self) {
+                return true
+            }
+            if dbus_message_get_no_reply(raw) == 0 {
+                let unknown = message.path.map { "\($0)" } ?? "/"
+                replyWithError(
+                    to: raw, name: "org.freedesktop.DBus.Error.UnknownObject",
+                    message: "No object at \(unknown) handles \(message.interface ?? "").\(message.member ?? "")")
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The outcome a reply (or error) message stands for.
+    private static func replyResult(_ raw: OpaquePointer) -> Result<DBusMessage, DBusError> {
+        let reply: DBusMessage
+        do {
+            reply = try DBusMessage(reading: raw)
+        } catch {
+            return .failure(.decoding(error))
+        }
+        if reply.kind == .error {
+            let text: String
+            if case let .string(first)? = reply.body.first {
+                text = first
+            } else {
+                text = ""
+            }
+            return .failure(.remote(name: reply.errorName ?? "org.freedesktop.DBus.Error.Failed", message: text))
+        }
+        return .success(reply)
+    }
+
+    /// Answers the method call `raw` with an error, straight through libdbus (used before a call could be
+    /// read, and for calls nobody handles).
+    private func replyWithError(to raw: OpaquePointer, name: String, message: String) {
+        guard let connection, dbus_message_get_no_reply(raw) == 0,
+            let reply = dbus_message_new_error(raw, name, message)
+        else { return }
+        dbus_connection_send(connection, reply, nil)
+        dbus_message_unref(reply)
+    }
+
+    // MARK: Sending
+
+    /// Sends `message` and returns its serial (loop thread only).
+    @discardableResult
+    func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
+        try send(EncodedMessage(message))
+    }
+
+    /// Sends the encoded `message` and returns its serial (loop thread only).
+    @discardableResult
+    func send(_ message: EncodedMessage) throws(DBusError) -> UInt32 {
+        guard let connection, closeReason == nil else { throw .disconnected }
+        var serial: UInt32 = 0
+        guard dbus_connection_send(connection, message.raw, &serial) != 0 else { throw .outOfMemory }
+        return serial
+    }
+
+    /// Sends the method call `message` and calls `completion` once, on the loop thread, with its reply, a
+    /// timeout or a failure; returns a token that ``cancelCall(_:)`` takes (loop thread only).
+    func startCall(
+        _ message: DBusMessage,
+        timeout: Duration?,
+        completion: @escaping (Result<DBusMessage, DBusError>) -> Void
+    ) -> UInt32? {
+        let serial: UInt32
+        do {
+            var call = message
+            call.noReplyExpected = false
+            serial = try send(call)
+        } catch {
+            completion(.failure(error))
+            return nil
+        }
+        let pending = PendingCall(completion: completion)
+        if let timeout {
+            pending.timer = loop.scheduleCancellable(after: loop.now.advanced(by: .nanoseconds(timeout.nanoseconds))) {
+                [weak self] in
+                guard let self, let expired = self.pendingCalls.removeValue(forKey: serial) else { return }
+                expired.complete(with: .failure(.timedOut))
+            }
+        }
+        pendingCalls[serial] = pending
+        return serial
+    }
+
+    /// How many calls are waiting for their reply (loop thread only).
+    var pendingCallCount: Int { pendingCalls.count }
+
+    /// Forgets the call `serial`: its reply, when it comes, is dropped (loop thread only).
+    func cancelCall(_ serial: UInt32) {
+        pendingCalls.removeValue(forKey: serial)?.timer?.cancel()
+    }
+
+    // MARK: Closing
+
+    /// Closes the connection (loop thread only): pending calls fail with `.disconnected`, signal streams
+    /// end, the ``DBusConnection/closed`` publisher emits `reason`. Idempotent.
+    func close(reason: DBusCloseReason) {
+        guard closeReason == nil else { return }
+        closeReason = reason
+        let calls = pendingCalls
+        pendingCalls = [:]
+        for call in calls.values {
+            call.complete(with: .failure(.disconnected))
+        }
+        signalRouter.closeAll()
+        methodCallHandler = nil
+        closeSubject.send(reason)
+        if !dispatching {
+            release()
+        }
+    }
+
+    /// Detaches from the loop and releases the libdbus connection (after `close`, outside dispatch).
+    private func release() {
+        guard let connection else { return }
+        self.connection = nil
+        if attached {
+            dbus_connection_remove_filter(connection, messageFilterCallback, Unmanaged.passUnretained(self).toOpaque())
+            dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
+            dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
+        }
+        dbus_connection_close(connection)
+        if attached {
+            // Removes (and stops) every watch and timeout: their records are released by libdbus.
+            dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+            dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        }
+        dbus_connection_unref(connection)
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, saturating.
+    var nanoseconds: Int {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? Int(Int64.min) : Int(Int64.max) }
+        return Int(scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+    }
+}
+
+/// `dbus_error_is_set` as a function of the value (the C macro-like function takes a pointer).
+func dbus_error_is_set_value(_ error: CDBus.DBusError) -> Bool {
+    var copy = error
+    return dbus_error_is_set(&copy) != 0
+}

@@ -1,0 +1,129 @@
+import CDBus
+import Ripple
+import RippleLoop
+
+// The C callbacks libdbus calls on the loop thread, from inside the libdbus calls a `ConnectionCore` makes.
+// Their `data` is the core, unretained (it outlives its libdbus connection).
+
+private func core(_ data: UnsafeMutableRawPointer?) -> ConnectionCore? {
+    data.map { Unmanaged<ConnectionCore>.fromOpaque($0).takeUnretainedValue() }
+}
+
+let addWatchCallback: DBusAddWatchFunction = { watch, data in
+    guard let watch, let core = core(data) else { return 0 }
+    core.update(watch)
+    return 1
+}
+
+let removeWatchCallback: DBusRemoveWatchFunction = { watch, data in
+    guard let watch, let core = core(data) else { return }
+    core.remove(watch)
+}
+
+let toggleWatchCallback: DBusWatchToggledFunction = { watch, data in
+    guard let watch, let core = core(data) else { return }
+    core.update(watch)
+}
+
+let releaseWatchRecordCallback: DBusFreeFunction = { data in
+    guard let data else { return }
+    let record = Unmanaged<WatchRecord>.fromOpaque(data).takeRetainedValue()
+    record.stop()
+    record.watch = nil
+}
+
+let addTimeoutCallback: DBusAddTimeoutFunction = { timeout, data in
+    guard let timeout, let core = core(data) else { return 0 }
+    core.update(timeout: timeout)
+    return 1
+}
+
+let removeTimeoutCallback: DBusRemoveTimeoutFunction = { timeout, data in
+    guard let timeout, let core = core(data) else { return }
+    core.remove(timeout: timeout)
+}
+
+let toggleTimeoutCallback: DBusTimeoutToggledFunction = { timeout, data in
+    guard let timeout, let core = core(data) else { return }
+    core.update(timeout: timeout)
+}
+
+let releaseTimeoutRecordCallback: DBusFreeFunction = { data in
+    guard let data else { return }
+    let record = Unmanaged<TimeoutRecord>.fromOpaque(data).takeRetainedValue()
+    record.timer = nil
+    record.timeout = nil
+}
+
+let dispatchStatusCallback: DBusDispatchStatusFunction = { _, status, data in
+    guard status == DBUS_DISPATCH_DATA_REMAINS, let core = core(data) else { return }
+    core.scheduleDispatch()
+}
+
+let wakeupMainCallback: DBusWakeupMainFunction = { data in
+    core(data)?.scheduleDispatch()
+}
+
+let messageFilterCallback: DBusHandleMessageFunction = { _, message, data in
+    guard let message, let core = core(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    return core.route(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}
+
+/// What the core keeps for one libdbus watch: the poll subscription watching its descriptor.
+final class WatchRecord: Sendable {
+    /// The libdbus watch; nil once libdbus freed it.
+    nonisolated(unsafe) var watch: OpaquePointer?
+    /// The events being polled for.
+    nonisolated(unsafe) var events: EventLoop.PollEvents = []
+    /// The poll subscription, while watching.
+    nonisolated(unsafe) var subscription: AnyCancellable?
+
+    init(watch: OpaquePointer) {
+        self.watch = watch
+    }
+
+    var isWatching: Bool { subscription != nil && watch != nil }
+
+    func stop() {
+        subscription?.cancel()
+        subscription = nil
+    }
+}
+
+/// What the core keeps for one libdbus timeout: the loop timer that fires it.
+final class TimeoutRecord: Sendable {
+    /// The libdbus timeout; nil once libdbus freed it.
+    nonisolated(unsafe) var timeout: OpaquePointer?
+    /// The repeating loop timer, while armed; cancelled when replaced or released.
+    nonisolated(unsafe) var timer: (any Cancellable)? {
+        didSet { oldValue?.cancel() }
+    }
+
+    init(timeout: OpaquePointer) {
+        self.timeout = timeout
+    }
+}
+
+/// A method call waiting for its reply.
+final class PendingCall: Sendable {
+    private nonisolated(unsafe) let completion: (Result<DBusMessage, DBusError>) -> Void
+    /// The timeout's timer, if the call has a timeout.
+    nonisolated(unsafe) var timer: AnyCancellable?
+
+    init(completion: @escaping (Result<DBusMessage, DBusError>) -> Void) {
+        self.completion = completion
+    }
+
+    func complete(with result: Result<DBusMessage, DBusError>) {
+        timer?.cancel()
+        timer = nil
+        completion(result)
+    }
+}
+
+/// Handles method calls addressed to a connection: the exported objects of the server side.
+protocol MethodCallHandling: AnyObject, Sendable {
+    /// Handles `call` (on the loop thread), replying through `core`; returns false when no exported
+    /// object takes it (the core then answers `org.freedesktop.DBus.Error.UnknownObject`).
+    func handle(_ call: DBusMessage, core: ConnectionCore) -> Bool
+}
