@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Ripple
 import RippleLoop
 import Testing
@@ -15,6 +18,20 @@ import Testing
         let reply = try await first.callBus("NameHasOwner", [.string(second.uniqueName)])
         #expect(reply.kind == .methodReturn)
         #expect(reply.body == [.boolean(true)])
+    }
+
+    /// libdbus reads the two buses' addresses from the environment once per process, so this is the only
+    /// test that connects to `.system` or `.session`: both point at the private bus here.
+    @Test func theSystemAndSessionBusesAreFoundThroughTheEnvironment() async throws {
+        let bus = try BusFixture()
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", bus.daemon.address, 1)
+        setenv("DBUS_SESSION_BUS_ADDRESS", bus.daemon.address, 1)
+        let system = try DBusConnection(bus: .system, loop: bus.loop)
+        let session = try DBusConnection(bus: .session, loop: bus.loop)
+        let reply = try await system.callBus("NameHasOwner", [.string(session.uniqueName)])
+        #expect(reply.body == [.boolean(true)])
+        system.close()
+        session.close()
     }
 
     @Test func connectingToANonexistentBusThrowsConnectionFailed() throws {
