@@ -41,6 +41,9 @@ final class ConnectionCore: Sendable {
     let signalRouter = SignalRouter()
     /// Where method calls addressed to this connection go (the server side); nil: no object is exported.
     nonisolated(unsafe) var methodCallHandler: (any MethodCallHandling)?
+    /// The objects exported on this connection (the server side, `Server/`): reachable from any thread,
+    /// it is also the ``methodCallHandler`` from the start.
+    let objectRegistry = ObjectRegistry()
 
     /// Emits the close reason once the connection closes (the ``DBusConnection/closed`` publisher).
     let closeSubject = CurrentValueSubject<DBusCloseReason?, Never>(nil)
@@ -77,6 +80,7 @@ final class ConnectionCore: Sendable {
         dbus_connection_set_exit_on_disconnect(opened, 0)
         connection = opened
         uniqueName = dbus_bus_get_unique_name(opened).map { String(cString: $0) } ?? ""
+        methodCallHandler = objectRegistry
         perform { core in core.attach() }
     }
 
