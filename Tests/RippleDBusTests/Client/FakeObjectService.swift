@@ -232,14 +232,3 @@ final class FakeObjectService: MethodCallHandling, Sendable {
         change(Self.meta, Self.metaInterface, changed: ["Generation": .uint32(generation + 1)], invalidated: [], core: core)
     }
 }
-
-extension DBusObjectPath {
-    /// A path from a literal the test knows to be valid.
-    static func test(_ string: String) -> DBusObjectPath {
-        guard let path = try? DBusObjectPath(string) else {
-            Issue.record("invalid path \(string)")
-            return .root
-        }
-        return path
-    }
-}

@@ -130,17 +130,3 @@ func wellFormedElementNames(_ xml: String) -> [String]? {
     }
     return stack.isEmpty ? names : nil
 }
-
-extension DBusObjectPath {
-    /// A path for tests; invalid text gives the root.
-    static func test(_ text: String) -> DBusObjectPath {
-        (try? DBusObjectPath(text)) ?? .root
-    }
-}
-
-extension DBusSignature {
-    /// A signature for tests; invalid text gives the empty signature.
-    static func test(_ text: String) -> DBusSignature {
-        (try? DBusSignature(text)) ?? .empty
-    }
-}

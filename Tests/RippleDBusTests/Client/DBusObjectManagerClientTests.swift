@@ -5,7 +5,7 @@ import Testing
 
 @testable import RippleDBus
 
-@Suite struct DBusObjectManagerTests {
+@Suite struct DBusObjectManagerClientTests {
     static let name = "com.example.Tree"
     static let root = DBusObjectPath.test("/tree")
     static let hci0 = DBusObjectPath.test("/tree/hci0")

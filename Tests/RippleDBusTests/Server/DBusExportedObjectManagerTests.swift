@@ -4,7 +4,7 @@ import Testing
 
 @testable import RippleDBus
 
-@Suite struct DBusObjectManagerTests {
+@Suite struct DBusExportedObjectManagerTests {
     static let manager = "org.freedesktop.DBus.ObjectManager"
     static let managedType = DBusType.dictionary(key: .string, value: .dictionary(key: .string, value: .variant))
 
