@@ -54,6 +54,12 @@ let package = Package(
             path: "Examples/Pipeline",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "ripple-dbus-fuzz",
+            dependencies: ["RippleDBus"],
+            path: "Fuzz/DBusMessageDecoder",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RippleTests",
             dependencies: ["Ripple"],
