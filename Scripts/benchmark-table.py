@@ -6,7 +6,8 @@ time and malloc count of one iteration are divided by the elements to give per-e
 
 The D-Bus benchmarks ("RippleDBus" against "libdbus C", a minimal C client on the same bus) are printed as
 throughput: operations (signals received, round trips) per second on each side, and RippleDBus's share of
-the C ceiling.
+the C ceiling, by wall-clock time and by the CPU time of the benchmark process (the receiver's own work:
+the dbus-daemon's is not in it).
 """
 import collections
 import glob
@@ -46,7 +47,7 @@ OPERATION = {"dbus-signals": "signals", "dbus-roundtrip": "round trips", "dbus-r
 
 def main(folder):
     rows = collections.defaultdict(dict)
-    pattern = re.compile(r"\.([A-Za-z][A-Za-z_]*?)_\|_(.+)_\|_(\d+)\.(wallClock|mallocCountTotal)\.histogram")
+    pattern = re.compile(r"\.([A-Za-z][A-Za-z_]*?)_\|_(.+)_\|_(\d+)\.(wallClock|cpuTotal|mallocCountTotal)\.histogram")
     for path in glob.glob(os.path.join(folder, "*.tsv")):
         match = pattern.search(os.path.basename(path))
         if not match:
@@ -86,18 +87,21 @@ def print_ceiling_table(rows, subject, peer, cell):
     if not cases:
         return
     print(f"| {subject} vs {peer} | {subject} ns/op | {peer} ns/op | {subject} ops/s | {peer} ops/s "
-          f"| % of ceiling | {subject} mallocs/op | {peer} mallocs/op |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          f"| % of ceiling | {subject} CPU ns/op | {peer} CPU ns/op | % of ceiling (CPU) "
+          f"| {subject} mallocs/op | {peer} mallocs/op |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     per_second = lambda time: "—" if not time else f"{1e9 / time:,.0f}"
     for case in cases:
         ours = rows[case][subject]
         theirs = rows.get(PEER_CASE.get(case, case), {}).get(peer, {})
         time_ours, time_theirs = ours.get("wallClock"), theirs.get("wallClock")
-        share = f"{100 * time_theirs / time_ours:.0f}%" if time_ours and time_theirs else "—"
+        cpu_ours, cpu_theirs = ours.get("cpuTotal"), theirs.get("cpuTotal")
+        share = lambda mine, peers: f"{100 * peers / mine:.0f}%" if mine and peers else "—"
         label = f"{case} ({OPERATION.get(case, 'operations')})"
         print(
             f"| {label} | {cell(time_ours, 0)} | {cell(time_theirs, 0)} | {per_second(time_ours)} | "
-            f"{per_second(time_theirs)} | {share} | {cell(ours.get('mallocCountTotal'), 2)} | "
+            f"{per_second(time_theirs)} | {share(time_ours, time_theirs)} | {cell(cpu_ours, 0)} | "
+            f"{cell(cpu_theirs, 0)} | {share(cpu_ours, cpu_theirs)} | {cell(ours.get('mallocCountTotal'), 2)} | "
             f"{cell(theirs.get('mallocCountTotal'), 2)} |"
         )
     print()
