@@ -21,6 +21,33 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
+        // libdbus through pkg-config (`dbus-1`), for the C peer below.
+        .systemLibrary(
+            name: "CLibDBus",
+            path: "Benchmarks/CLibDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // A minimal libdbus client in C: the ceiling RippleDBus is compared with, the signal emitter and
+        // the method responder both sides use.
+        .target(
+            name: "LibDBusPeer",
+            dependencies: ["CLibDBus"],
+            path: "Benchmarks/LibDBusPeer"
+        ),
+        .executableTarget(
+            name: "DBusBenchmarks",
+            dependencies: [
+                "LibDBusPeer",
+                .product(name: "Ripple", package: rippleRoot),
+                .product(name: "RippleLoop", package: rippleRoot),
+                .product(name: "RippleDBus", package: rippleRoot),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DBusBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "LoopBenchmarks",
             dependencies: [

@@ -3,6 +3,11 @@
 
 Each benchmark is named "<framework> | <pipeline> | <elements per iteration>"; the median (p50) wall-clock
 time and malloc count of one iteration are divided by the elements to give per-element figures.
+
+The D-Bus benchmarks ("RippleDBus" against "libdbus C", a minimal C client on the same bus) are printed as
+throughput: operations (signals received, round trips) per second on each side, and RippleDBus's share of
+the C ceiling, by wall-clock time and by the CPU time of the benchmark process (the receiver's own work:
+the dbus-daemon's is not in it).
 """
 import collections
 import glob
@@ -30,10 +35,19 @@ def median(path):
 # Each measured side and the peer it is compared with in the same run.
 PAIRS = [("Ripple", "OpenCombine"), ("EventLoop", "DispatchQueue")]
 
+# Measured against a ceiling: throughput, and the subject's share of the peer's.
+CEILING_PAIRS = [("RippleDBus", "libdbus C")]
+
+# Cases whose peer row is another case's (the C client has one way to make blocking round trips).
+PEER_CASE = {"dbus-roundtrip-blocking": "dbus-roundtrip"}
+
+# What one element of a case is, for the throughput tables.
+OPERATION = {"dbus-signals": "signals", "dbus-roundtrip": "round trips", "dbus-roundtrip-blocking": "round trips"}
+
 
 def main(folder):
     rows = collections.defaultdict(dict)
-    pattern = re.compile(r"\.([A-Za-z]+)_\|_(.+)_\|_(\d+)\.(wallClock|mallocCountTotal)\.histogram")
+    pattern = re.compile(r"\.([A-Za-z][A-Za-z_]*?)_\|_(.+)_\|_(\d+)\.(wallClock|cpuTotal|mallocCountTotal)\.histogram")
     for path in glob.glob(os.path.join(folder, "*.tsv")):
         match = pattern.search(os.path.basename(path))
         if not match:
@@ -42,7 +56,7 @@ def main(folder):
         value = median(path)
         if value is None:
             continue
-        rows[case.replace("_", " ")].setdefault(side, {})[metric] = value / int(elements)
+        rows[case.replace("_", " ")].setdefault(side.replace("_", " "), {})[metric] = value / int(elements)
 
     cell = lambda value, digits: "—" if value is None else f"{value:.{digits}f}"
     # Times below 10 ns get more decimals, so that eagerly folded pipelines still show a ratio.
@@ -63,6 +77,34 @@ def main(folder):
                 f"{cell(ours.get('mallocCountTotal'), 3)} | {cell(theirs.get('mallocCountTotal'), 3)} |"
             )
         print()
+    for subject, peer in CEILING_PAIRS:
+        print_ceiling_table(rows, subject, peer, cell)
+
+
+def print_ceiling_table(rows, subject, peer, cell):
+    """One row per case the subject measured: its throughput beside the peer's, and its share of it."""
+    cases = sorted(case for case in rows if subject in rows[case])
+    if not cases:
+        return
+    print(f"| {subject} vs {peer} | {subject} ns/op | {peer} ns/op | {subject} ops/s | {peer} ops/s "
+          f"| % of ceiling | {subject} CPU ns/op | {peer} CPU ns/op | % of ceiling (CPU) "
+          f"| {subject} mallocs/op | {peer} mallocs/op |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    per_second = lambda time: "—" if not time else f"{1e9 / time:,.0f}"
+    for case in cases:
+        ours = rows[case][subject]
+        theirs = rows.get(PEER_CASE.get(case, case), {}).get(peer, {})
+        time_ours, time_theirs = ours.get("wallClock"), theirs.get("wallClock")
+        cpu_ours, cpu_theirs = ours.get("cpuTotal"), theirs.get("cpuTotal")
+        share = lambda mine, peers: f"{100 * peers / mine:.0f}%" if mine and peers else "—"
+        label = f"{case} ({OPERATION.get(case, 'operations')})"
+        print(
+            f"| {label} | {cell(time_ours, 0)} | {cell(time_theirs, 0)} | {per_second(time_ours)} | "
+            f"{per_second(time_theirs)} | {share(time_ours, time_theirs)} | {cell(cpu_ours, 0)} | "
+            f"{cell(cpu_theirs, 0)} | {share(cpu_ours, cpu_theirs)} | {cell(ours.get('mallocCountTotal'), 2)} | "
+            f"{cell(theirs.get('mallocCountTotal'), 2)} |"
+        )
+    print()
 
 
 if __name__ == "__main__":
