@@ -55,17 +55,33 @@ where Downstream.Failure == DBusError {
 
     /// Offers `value`: delivered now if demanded, else buffered; past the limit, the stream fails.
     func offer(_ value: Output) {
-        let overflowed = lock.withLock { () -> Bool in
-            guard downstream != nil, completion == nil else { return false }
+        // The common case — demand, nothing waiting, no delivery running — takes the lock once and hands
+        // the value straight over.
+        var direct: Downstream?
+        lock.withLock {
+            guard let downstream, completion == nil else { return }
+            if !delivering, buffer.isEmpty, demand > 0 {
+                demand -= 1
+                direct = downstream
+                return
+            }
             if buffer.count >= limit {
                 buffer.removeAll()
                 completion = .failure(.bufferOverflow(limit: limit))
-                return true
+            } else {
+                buffer.append(value)
             }
-            buffer.append(value)
-            return false
         }
-        _ = overflowed
+        if let direct {
+            delivering = true
+            let more = direct.receive(value)
+            delivering = false
+            let waiting = lock.withLock { () -> Bool in
+                if more > 0 { demand += more }
+                return !buffer.isEmpty || completion != nil
+            }
+            guard waiting else { return }
+        }
         deliver()
     }
 

@@ -269,7 +269,7 @@ final class ConnectionCore: Sendable {
             pending.complete(with: Self.replyResult(raw))
             return true
         case DBUS_MESSAGE_TYPE_SIGNAL:
-            guard let message = try? DBusMessage(reading: raw) else {
+            guard let message = try? DBusMessage(reading: raw, checkingHeaderNames: false) else {
                 // libdbus validated the bytes; a body the reader still refuses cannot match anything.
                 return false
             }
@@ -278,7 +278,7 @@ final class ConnectionCore: Sendable {
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
             let message: DBusMessage
             do {
-                message = try DBusMessage(reading: raw)
+                message = try DBusMessage(reading: raw, checkingHeaderNames: false)
             } catch {
                 replyWithError(to: raw, name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
                 return true
@@ -302,7 +302,7 @@ final class ConnectionCore: Sendable {
     private static func replyResult(_ raw: OpaquePointer) -> Result<DBusMessage, DBusError> {
         let reply: DBusMessage
         do {
-            reply = try DBusMessage(reading: raw)
+            reply = try DBusMessage(reading: raw, checkingHeaderNames: false)
         } catch {
             return .failure(.decoding(error))
         }

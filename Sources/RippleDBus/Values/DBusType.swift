@@ -5,7 +5,7 @@
 /// A value of this enum is not validated by itself (`.structure([])` or a dictionary with a `v` key can be
 /// written down); ``DBusSignature/init(_:)`` and ``DBusSignature/init(validating:)`` check the D-Bus rules,
 /// and writing a message checks every type it carries.
-public indirect enum DBusType: Sendable, Hashable, CustomStringConvertible {
+public enum DBusType: Sendable, Hashable, CustomStringConvertible {
     /// `y`: an unsigned 8-bit integer.
     case byte
     /// `b`: a boolean.
@@ -35,9 +35,9 @@ public indirect enum DBusType: Sendable, Hashable, CustomStringConvertible {
     /// `v`: a value of any single complete type, carrying its own signature.
     case variant
     /// `a…`: an array of the element type.
-    case array(DBusType)
+    indirect case array(DBusType)
     /// `a{kv}`: an array of dict entries, each a key of a basic type and a value.
-    case dictionary(key: DBusType, value: DBusType)
+    indirect case dictionary(key: DBusType, value: DBusType)
     /// `(…)`: a structure of the field types, in order (D-Bus requires at least one).
     case structure([DBusType])
 

@@ -9,7 +9,7 @@
 /// `0.0 != -0.0`, as on the wire), dictionaries by their entries in wire order, file descriptors by
 /// identity. Writing a value whose contents disagree with its declared types (`.array(.int32,
 /// [.string("x")])`) throws ``DBusError/invalidArgument(_:)``; nothing is checked on construction.
-public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
+public enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     /// `y`
     case byte(UInt8)
     /// `b`
@@ -45,7 +45,7 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     /// `(…)`: a structure of its fields (at least one).
     case structure([DBusValue])
     /// `v`: a value carrying its own type.
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// The value's D-Bus type, from its declared container types (`.bytes` is `.array(.byte)`).
     public var type: DBusType {
