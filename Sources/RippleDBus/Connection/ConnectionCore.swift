@@ -35,6 +35,8 @@ final class ConnectionCore: Sendable {
     /// Why the connection closed, once it has.
     private nonisolated(unsafe) var closeReason: DBusCloseReason?
 
+    /// Header strings received recently, reused when they come again (loop thread only).
+    private nonisolated(unsafe) let headerNames = HeaderNameCache()
     /// Calls waiting for their reply, by serial.
     private nonisolated(unsafe) var pendingCalls: [UInt32: PendingCall] = [:]
     /// Signal subscriptions, match rules and the owners of the names they name.
@@ -266,10 +268,10 @@ final class ConnectionCore: Sendable {
         case DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR:
             let serial = dbus_message_get_reply_serial(raw)
             guard let pending = pendingCalls.removeValue(forKey: serial) else { return false }
-            pending.complete(with: Self.replyResult(raw))
+            pending.complete(with: Self.replyResult(raw, names: headerNames))
             return true
         case DBUS_MESSAGE_TYPE_SIGNAL:
-            guard let message = try? DBusMessage(reading: raw, checkingHeaderNames: false) else {
+            guard let message = try? DBusMessage(reading: raw, checkingHeaderNames: false, names: headerNames) else {
                 // libdbus validated the bytes; a body the reader still refuses cannot match anything.
                 return false
             }
@@ -278,7 +280,7 @@ final class ConnectionCore: Sendable {
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
             let message: DBusMessage
             do {
-                message = try DBusMessage(reading: raw, checkingHeaderNames: false)
+                message = try DBusMessage(reading: raw, checkingHeaderNames: false, names: headerNames)
             } catch {
                 replyWithError(to: raw, name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
                 return true
@@ -299,10 +301,10 @@ final class ConnectionCore: Sendable {
     }
 
     /// The outcome a reply (or error) message stands for.
-    private static func replyResult(_ raw: OpaquePointer) -> Result<DBusMessage, DBusError> {
+    private static func replyResult(_ raw: OpaquePointer, names: HeaderNameCache) -> Result<DBusMessage, DBusError> {
         let reply: DBusMessage
         do {
-            reply = try DBusMessage(reading: raw, checkingHeaderNames: false)
+            reply = try DBusMessage(reading: raw, checkingHeaderNames: false, names: names)
         } catch {
             return .failure(.decoding(error))
         }

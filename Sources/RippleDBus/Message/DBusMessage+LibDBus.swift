@@ -20,7 +20,12 @@ extension DBusMessage {
     /// `checkingHeaderNames: false` skips re-checking the header's names and path: for messages a
     /// connection received, which libdbus validated against the specification when it loaded them (the
     /// per-message cost of checking them twice is a fifth of a signal's receive path).
-    init(reading message: OpaquePointer, checkingHeaderNames: Bool = true) throws(DBusDecodingError) {
+    ///
+    /// `names`, when given, supplies header strings seen before (a connection receives the same few
+    /// interfaces, members and paths over and over), so that they are not allocated anew per message.
+    init(
+        reading message: OpaquePointer, checkingHeaderNames: Bool = true, names: HeaderNameCache? = nil
+    ) throws(DBusDecodingError) {
         let messageType = dbus_message_get_type(message)
         switch messageType {
         case DBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
@@ -33,16 +38,19 @@ extension DBusMessage {
         let reply = dbus_message_get_reply_serial(message)
         replySerial = reply == 0 ? nil : reply
         let check = checkingHeaderNames
-        sender = try Self.name(dbus_message_get_sender(message), "sender", DBusNames.busNameProblem, checking: check)
+        sender = try Self.name(
+            dbus_message_get_sender(message), "sender", DBusNames.busNameProblem, checking: check, names: names)
         destination = try Self.name(
-            dbus_message_get_destination(message), "destination", DBusNames.busNameProblem, checking: check)
+            dbus_message_get_destination(message), "destination", DBusNames.busNameProblem, checking: check, names: names)
         interface = try Self.name(
-            dbus_message_get_interface(message), "interface", DBusNames.dottedNameProblem, checking: check)
-        member = try Self.name(dbus_message_get_member(message), "member", DBusNames.memberNameProblem, checking: check)
+            dbus_message_get_interface(message), "interface", DBusNames.dottedNameProblem, checking: check, names: names)
+        member = try Self.name(
+            dbus_message_get_member(message), "member", DBusNames.memberNameProblem, checking: check, names: names)
         errorName = try Self.name(
-            dbus_message_get_error_name(message), "error name", DBusNames.dottedNameProblem, checking: check)
+            dbus_message_get_error_name(message), "error name", DBusNames.dottedNameProblem, checking: check, names: names)
         if let characters = dbus_message_get_path(message) {
-            let text = String(decoding: UnsafeRawBufferPointer(start: characters, count: strlen(characters)), as: UTF8.self)
+            let text = names?.string(characters)
+                ?? String(decoding: UnsafeRawBufferPointer(start: characters, count: strlen(characters)), as: UTF8.self)
             if check, let problem = DBusObjectPath.problem(in: text) {
                 throw .malformed("the message's path \"\(text)\" is invalid: \(problem)")
             }
@@ -60,10 +68,12 @@ extension DBusMessage {
 
     /// A header name field, validated by `problem` when `checking`.
     private static func name(
-        _ characters: UnsafePointer<CChar>?, _ field: String, _ problem: (String) -> String?, checking: Bool
+        _ characters: UnsafePointer<CChar>?, _ field: String, _ problem: (String) -> String?, checking: Bool,
+        names: HeaderNameCache?
     ) throws(DBusDecodingError) -> String? {
         guard let characters else { return nil }
-        let text = String(decoding: UnsafeRawBufferPointer(start: characters, count: strlen(characters)), as: UTF8.self)
+        let text = names?.string(characters)
+            ?? String(decoding: UnsafeRawBufferPointer(start: characters, count: strlen(characters)), as: UTF8.self)
         if checking, let reason = problem(text) {
             throw .malformed("the message's \(field) \"\(text)\" is invalid: \(reason)")
         }
