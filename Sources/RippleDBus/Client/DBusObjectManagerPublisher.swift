@@ -153,10 +153,8 @@ where Downstream.Input == DBusObjectManagerEvent, Downstream.Failure == DBusErro
     // MARK: Starting and ending
 
     func start(_ core: ConnectionCore) {
-        guard subscription.isActive else { return }
-        // Runs at once (and sets `ended`) if the subscriber cancelled meanwhile.
-        subscription.setDetach { [self] core in detach(core) }
-        guard !ended else { return }
+        // Registers nothing if the subscriber cancelled meanwhile.
+        guard subscription.setDetach({ [self] core in detach(core) }), !ended else { return }
         let managerRule = DBusMatchRule(sender: destination, interface: objectManagerInterface, path: managerPath)
         let propertiesRule = DBusMatchRule(
             sender: destination, interface: propertiesChangedInterface, member: "PropertiesChanged",

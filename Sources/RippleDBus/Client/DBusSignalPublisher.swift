@@ -39,7 +39,8 @@ public struct DBusSignalPublisher: Publisher, Sendable {
                     withExtendedLifetime(connection) { subscription.offer(message) }
                 },
                 close: { error in subscription.finish(.failure(error)) })
-            subscription.setDetach { core in core.signalRouter.remove(id, core: core) }
+            // A subscriber that cancelled meanwhile gets no route (nothing would remove it).
+            guard subscription.setDetach({ core in core.signalRouter.remove(id, core: core) }) else { return }
             core.signalRouter.add(route, core: core)
         }
     }
@@ -73,7 +74,8 @@ public struct DBusNameOwnerPublisher: Publisher, Sendable {
                     withExtendedLifetime(connection) { subscription.offer(owner) }
                 },
                 close: { error in subscription.finish(.failure(error)) })
-            subscription.setDetach { core in core.signalRouter.unwatchOwner(of: name, id: id, core: core) }
+            guard subscription.setDetach({ core in core.signalRouter.unwatchOwner(of: name, id: id, core: core) })
+            else { return }
             core.signalRouter.watchOwner(of: name, id: id, core: core, watcher: watcher)
         }
     }

@@ -36,14 +36,14 @@ where Downstream.Failure == DBusError {
         self.downstream = downstream
     }
 
-    /// Sets what unregisters the stream; runs it at once (on the loop thread) if the stream already ended.
-    func setDetach(_ body: @escaping (ConnectionCore) -> Void) {
-        let ended = lock.withLock { () -> Bool in
-            guard downstream != nil else { return true }
+    /// Sets what unregisters the stream and returns true; returns false, keeping nothing, if the stream
+    /// already ended (the caller then must not register it: nothing would unregister it).
+    func setDetach(_ body: @escaping (ConnectionCore) -> Void) -> Bool {
+        lock.withLock { () -> Bool in
+            guard downstream != nil else { return false }
             detach = body
-            return false
+            return true
         }
-        if ended { core.perform(body) }
     }
 
     /// Whether the subscriber is still there (it has neither cancelled nor been completed).
