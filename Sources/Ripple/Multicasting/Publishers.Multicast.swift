@@ -161,7 +161,16 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
     }
 
     @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-        let released: (Downstream?, (any Subscription)?) = lock.withLock {
+        let released = terminate()
+        withExtendedLifetime(released.1) {
+            released.0?.receive(completion: completion)
+        }
+    }
+
+    /// Ends the subscription once: hands back the downstream and the upstream subscription (to be released
+    /// after the lock), or nothing when it had already ended.
+    @inlinable func terminate() -> (Downstream?, (any Subscription)?) {
+        lock.withLock {
             guard phase == .subscribed else { return (nil, nil) }
             phase = .terminated
             defer {
@@ -169,9 +178,6 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
                 subscription = nil
             }
             return (downstream, subscription)
-        }
-        withExtendedLifetime(released.1) {
-            released.0?.receive(completion: completion)
         }
     }
 
@@ -182,15 +188,7 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable func cancel() {
         // The downstream and the subscription are released after the lock.
-        let released: (Downstream?, (any Subscription)?) = lock.withLock {
-            guard phase == .subscribed else { return (nil, nil) }
-            phase = .terminated
-            defer {
-                downstream = nil
-                subscription = nil
-            }
-            return (downstream, subscription)
-        }
+        let released = terminate()
         withExtendedLifetime(released.0) {
             released.1?.cancel()
         }

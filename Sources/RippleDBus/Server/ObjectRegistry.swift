@@ -352,18 +352,8 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
     // MARK: org.freedesktop.DBus.ObjectManager
 
     private func getManagedObjects(_ call: DBusMessage, member: String, manager: DBusObjectPath, core: ConnectionCore) {
-        guard member == "GetManagedObjects" else {
-            replyError(
-                to: call, name: DBusStandardError.unknownMethod,
-                message: "No method \(member) in \(DBusStandardInterface.objectManager)", core: core)
-            return
-        }
-        guard call.body.isEmpty else {
-            replyError(
-                to: call, name: DBusStandardError.invalidArgs,
-                message: "GetManagedObjects takes no arguments, not '\(call.signature)'", core: core)
-            return
-        }
+        guard acceptsNoArgumentCall(call, member: member, expected: "GetManagedObjects",
+            interface: DBusStandardInterface.objectManager, core: core) else { return }
         // Read and replied under the registry's lock: the snapshot and the signals around it are in order.
         lock.withLock {
             let entries = objects.filter { manager.isAncestor(of: $0.key) }.sorted { $0.key < $1.key }.map {
@@ -377,24 +367,34 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         flush(core: core)
     }
 
+    /// Whether `call` is the argument-less method `expected` of a standard `interface`; if not, replies
+    /// `UnknownMethod` (another member) or `InvalidArgs` (arguments given) and returns false.
+    private func acceptsNoArgumentCall(
+        _ call: DBusMessage, member: String, expected: String, interface: String, core: ConnectionCore
+    ) -> Bool {
+        guard member == expected else {
+            replyError(
+                to: call, name: DBusStandardError.unknownMethod, message: "No method \(member) in \(interface)",
+                core: core)
+            return false
+        }
+        guard call.body.isEmpty else {
+            replyError(
+                to: call, name: DBusStandardError.invalidArgs,
+                message: "\(expected) takes no arguments, not '\(call.signature)'", core: core)
+            return false
+        }
+        return true
+    }
+
     // MARK: org.freedesktop.DBus.Introspectable
 
     private func introspect(
         _ call: DBusMessage, member: String, object: DBusExportedObject?, isManager: Bool, children: [String],
         core: ConnectionCore
     ) {
-        guard member == "Introspect" else {
-            replyError(
-                to: call, name: DBusStandardError.unknownMethod,
-                message: "No method \(member) in \(DBusStandardInterface.introspectable)", core: core)
-            return
-        }
-        guard call.body.isEmpty else {
-            replyError(
-                to: call, name: DBusStandardError.invalidArgs,
-                message: "Introspect takes no arguments, not '\(call.signature)'", core: core)
-            return
-        }
+        guard acceptsNoArgumentCall(call, member: member, expected: "Introspect",
+            interface: DBusStandardInterface.introspectable, core: core) else { return }
         let xml = DBusIntrospection.document(
             interfaces: object?.interfaces, isManager: isManager, children: children)
         sendReply(to: call, result: .success([.string(xml)]), outputSignature: nil, core: core)
