@@ -7,7 +7,7 @@
 //   RippleLoop            — the libuv event loop as a scheduler
 //   RippleDBus            — D-Bus through libdbus on RippleLoop
 //   RippleBlueZ           — the BLE central on BlueZ's D-Bus API           (comes with its issue)
-//   RippleBlueZSimulator  — a simulated bluetoothd on a private bus        (comes with its issue)
+//   RippleBlueZSimulator  — a simulated bluetoothd on a private bus (stands on RippleDBus, never on RippleBlueZ)
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleLoop", targets: ["RippleLoop"]),
         .library(name: "RippleDBus", targets: ["RippleDBus"]),
+        .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
     ],
     targets: [
         .target(
@@ -46,6 +47,11 @@ let package = Package(
         .target(
             name: "RippleDBus",
             dependencies: ["Ripple", "RippleLoop", "CDBus"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RippleBlueZSimulator",
+            dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -73,6 +79,11 @@ let package = Package(
         .testTarget(
             name: "RippleDBusTests",
             dependencies: ["RippleDBus", "RippleLoop", "Ripple", "CDBus"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RippleBlueZSimulatorTests",
+            dependencies: ["RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple"],
             swiftSettings: swiftSettings
         ),
     ]

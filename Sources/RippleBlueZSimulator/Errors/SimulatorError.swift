@@ -1,0 +1,31 @@
+import RippleDBus
+
+/// Why the simulator could not do what its user asked.
+public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The world (or a peripheral, adapter, source or fault added to it) is not valid: a malformed UUID
+    /// or address, two adapters of one name, an unknown adapter, …
+    case invalidWorld(String)
+    /// No peripheral with this address is in the world.
+    case unknownPeripheral(DeviceAddress)
+    /// The peripheral has no characteristic (or descriptor) of this UUID.
+    case unknownAttribute(AttributeUUID)
+    /// The operation needs the peripheral connected, and it is not.
+    case notConnected(DeviceAddress)
+    /// The simulator is not running (never started, or stopped).
+    case notRunning
+    /// The bus failed: the private daemon could not start, the connection broke, or `org.bluez` is owned by
+    /// someone else.
+    case bus(DBusError)
+
+    /// A sentence saying what went wrong.
+    public var description: String {
+        switch self {
+        case let .invalidWorld(reason): "invalid simulated world: \(reason)"
+        case let .unknownPeripheral(address): "no simulated peripheral has the address \(address)"
+        case let .unknownAttribute(uuid): "the peripheral has no attribute \(uuid)"
+        case let .notConnected(address): "the simulated peripheral \(address) is not connected"
+        case .notRunning: "the simulator is not running"
+        case let .bus(error): "the simulator's bus failed: \(error)"
+        }
+    }
+}

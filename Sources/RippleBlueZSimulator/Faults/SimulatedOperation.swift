@@ -1,0 +1,72 @@
+/// An operation a client asks of bluetoothd about a peripheral, to which a fault can be attached
+/// (see ``BlueZSimulator/inject(_:on:of:times:)``).
+public enum SimulatedOperation: Sendable, Hashable {
+    /// `Device1.Connect`.
+    case connect
+    /// `Device1.Disconnect`.
+    case disconnect
+    /// `Device1.Pair`.
+    case pair
+    /// `GattCharacteristic1.ReadValue` of the characteristic.
+    case read(AttributeUUID)
+    /// `GattCharacteristic1.WriteValue` of the characteristic.
+    case write(AttributeUUID)
+    /// `GattCharacteristic1.StartNotify` of the characteristic.
+    case startNotify(AttributeUUID)
+    /// `GattCharacteristic1.StopNotify` of the characteristic.
+    case stopNotify(AttributeUUID)
+    /// `GattCharacteristic1.AcquireNotify` of the characteristic.
+    case acquireNotify(AttributeUUID)
+    /// `GattCharacteristic1.AcquireWrite` of the characteristic.
+    case acquireWrite(AttributeUUID)
+    /// `GattDescriptor1.ReadValue` of the descriptor.
+    case readDescriptor(AttributeUUID)
+    /// `GattDescriptor1.WriteValue` of the descriptor.
+    case writeDescriptor(AttributeUUID)
+}
+
+/// What a peripheral (or bluetoothd) does instead of answering an operation normally.
+public enum OperationFault: Sendable, Hashable {
+    /// Answers with `error` at once.
+    case fail(BlueZError)
+    /// Answers normally after `delay`; meanwhile the operation is outstanding (a second write gets
+    /// `InProgress`).
+    case delay(Duration)
+    /// Answers with `error` after `delay`.
+    case failAfter(Duration, BlueZError)
+    /// The peripheral drops the link while the operation is outstanding: the operation fails as
+    /// bluetoothd fails it when the link is lost, and the device disconnects with `reason`.
+    case disconnect(DisconnectReason)
+    /// For ``SimulatedOperation/connect`` only: `Connect()` succeeds and the services resolve, but
+    /// `Connected` is never signalled and stays false, as BlueZ 5.66 does when the ATT socket connects
+    /// before the kernel reports the connection.
+    case connectWithoutConnectedSignal
+}
+
+/// Why a connection ended, as `Device1.Disconnected(name, message)` reports it (BlueZ 5.64+).
+public enum DisconnectReason: String, Sendable, Hashable, Codable {
+    /// `org.bluez.Reason.Unknown`.
+    case unknown = "org.bluez.Reason.Unknown"
+    /// `org.bluez.Reason.Timeout`: the link supervision timed out (out of range).
+    case timeout = "org.bluez.Reason.Timeout"
+    /// `org.bluez.Reason.Local`: this side disconnected.
+    case local = "org.bluez.Reason.Local"
+    /// `org.bluez.Reason.Remote`: the peripheral disconnected.
+    case remote = "org.bluez.Reason.Remote"
+    /// `org.bluez.Reason.Authentication`: authentication failed.
+    case authentication = "org.bluez.Reason.Authentication"
+    /// `org.bluez.Reason.Suspend`: the host suspended.
+    case suspend = "org.bluez.Reason.Suspend"
+
+    /// The message bluetoothd sends with the reason.
+    public var message: String {
+        switch self {
+        case .unknown: "Connection terminated due to an unknown reason"
+        case .timeout: "Connection terminated due to a timeout"
+        case .local: "Connection terminated by local host"
+        case .remote: "Connection terminated by remote user"
+        case .authentication: "Connection terminated due to an authentication failure"
+        case .suspend: "Connection terminated due to local host suspend"
+        }
+    }
+}

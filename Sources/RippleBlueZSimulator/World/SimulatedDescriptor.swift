@@ -1,0 +1,34 @@
+/// A descriptor of a ``SimulatedCharacteristic``, exported as `org.bluez.GattDescriptor1`.
+///
+/// The Client Characteristic Configuration descriptor (0x2902) is added by the simulator to every
+/// characteristic that can notify or indicate; writes to it are refused as bluetoothd refuses them
+/// (clients use `StartNotify`/`StopNotify`), and reads show whether notifications are on.
+public struct SimulatedDescriptor: Sendable {
+    /// The descriptor's type.
+    public var uuid: AttributeUUID
+    /// What clients may do with it.
+    public var flags: DescriptorFlags
+    /// Its value at first.
+    public var value: [UInt8]
+    /// Answers reads; nil returns the stored value from the request's offset.
+    public var onRead: GATTReadHandler?
+    /// Answers writes; nil stores what is written.
+    public var onWrite: GATTWriteHandler?
+
+    /// A descriptor of type `uuid`.
+    public init(
+        uuid: AttributeUUID, flags: DescriptorFlags = [.read], value: [UInt8] = [], onRead: GATTReadHandler? = nil,
+        onWrite: GATTWriteHandler? = nil
+    ) {
+        self.uuid = uuid
+        self.flags = flags
+        self.value = value
+        self.onRead = onRead
+        self.onWrite = onWrite
+    }
+
+    /// A Characteristic User Description (0x2901) holding `text` in UTF-8, read-only.
+    public static func userDescription(_ text: String) -> SimulatedDescriptor {
+        SimulatedDescriptor(uuid: 0x2901, flags: [.read], value: Array(text.utf8))
+    }
+}
