@@ -154,6 +154,33 @@ public final class DBusExportedObject: Sendable {
         }
     }
 
+    /// Removes the value of the property `name` of `interface`: until it is set again, `Get` answers
+    /// `org.freedesktop.DBus.Error.UnknownProperty` and `GetAll` and the object manager leave it out. While
+    /// exported and when it had a value, emits `PropertiesChanged` listing it as invalidated (unless the
+    /// property emits no changes). Returns whether it had a value.
+    ///
+    /// Throws ``DBusError/invalidArgument(_:)`` when the object has no such property.
+    @discardableResult
+    public func invalidateProperty(_ name: String, of interface: String) throws(DBusError) -> Bool {
+        try withEmissionLocks { registry throws(DBusError) -> Bool in
+            guard let index = slots.firstIndex(where: { $0.interface.name == interface }) else {
+                throw .invalidArgument("the object \(path) has no interface \(interface)")
+            }
+            guard let property = slots[index].property(named: name) else {
+                throw .invalidArgument("the interface \(interface) of \(path) has no property \(name)")
+            }
+            guard slots[index].values.removeValue(forKey: name) != nil else { return false }
+            guard let registry, property.changeEmission != .none else { return true }
+            registry.appendLocked(
+                signal: DBusMessage(
+                    kind: .signal, path: path, interface: DBusStandardInterface.properties, member: "PropertiesChanged",
+                    body: [
+                        .string(interface), .stringVariantDictionary([:]), .array(.string, [.string(name)]),
+                    ]))
+            return true
+        }
+    }
+
     // MARK: Signals
 
     /// Emits the signal `interface.member` from the object with `arguments`, when exported (else does
@@ -357,7 +384,9 @@ struct InterfaceSlot {
         self.interface = interface
         var values: [String: DBusValue] = [:]
         for property in interface.properties {
-            values[property.name] = property.initialValue
+            if let initialValue = property.initialValue {
+                values[property.name] = initialValue
+            }
         }
         self.values = values
     }

@@ -50,7 +50,9 @@ public struct DBusInterface: Sendable {
                 throw .invalidArgument("the interface \(name) has two properties named \(property.name)")
             }
             _ = try DBusSignature(validating: [property.type])
-            try property.check(property.initialValue)
+            if let initialValue = property.initialValue {
+                try property.check(initialValue)
+            }
         }
         seen = []
         for signal in signals {

@@ -52,8 +52,9 @@ public struct DBusProperty: Sendable {
     public let type: DBusType
     /// Who may read and write it remotely.
     public let access: Access
-    /// The value the object starts with.
-    public let initialValue: DBusValue
+    /// The value the object starts with; nil when the property starts absent (see
+    /// ``init(absent:type:access:changeEmission:validateWrite:)``).
+    public let initialValue: DBusValue?
     /// How its changes are announced.
     public let changeEmission: ChangeEmission
     /// Checks a remote `Set` (on the loop thread) before the value is stored: throwing refuses it, and
@@ -75,6 +76,25 @@ public struct DBusProperty: Sendable {
         self.type = type
         self.access = access
         self.initialValue = initialValue
+        self.changeEmission = changeEmission
+        self.validateWrite = validateWrite
+    }
+
+    /// A property of `type` that starts without a value, as BlueZ's `RSSI` before a device is seen: `Get`
+    /// answers `org.freedesktop.DBus.Error.UnknownProperty` and `GetAll` leaves it out until
+    /// ``DBusExportedObject/setProperty(_:of:to:)`` gives it one, and again after
+    /// ``DBusExportedObject/invalidateProperty(_:of:)``.
+    public init(
+        absent name: String,
+        type: DBusType,
+        access: Access = .read,
+        changeEmission: ChangeEmission = .emitsChange,
+        validateWrite: (@Sendable (DBusValue) throws(DBusError) -> Void)? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.access = access
+        self.initialValue = nil
         self.changeEmission = changeEmission
         self.validateWrite = validateWrite
     }

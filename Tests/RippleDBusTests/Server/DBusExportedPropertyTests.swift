@@ -43,6 +43,31 @@ import Testing
             == [.variant(.uint32(10))])
     }
 
+    @Test func anAbsentPropertyIsLeftOutUntilSetAndAfterInvalidation() async throws {
+        let pair = try ServerPair()
+        let object = try DBusExportedObject(path: .test("/radio"), interfaces: [
+            DBusInterface(name: Self.interface, properties: [
+                DBusProperty(name: "Name", initialValue: .string("radio")),
+                DBusProperty(absent: "RSSI", type: .int16),
+            ]),
+        ])
+        try pair.server.export(object)
+        let changes = try await pair.signals(Self.properties, "PropertiesChanged")
+        let get: [DBusValue] = [.string(Self.interface), .string("RSSI")]
+        #expect(try await pair.errorName("/radio", Self.properties, "Get", get) == "org.freedesktop.DBus.Error.UnknownProperty")
+        #expect(try await pair.call("/radio", Self.properties, "GetAll", [.string(Self.interface)])
+            == [.stringVariantDictionary(["Name": .string("radio")])])
+        #expect(try object.invalidateProperty("RSSI", of: Self.interface) == false)
+        try object.setProperty("RSSI", of: Self.interface, to: .int16(-60))
+        #expect(try await pair.call("/radio", Self.properties, "Get", get) == [.variant(.int16(-60))])
+        #expect(try object.invalidateProperty("RSSI", of: Self.interface))
+        #expect(try await pair.call("/radio", Self.properties, "GetAll", [.string(Self.interface)])
+            == [.stringVariantDictionary(["Name": .string("radio")])])
+        #expect(throws: DBusError.self) { try object.invalidateProperty("Nope", of: Self.interface) }
+        await changes.waitForValues(2)
+        #expect(changes.values.map(\.body) == [Self.changed(["RSSI": .int16(-60)]), Self.changed([:], invalidated: ["RSSI"])])
+    }
+
     @Test func propertyErrorsHaveTheSpecificationsNames() async throws {
         let pair = try ServerPair()
         try pair.server.export(Self.lamp())
