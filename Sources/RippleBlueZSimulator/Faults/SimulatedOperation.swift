@@ -61,12 +61,12 @@ public enum DisconnectReason: String, Sendable, Hashable, Codable {
     /// The message bluetoothd sends with the reason.
     public var message: String {
         switch self {
-        case .unknown: "Connection terminated due to an unknown reason"
-        case .timeout: "Connection terminated due to a timeout"
+        case .unknown: "Unspecified"
+        case .timeout: "Connection timeout"
         case .local: "Connection terminated by local host"
         case .remote: "Connection terminated by remote user"
-        case .authentication: "Connection terminated due to an authentication failure"
-        case .suspend: "Connection terminated due to local host suspend"
+        case .authentication: "Connection terminated due to authentication failure"
+        case .suspend: "Connection terminated by local host for suspend"
         }
     }
 }

@@ -1,0 +1,174 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+
+extension BlueZSimulator {
+    // MARK: The world
+
+    /// Adds an adapter (exported at once while running).
+    ///
+    /// Throws ``SimulatorError/invalidWorld(_:)`` for a name already taken or unusable in a path, or a
+    /// malformed address; ``SimulatorError/notRunning`` before ``start()``.
+    public func addAdapter(_ adapter: SimulatedAdapter) async throws(SimulatorError) {
+        try await withCore { core throws(SimulatorError) in try core.addAdapter(adapter) }
+    }
+
+    /// Adds a peripheral near the adapter named `adapter`: it advertises from now on (and is in the tree at
+    /// once when it is known or paired).
+    ///
+    /// Throws ``SimulatorError/invalidWorld(_:)`` for an unknown adapter, a malformed or taken address, or
+    /// a GATT database that is not valid.
+    public func addPeripheral(_ peripheral: SimulatedPeripheral, adapter: String = "hci0") async throws(SimulatorError) {
+        try await withCore { core throws(SimulatorError) in try core.addPeripheral(peripheral, adapter: adapter) }
+    }
+
+    /// Removes a peripheral from the world: its link drops and its device leaves the tree.
+    public func removePeripheral(_ address: DeviceAddress) async throws(SimulatorError) {
+        try await withCore { core throws(SimulatorError) in try core.removePeripheral(address) }
+    }
+
+    /// Changes what a peripheral advertises (`body` edits a copy of its description: name, RSSI, TX power,
+    /// manufacturer and service data, advertised services, interval, variation). Changes show in
+    /// `PropertiesChanged` of its device, as bluetoothd reports a new advertisement.
+    public func updateAdvertisement(
+        of peripheral: DeviceAddress, _ body: @escaping @Sendable (inout SimulatedPeripheral) -> Void
+    ) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device throws(SimulatorError) in
+            let previous = device.peripheral
+            var updated = previous
+            body(&updated)
+            guard updated.address == previous.address else {
+                throw .invalidWorld("an advertisement update cannot change the address of \(previous.address)")
+            }
+            updated.services = previous.services
+            device.peripheral = updated
+            device.advertisementChanged(previous: previous)
+        }
+    }
+
+    // MARK: Faults and events
+
+    /// Powers the adapter named `adapter` on or off. Off: discovery stops, connections drop (reason
+    /// "local"), and bluetoothd answers discovery and connection calls with `NotReady`.
+    public func setPowered(_ powered: Bool, adapter: String) async throws(SimulatorError) {
+        try await withCore { core throws(SimulatorError) in
+            guard let runtime = core.adapter(named: adapter) else { throw .invalidWorld("no adapter is named \(adapter)") }
+            runtime.setPowered(powered)
+        }
+    }
+
+    /// Moves a peripheral into range or out of it. Out of range it stops advertising (its device ages out
+    /// of the tree), a connection drops with reason "timeout" (supervision timeout), and connection
+    /// attempts fail after the connect timeout.
+    public func setInRange(_ inRange: Bool, peripheral: DeviceAddress) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device in
+            device.isInRange = inRange
+            if !inRange { device.peripheralDisconnected(reason: .timeout) }
+            device.updateAdvertising()
+        }
+    }
+
+    /// The peripheral drops its connection (or aborts a connection attempt); the device reports
+    /// `Disconnected(reason)`. Does nothing when it is not connected.
+    public func disconnect(peripheral: DeviceAddress, reason: DisconnectReason = .remote) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device in device.peripheralDisconnected(reason: reason) }
+    }
+
+    /// The peripheral drops its connection `delay` from now (when it is connected then).
+    public func disconnect(peripheral: DeviceAddress, after delay: Duration, reason: DisconnectReason = .remote)
+        async throws(SimulatorError)
+    {
+        try await withDevice(peripheral) { device in
+            guard let loop = device.core?.loop else { return }
+            _ = loop.after(delay) { [weak device] in device?.peripheralDisconnected(reason: reason) }
+        }
+    }
+
+    /// The next `times` calls of `operation` on the peripheral (nil: every call) meet `fault` instead
+    /// of the normal answer. Faults wait in the order they were injected.
+    public func inject(_ fault: OperationFault, on operation: SimulatedOperation, of peripheral: DeviceAddress, times: Int? = 1)
+        async throws(SimulatorError)
+    {
+        if let times, times < 1 { throw .invalidWorld("a fault must apply at least once (times: \(times))") }
+        try await withDevice(peripheral) { device in device.faults.add(fault, on: operation, times: times) }
+    }
+
+    /// Removes every fault waiting for the peripheral's operations.
+    public func clearFaults(of peripheral: DeviceAddress) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device in device.faults.removeAll() }
+    }
+
+    /// The peripheral notifies `value` on `characteristic`: clients with notifications enabled receive
+    /// it; the value is stored either way.
+    ///
+    /// Throws ``SimulatorError/unknownAttribute(_:)`` when it has no such characteristic.
+    public func notify(peripheral: DeviceAddress, characteristic: AttributeUUID, value: [UInt8]) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device throws(SimulatorError) in
+            try device.gatt.notify(characteristic, value: value)
+        }
+    }
+
+    /// bluetoothd "restarts": releases `org.bluez` and takes its whole tree down (connections, sessions
+    /// and sockets end), waits `downtime`, then exports a fresh tree — adapters as configured (powered as
+    /// at first), only paired and known devices — and takes the name back.
+    public func restart(downtime: Duration = .zero) async throws(SimulatorError) {
+        let connection = try await withCore { core in core.connection }
+        do {
+            for try await _ in connection.releaseName(BlueZInterface.service).values {}
+        } catch {
+            throw .bus(error as? DBusError ?? .disconnected)
+        }
+        try await withCore { core in core.unexportTree() }
+        if downtime > .zero {
+            try? await Task.sleep(for: downtime)
+        }
+        try await withCore { core throws(SimulatorError) in
+            for adapter in core.adapters where adapter.isPowered != adapter.configuration.isPowered {
+                adapter.setPowered(adapter.configuration.isPowered)
+            }
+            try core.exportTree()
+        }
+        do {
+            for try await reply in connection.requestName(BlueZInterface.service, flags: [.doNotQueue]).values
+            where reply != .primaryOwner && reply != .alreadyOwner {
+                throw SimulatorError.bus(.remote(
+                    name: "org.freedesktop.DBus.Error.AddressInUse", message: "org.bluez was taken during the restart"))
+            }
+        } catch let error as SimulatorError {
+            throw error
+        } catch {
+            throw .bus(error as? DBusError ?? .disconnected)
+        }
+    }
+
+    // MARK: State
+
+    /// The stored value of a characteristic or descriptor of the peripheral, or nil when it has none.
+    public func value(of attribute: AttributeUUID, peripheral: DeviceAddress) async throws(SimulatorError) -> [UInt8]? {
+        try await withDevice(peripheral) { device in device.gatt.value(of: attribute) }
+    }
+
+    /// Whether the peripheral is connected (its link up and services resolved).
+    public func isConnected(_ peripheral: DeviceAddress) async throws(SimulatorError) -> Bool {
+        try await withDevice(peripheral) { device in device.isConnected }
+    }
+
+    /// Whether the peripheral's device is in bluetoothd's tree.
+    public func isInTree(_ peripheral: DeviceAddress) async throws(SimulatorError) -> Bool {
+        try await withDevice(peripheral) { device in device.object != nil }
+    }
+
+    /// The unique bus names of the clients discovering on the adapter named `adapter`.
+    public func discoveringClients(adapter: String = "hci0") async throws(SimulatorError) -> [String] {
+        try await withCore { core throws(SimulatorError) in
+            guard let runtime = core.adapter(named: adapter) else { throw .invalidWorld("no adapter is named \(adapter)") }
+            return runtime.discoveringClients
+        }
+    }
+
+    /// Problems the simulator met while serving and survived (an object it could not export, …), oldest
+    /// first; empty when all went well.
+    public func problems() async throws(SimulatorError) -> [String] {
+        try await withCore { core in core.problems }
+    }
+}

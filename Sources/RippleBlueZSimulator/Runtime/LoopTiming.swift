@@ -1,0 +1,39 @@
+import Ripple
+import RippleLoop
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to 0 … `Int.max`.
+    var clampedNanoseconds: Int {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return Int.max }
+        let (total, overflow2) = Int(scaled).addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+        return overflow2 ? Int.max : total
+    }
+}
+
+extension EventLoop {
+    /// Runs `action` on the loop thread after `delay`, unless the returned cancellable is cancelled or
+    /// released first.
+    func after(_ delay: Duration, _ action: @escaping () -> Void) -> AnyCancellable {
+        scheduleCancellable(after: now.advanced(by: .nanoseconds(delay.clampedNanoseconds)), action)
+    }
+
+    /// Runs `action` on the loop thread every `interval` (the first time after one interval), until the
+    /// returned cancellable is cancelled or released.
+    func every(_ interval: Duration, _ action: @escaping () -> Void) -> any Cancellable {
+        let stride = EventLoop.SchedulerTimeType.Stride.nanoseconds(Swift.max(interval.clampedNanoseconds, 1_000_000))
+        return schedule(after: now.advanced(by: stride), interval: stride, tolerance: .zero, options: nil, action)
+    }
+
+    /// Runs `body` on the loop thread and returns its result to the awaiting task.
+    func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
+            schedule {
+                continuation.resume(returning: Result { () throws(E) -> T in try body() })
+            }
+        }
+        return try result.get()
+    }
+}

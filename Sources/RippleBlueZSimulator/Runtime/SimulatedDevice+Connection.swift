@@ -1,0 +1,223 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+
+extension SimulatedDevice {
+    // MARK: Connect
+
+    /// `Device1.Connect()`: after the peripheral's connection delay, `Connected` becomes true, the GATT
+    /// objects are exported, then (after the delay again) `UUIDs` gains the services and
+    /// `ServicesResolved` becomes true, and the call is answered. A peripheral out of range (or not
+    /// connectable) fails after the simulator's connect timeout, as bluetoothd's LE connection attempt does.
+    func connect(_ invocation: DBusMethodInvocation) {
+        guard let core else { return Self.gone(invocation) }
+        guard adapter.isPowered else { return fail(invocation, .notReady) }
+        if pairing != nil { return fail(invocation, .inProgress) }
+        switch linkState {
+        case .connecting: return fail(invocation, .inProgress)
+        case .connected: _ = invocation.reply(); return
+        case .disconnected: break
+        }
+        var extraDelay: Duration = .zero
+        var silent = false
+        switch faults.take(.connect) {
+        case let .fail(error)?:
+            return fail(invocation, error)
+        case let .failAfter(delay, error)?:
+            linkState = .connecting(invocation, pending: core.loop.after(delay) { [weak self] in
+                self?.finishConnecting(with: error)
+            })
+            return
+        case let .disconnect(reason)?:
+            return fail(invocation, .failed(reason == .remote ? "le-connection-abort-by-remote" : "le-connection-abort-by-local"))
+        case let .delay(delay)?:
+            extraDelay = delay
+        case .connectWithoutConnectedSignal?:
+            silent = true
+        case nil:
+            break
+        }
+        guard isInRange, peripheral.isConnectable else {
+            linkState = .connecting(invocation, pending: core.loop.after(core.configuration.connectTimeout) { [weak self] in
+                self?.finishConnecting(with: .failed("le-connection-abort-by-local"))
+            })
+            return
+        }
+        linkState = .connecting(invocation, pending: core.loop.after(peripheral.connectionDelay + extraDelay) { [weak self] in
+            self?.linkEstablished(silent: silent)
+        })
+        adapter.connectionAttemptChanged()
+    }
+
+    /// The link is up: `Connected`, the GATT objects, then services resolved after the delay.
+    private func linkEstablished(silent: Bool) {
+        guard case let .connecting(invocation, _) = linkState, let core else { return }
+        let link = PeripheralLink(
+            devicePath: path, address: peripheral.address, connection: core.connection, loop: core.loop,
+            mtu: peripheral.mtu, faults: faults, statistics: core.statistics)
+        link.dropLink = { [weak self] reason in self?.peripheralDisconnected(reason: reason) }
+        expiry = nil
+        linkState = .connecting(invocation, pending: nil)
+        if !silent { set("Connected", .boolean(true)) }
+        do {
+            try gatt.attach(link)
+        } catch {
+            core.report("could not export the GATT database of \(peripheral.address): \(error)")
+            linkState = .disconnected
+            if !silent { set("Connected", .boolean(false)) }
+            _ = invocation.fail(BlueZError.failed("le-connection-gatt-browsing").dbusError)
+            return
+        }
+        linkState = .connecting(invocation, pending: core.loop.after(peripheral.connectionDelay) { [weak self] in
+            self?.servicesResolved(link: link, silent: silent)
+        })
+        adapter.connectionAttemptChanged()
+    }
+
+    private func servicesResolved(link: PeripheralLink, silent: Bool) {
+        guard case let .connecting(invocation, _) = linkState else { return }
+        linkState = .connected(link, silent: silent)
+        var uuids = peripheral.advertisedServices
+        for uuid in gatt.serviceUUIDs where !uuids.contains(uuid) { uuids.append(uuid) }
+        set("UUIDs", .array(.string, uuids.map { .string($0.uuidString) }))
+        set("ServicesResolved", .boolean(true))
+        _ = invocation.reply()
+        adapter.connectionAttemptChanged()
+    }
+
+    /// Ends a connection attempt with `error` (after the GATT objects, if they were exported, are gone).
+    func finishConnecting(with error: BlueZError) {
+        guard case let .connecting(invocation, _) = linkState else { return }
+        if object?.property("Connected", of: BlueZInterface.device) == .boolean(true) || gattAttached {
+            gatt.detach()
+            set("Connected", .boolean(false))
+        }
+        linkState = .disconnected
+        _ = invocation.fail(error.dbusError)
+        restartExpiry()
+        adapter.connectionAttemptChanged()
+    }
+
+    /// Whether the GATT objects are exported for an attempt under way (between `Connected` and resolved).
+    private var gattAttached: Bool {
+        if case .connecting(_, nil) = linkState { return true }
+        return false
+    }
+
+    // MARK: Disconnect
+
+    /// `Device1.Disconnect()`: cancels an attempt under way, or tears the link down (reason "local")
+    /// and answers once it is down; answers at once when not connected.
+    func disconnect(_ invocation: DBusMethodInvocation) {
+        switch faults.take(.disconnect) {
+        case let .fail(error)?: return fail(invocation, error)
+        case let .failAfter(delay, error)?:
+            _ = core?.loop.after(delay) { _ = invocation.fail(error.dbusError) }
+            return
+        case let .delay(delay)?:
+            guard let core else { return Self.gone(invocation) }
+            _ = core.loop.after(delay) { [weak self] in self?.disconnectNow(invocation) }
+            return
+        default:
+            disconnectNow(invocation)
+        }
+    }
+
+    private func disconnectNow(_ invocation: DBusMethodInvocation) {
+        switch linkState {
+        case .connecting:
+            finishConnecting(with: .failed("le-connection-abort-by-local"))
+        case .connected:
+            tearDown(reason: .local)
+        case .disconnected:
+            break
+        }
+        _ = invocation.reply()
+    }
+
+    /// The peripheral (or the radio) drops the link.
+    func peripheralDisconnected(reason: DisconnectReason) {
+        switch linkState {
+        case .connecting:
+            finishConnecting(with: .failed(reason == .timeout ? "le-connection-abort-by-local" : "le-connection-abort-by-remote"))
+        case .connected:
+            tearDown(reason: reason)
+        case .disconnected:
+            break
+        }
+    }
+
+    /// Tears a link down in bluetoothd's order: `ServicesResolved` false, GATT objects gone,
+    /// `Disconnected(reason)`, `Connected` false.
+    func tearDown(reason: DisconnectReason) {
+        guard case let .connected(_, silent) = linkState else { return }
+        linkState = .disconnected
+        set("ServicesResolved", .boolean(false))
+        gatt.detach()
+        _ = try? object?.emitSignal(
+            interface: BlueZInterface.device, member: "Disconnected",
+            arguments: [.string(reason.rawValue), .string(reason.message)])
+        if !silent || object?.property("Connected", of: BlueZInterface.device) == .boolean(true) {
+            set("Connected", .boolean(false))
+        }
+        restartExpiry()
+        updateAdvertising()
+        adapter.connectionAttemptChanged()
+    }
+
+    // MARK: Pairing
+
+    /// `Device1.Pair()`: pairs (just works) after the connection delay: `Paired`, `Bonded` become true.
+    func pair(_ invocation: DBusMethodInvocation) {
+        guard let core else { return Self.gone(invocation) }
+        guard adapter.isPowered else { return fail(invocation, .notReady) }
+        if pairing != nil { return fail(invocation, .inProgress) }
+        if isPaired { return fail(invocation, .alreadyExists) }
+        guard isInRange, peripheral.isConnectable else {
+            pairing = (invocation, core.loop.after(core.configuration.connectTimeout) { [weak self] in
+                self?.finishPairing(with: .failed("Page Timeout"))
+            })
+            return
+        }
+        var delay = peripheral.connectionDelay
+        switch faults.take(.pair) {
+        case let .fail(error)?: return fail(invocation, error)
+        case let .failAfter(after, error)?:
+            pairing = (invocation, core.loop.after(after) { [weak self] in self?.finishPairing(with: error) })
+            return
+        case let .delay(extra)?: delay += extra
+        case let .disconnect(reason)?:
+            pairing = (invocation, core.loop.after(delay) { [weak self] in
+                self?.peripheralDisconnected(reason: reason)
+                self?.finishPairing(with: .authenticationFailed)
+            })
+            return
+        default: break
+        }
+        pairing = (invocation, core.loop.after(delay) { [weak self] in self?.finishPairing(with: nil) })
+    }
+
+    private func finishPairing(with error: BlueZError?) {
+        guard let (invocation, _) = pairing else { return }
+        pairing = nil
+        if let error {
+            _ = invocation.fail(error.dbusError)
+            return
+        }
+        isPaired = true
+        expiry = nil
+        try? object?.updateProperties(of: BlueZInterface.device, ["Paired": .boolean(true), "Bonded": .boolean(true)])
+        _ = invocation.reply()
+    }
+
+    /// `Device1.CancelPairing()`.
+    func cancelPairing() throws(DBusError) {
+        guard let (invocation, _) = pairing else { throw BlueZError.doesNotExist.dbusError }
+        pairing = nil
+        _ = invocation.fail(BlueZError(name: "org.bluez.Error.AuthenticationCanceled", message: "Authentication Canceled").dbusError)
+    }
+
+    private func fail(_ invocation: DBusMethodInvocation, _ error: BlueZError) {
+        _ = invocation.fail(error.dbusError)
+    }
+}
