@@ -80,7 +80,7 @@ extension BlueZSimulator {
     {
         try await withDevice(peripheral) { device in
             guard let loop = device.core?.loop else { return }
-            _ = loop.after(delay) { [weak device] in device?.peripheralDisconnected(reason: reason) }
+            loop.later(delay) { [weak device] in device?.peripheralDisconnected(reason: reason) }
         }
     }
 

@@ -37,3 +37,11 @@ extension EventLoop {
         return try result.get()
     }
 }
+
+extension EventLoop {
+    /// Runs `action` on the loop thread once after `delay` (it cannot be cancelled: `action` checks
+    /// whether it still applies).
+    func later(_ delay: Duration, _ action: @escaping () -> Void) {
+        schedule(after: now.advanced(by: .nanoseconds(delay.clampedNanoseconds)), tolerance: .zero, options: nil, action)
+    }
+}

@@ -112,11 +112,11 @@ extension SimulatedDevice {
         switch faults.take(.disconnect) {
         case let .fail(error)?: return fail(invocation, error)
         case let .failAfter(delay, error)?:
-            _ = core?.loop.after(delay) { _ = invocation.fail(error.dbusError) }
+            core?.loop.later(delay) { _ = invocation.fail(error.dbusError) }
             return
         case let .delay(delay)?:
             guard let core else { return Self.gone(invocation) }
-            _ = core.loop.after(delay) { [weak self] in self?.disconnectNow(invocation) }
+            core.loop.later(delay) { [weak self] in self?.disconnectNow(invocation) }
             return
         default:
             disconnectNow(invocation)

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Writes a ``NotificationSource``'s notifications to the simulator's end of an `AcquireNotify` socket,
+/// from a thread of its own, as fast as the client reads them (a blocking `send` is the flow control) or
+/// paced at the source's rate; it counts what it sent and the CPU time it took.
+final class NotificationEmitter: Sendable {
+    private let socket: Int32
+    private let source: NotificationSource
+    private let statistics: SimulatorStatistics
+    private let stopRequested = Atomic<Bool>(false)
+    private let thread: Mutex<pthread_t?> = Mutex(nil)
+
+    /// Starts emitting on `socket` (which stays the caller's to close, after ``stop()``).
+    init(socket: Int32, source: NotificationSource, statistics: SimulatorStatistics) {
+        self.socket = socket
+        self.source = source
+        self.statistics = statistics
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        let started = pthread_create(&handle, nil, { argument in
+            guard let argument else { return nil }
+            let emitter = Unmanaged<NotificationEmitter>.fromOpaque(argument).takeRetainedValue()
+            emitter.run()
+            return nil
+        }, box)
+        if started == 0 {
+            thread.withLock { $0 = handle }
+        } else {
+            Unmanaged<NotificationEmitter>.fromOpaque(box).release()
+        }
+    }
+
+    /// Stops the thread (waking it from a blocked `send` by shutting the socket down) and waits for it.
+    /// Idempotent.
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        shutdown(socket, Int32(SHUT_RDWR))
+        let handle = thread.withLock { handle -> pthread_t? in
+            defer { handle = nil }
+            return handle
+        }
+        if let handle {
+            pthread_join(handle, nil)
+        }
+    }
+
+    private func run() {
+        let startCPU = SimulatorStatistics.threadCPUNanoseconds()
+        var sent = 0
+        var unrecorded = 0
+        let count = source.count ?? Int.max
+        var interval = 0
+        if let rate = source.rate { interval = Swift.max(1, Int(1e9 / rate)) }
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        var buffer: [UInt8]
+        var numbered = false
+        if case let .numbered(size) = source.payload {
+            buffer = source.payload(sequence: 0)
+            numbered = size >= 4
+        } else {
+            buffer = []
+        }
+        while sent < count, !stopRequested.load(ordering: .acquiring) {
+            let sequence = UInt32(truncatingIfNeeded: sent)
+            if numbered {
+                buffer[0] = UInt8(truncatingIfNeeded: sequence)
+                buffer[1] = UInt8(truncatingIfNeeded: sequence >> 8)
+                buffer[2] = UInt8(truncatingIfNeeded: sequence >> 16)
+                buffer[3] = UInt8(truncatingIfNeeded: sequence >> 24)
+            } else {
+                buffer = source.payload(sequence: sequence)
+            }
+            if interval > 0 {
+                Self.advance(&deadline, by: interval)
+                while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+                if stopRequested.load(ordering: .acquiring) { break }
+            }
+            let result = buffer.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            sent += 1
+            unrecorded += 1
+            if unrecorded == 1024 {
+                statistics.recordSocketNotifications(unrecorded)
+                unrecorded = 0
+            }
+        }
+        statistics.recordSocketNotifications(unrecorded)
+        statistics.recordEmitterCPU(nanoseconds: SimulatorStatistics.threadCPUNanoseconds() - startCPU)
+    }
+
+    private static func advance(_ time: inout timespec, by nanoseconds: Int) {
+        let total = time.tv_nsec + nanoseconds
+        time.tv_sec += total / 1_000_000_000
+        time.tv_nsec = total % 1_000_000_000
+    }
+}
