@@ -189,4 +189,35 @@ import Testing
             #expect(world.peripherals.first?.peripheral.connectionDelay == expected, "\(text)")
         }
     }
+
+    @Test func descriptionsBuiltInSwiftMakeWorldsAndEncode() throws {
+        let description = WorldDescription(
+            adapters: [WorldDescription.Adapter(name: "hci1", address: "00:1A:7D:DA:71:20", systemName: "s", powered: true)],
+            peripherals: [
+                WorldDescription.Peripheral(
+                    address: "C0:FF:EE:00:00:10", adapter: "hci1",
+                    services: [
+                        WorldDescription.Service(preset: "battery", level: 5),
+                        WorldDescription.Service(
+                            uuid: "ffe0", primary: true,
+                            characteristics: [
+                                WorldDescription.Characteristic(
+                                    uuid: "ffe1", flags: ["read", "notify"], value: "01",
+                                    descriptors: [WorldDescription.Descriptor(uuid: "2901", flags: ["read"], text: "x")],
+                                    notifications: WorldDescription.Notifications(
+                                        count: 3, rate: 2, payload: "numbered", size: 8),
+                                    echo: false)
+                            ]),
+                    ])
+            ])
+        let world = try description.makeWorld()
+        let peripheral = try #require(world.peripherals.first)
+        #expect(peripheral.adapter == "hci1")
+        #expect(peripheral.peripheral.services[0].characteristics[0].value == [5])
+        let characteristic = peripheral.peripheral.services[1].characteristics[0]
+        #expect(characteristic.notificationSource == NotificationSource(count: 3, rate: 2, payload: .numbered(size: 8)))
+        #expect(characteristic.onWrite == nil)
+        let encoded = try JSONEncoder().encode(description)
+        #expect(try JSONDecoder().decode(WorldDescription.self, from: encoded) == description)
+    }
 }
