@@ -1,0 +1,55 @@
+extension AttributeUUID {
+    /// The Heart Rate service, 0x180D.
+    public static let heartRateService = AttributeUUID(0x180D)
+    /// Heart Rate Measurement, 0x2A37 (notify).
+    public static let heartRateMeasurement = AttributeUUID(0x2A37)
+    /// Body Sensor Location, 0x2A38 (read).
+    public static let bodySensorLocation = AttributeUUID(0x2A38)
+    /// Heart Rate Control Point, 0x2A39 (write).
+    public static let heartRateControlPoint = AttributeUUID(0x2A39)
+}
+
+extension SimulatedService {
+    /// The Heart Rate Control Point's only command: reset the energy expended to 0.
+    public static let heartRateResetCommand: UInt8 = 0x01
+
+    /// The Heart Rate service (0x180D) of a chest strap:
+    ///
+    /// - Heart Rate Measurement (0x2A37, notify): while a client listens it notifies `measurements` in turn
+    ///   at `rate` per second (once a second by default: a resting minute, see
+    ///   ``HeartRateMeasurement/restingMinute``), starting again after the last;
+    /// - Body Sensor Location (0x2A38, read): `location`;
+    /// - Heart Rate Control Point (0x2A39, write): `0x01` (Reset Energy Expended) is accepted and answered
+    ///   by a measurement showing 0 kJ, notified on 0x2A37 (when notifications are on); any other value,
+    ///   or an empty or longer write, fails with the service's ATT error 0x80 "Control Point Not
+    ///   Supported" (bluetoothd: `org.bluez.Error.Failed` "Operation failed with ATT error: 0x80").
+    ///
+    /// An empty `measurements` falls back to the resting minute; a `rate` that is not a positive number is
+    /// refused when the peripheral is added, like any notification source's.
+    public static func heartRate(
+        measurements: [HeartRateMeasurement] = HeartRateMeasurement.restingMinute, rate: Double = 1,
+        location: BodySensorLocation = .chest
+    ) -> SimulatedService {
+        let cycle = measurements.isEmpty ? HeartRateMeasurement.restingMinute : measurements
+        var afterReset = cycle[0]
+        afterReset.energyExpended = 0
+        let resetAnswer = afterReset.bytes
+        let controlPoint: GATTWriteHandler = { (request: GATTWriteRequest) throws(BlueZError) -> GATTWriteResponse in
+            guard request.offset == 0, request.value == [heartRateResetCommand] else {
+                throw BlueZError.attError(ReadyMadeATTError.controlPointNotSupported)
+            }
+            return GATTWriteResponse(
+                storedValue: request.storedValue,
+                notifications: [GATTNotification(resetAnswer, on: .heartRateMeasurement)])
+        }
+        return SimulatedService(
+            uuid: .heartRateService,
+            characteristics: [
+                SimulatedCharacteristic(
+                    uuid: .heartRateMeasurement, flags: [.notify], value: cycle[0].bytes,
+                    notificationSource: NotificationSource(rate: rate, payload: .cycle(cycle.map(\.bytes)))),
+                SimulatedCharacteristic(uuid: .bodySensorLocation, flags: [.read], value: [location.rawValue]),
+                SimulatedCharacteristic(uuid: .heartRateControlPoint, flags: [.write], onWrite: controlPoint),
+            ])
+    }
+}
