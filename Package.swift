@@ -23,6 +23,12 @@ let package = Package(
         .library(name: "RippleLoop", targets: ["RippleLoop"]),
         .library(name: "RippleDBus", targets: ["RippleDBus"]),
         .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
+        .executable(name: "ripple-bluez-sim", targets: ["ripple-bluez-sim"]),
+    ],
+    dependencies: [
+        // Only the ripple-bluez-sim executable uses these (command line, YAML world files).
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         .target(
@@ -52,6 +58,16 @@ let package = Package(
         .target(
             name: "RippleBlueZSimulator",
             dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ripple-bluez-sim",
+            dependencies: [
+                "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Sources/ripple-bluez-sim",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

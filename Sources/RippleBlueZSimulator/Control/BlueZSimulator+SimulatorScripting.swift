@@ -1,0 +1,2 @@
+/// `BlueZSimulator` offers every scripting operation the control service needs.
+extension BlueZSimulator: SimulatorScripting {}

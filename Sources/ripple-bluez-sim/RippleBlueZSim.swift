@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import RippleBlueZSimulator
+
+/// `ripple-bluez-sim`: a simulated bluetoothd on a private D-Bus bus, serving a world file.
+@main
+struct RippleBlueZSim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ripple-bluez-sim",
+        abstract: "A simulated bluetoothd (org.bluez) on a private D-Bus bus, serving a world of BLE peripherals.",
+        discussion: """
+            Starts a private dbus-daemon (unless --bus-address or --system-bus is given), takes org.bluez on it \
+            and serves the world of --world (JSON or YAML; without it, a demo world: a powered hci0, a \
+            heart-rate monitor with battery and device information, and an LED/button device). It also takes \
+            org.ripple.BlueZSimulator, whose object /org/ripple/BlueZSimulator (interface \
+            org.ripple.BlueZSimulator1) scripts the world: Disconnect, SetInRange, SetPowered, Notify, \
+            InjectFault, ClearFaults, Restart, GetStatistics.
+
+            The first line on standard output is DBUS_SYSTEM_BUS_ADDRESS=<address>, printed once the simulator \
+            serves: point a BlueZ client at the simulator with that variable. It runs until SIGINT or SIGTERM, \
+            then prints its statistics and stops the bus it started.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
+    var world: String?
+
+    @Option(
+        name: .customLong("bus-address"),
+        help: ArgumentHelp("Serve on the bus at this D-Bus address instead of a private bus.", valueName: "address"))
+    var busAddress: String?
+
+    @Flag(name: .customLong("system-bus"), help: "Serve on the system bus (it must let this process own org.bluez).")
+    var systemBus = false
+
+    @Flag(name: .long, help: "Check the world file, print what it holds, and exit.")
+    var check = false
+
+    func validate() throws {
+        if busAddress != nil && systemBus {
+            throw ValidationError("--bus-address and --system-bus cannot be used together.")
+        }
+    }
+
+    func run() async throws {
+        let world: SimulatedWorld
+        do {
+            if let path = self.world {
+                world = try WorldFileLoader.load(path).1
+            } else {
+                world = try WorldDescription.demo.makeWorld()
+            }
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
+        if check {
+            Output.line(self.world.map { "\($0): valid" } ?? "the demo world: valid")
+            WorldSummary.lines(world).forEach(Output.line)
+            return
+        }
+        try await Server(world: world, busAddress: busAddress, systemBus: systemBus).run()
+    }
+}
