@@ -48,6 +48,20 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The simulator's own cost: AcquireNotify notifications per second and emitter CPU per notification.
+        .executableTarget(
+            name: "SimulatorBenchmarks",
+            dependencies: [
+                .product(name: "Ripple", package: rippleRoot),
+                .product(name: "RippleLoop", package: rippleRoot),
+                .product(name: "RippleDBus", package: rippleRoot),
+                .product(name: "RippleBlueZSimulator", package: rippleRoot),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SimulatorBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "LoopBenchmarks",
             dependencies: [

@@ -9,6 +9,8 @@ packages=(
     libuv1-dev        # RippleLoop
     libdbus-1-dev     # RippleDBus
     dbus              # a private dbus-daemon for the tests and the simulator
+    python3           # the bleak interop check of the simulator (Scripts/interop-bleak)
+    python3-venv      #   … which installs bleak from PyPI into a virtual environment of its own
 )
 
 missing=()

@@ -4,7 +4,8 @@ import Glibc
 import Synchronization
 
 /// Writes a ``NotificationSource``'s notifications to the simulator's end of an `AcquireNotify` socket,
-/// from a thread of its own, as fast as the client reads them (a blocking `send` is the flow control) or
+/// from a thread of its own, as fast as the client reads them (waiting for the socket to take more is the
+/// flow control) or
 /// paced at the source's rate; it counts what it sent and the CPU time it took.
 final class NotificationEmitter: Sendable {
     private let socket: Int32
@@ -82,6 +83,13 @@ final class NotificationEmitter: Sendable {
             let result = buffer.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if result < 0 {
                 if errno == EINTR { continue }
+                // The loop's watch makes the socket non-blocking: wait until the client has read.
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 100)
+                    if descriptor.revents & Int16(POLLHUP | POLLERR) != 0 { break }
+                    continue
+                }
                 break
             }
             sent += 1

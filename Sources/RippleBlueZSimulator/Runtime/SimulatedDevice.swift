@@ -70,13 +70,19 @@ final class SimulatedDevice: Sendable {
 
     // MARK: The object
 
-    /// Puts the device in the tree (`InterfacesAdded`) if it is not there.
-    func ensureObject() {
+    /// Puts the device in the tree (`InterfacesAdded`) if it is not there; when it was just seen
+    /// advertising at `rssi`, `InterfacesAdded` carries what bluetoothd saw (RSSI, TX power, flags).
+    func ensureObject(seenAt rssi: Int16? = nil) {
         guard object == nil, let core else { return }
         do {
             let created = try DBusExportedObject(path: path, interfaces: [
                 makeDeviceInterface(for: peripheral, adapterPath: adapter.path, paired: isPaired, device: self)
             ])
+            if let rssi {
+                var seen: [String: DBusValue] = ["RSSI": .int16(rssi), "AdvertisingFlags": .bytes([0x06])]
+                if let txPower = peripheral.txPower { seen["TxPower"] = .int16(txPower) }
+                try created.updateProperties(of: BlueZInterface.device, seen)
+            }
             try core.connection.export(created)
             object = created
             signalledRSSI = nil
@@ -144,17 +150,19 @@ final class SimulatedDevice: Sendable {
         let merged = adapter.mergedFilter
         guard merged.matches(peripheral, rssi: rssi) else { return }
         let isNew = object == nil
-        ensureObject()
+        ensureObject(seenAt: rssi)
         guard let object else { return }
         let thresholdApplies = !adapter.anyClientHasFilter
         if isNew || signalledRSSI == nil || !thresholdApplies
             || abs(Int(rssi) - Int(signalledRSSI ?? rssi)) >= 8
         {
-            if signalledRSSI != rssi || isNew { set("RSSI", .int16(rssi)) }
+            if signalledRSSI != rssi, !isNew { set("RSSI", .int16(rssi)) }
             signalledRSSI = rssi
         }
-        if let txPower = peripheral.txPower { set("TxPower", .int16(txPower)) }
-        set("AdvertisingFlags", .bytes([0x06]))
+        if !isNew {
+            if let txPower = peripheral.txPower { set("TxPower", .int16(txPower)) }
+            set("AdvertisingFlags", .bytes([0x06]))
+        }
         if merged.duplicateData, !isNew {
             var changed: [String: DBusValue] = [:]
             if !peripheral.manufacturerData.isEmpty { changed["ManufacturerData"] = peripheral.manufacturerDataValue }
