@@ -1,0 +1,149 @@
+import RippleDBus
+import Testing
+
+@testable import RippleBlueZSimulator
+
+/// What a client sees of a device's connection: its property changes, signals and tree changes, in order.
+private func timeline(_ messages: [DBusMessage]) -> [String] {
+    messages.compactMap { message in
+        switch message.member {
+        case "PropertiesChanged":
+            guard message.path?.description == monitorPath, let change = message.propertiesChange else { return nil }
+            let changed = change.changed.keys.sorted().map { "\($0)=\(change.changed[$0].map { "\($0)" } ?? "")" }
+            return changed.joined(separator: ",")
+        case "InterfacesAdded", "InterfacesRemoved":
+            guard let path = message.body.first?.objectPath?.description, path.hasPrefix(monitorPath + "/") else { return nil }
+            return "\(message.member == "InterfacesAdded" ? "+" : "-")\(path.dropFirst(monitorPath.count + 1))"
+        case "Disconnected":
+            return "Disconnected(\(message.body.first?.string ?? ""))"
+        default:
+            return nil
+        }
+    }
+}
+
+private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
+    let log = SignalLog(fixture.client.signals(matching: DBusMatchRule(sender: "org.bluez")))
+    for try await _ in fixture.client.synchronize().values {}
+    return log
+}
+
+@Suite struct ConnectionTests {
+    @Test func connectThenDisconnectInBluetoothdsOrder() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let log = try await everything(fixture)
+        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
+        _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
+        let messages = await log.wait { timeline($0).last == "Connected=false" }
+        #expect(timeline(messages) == [
+            // UUIDs already held the advertised 0x180D, so it does not change.
+            "Connected=true", "+service0001", "+service0001/char0002", "ServicesResolved=true",
+            "ServicesResolved=false", "-service0001/char0002", "-service0001",
+            "Disconnected(org.bluez.Reason.Local)", "Connected=false",
+        ])
+        await fixture.stop()
+    }
+
+    @Test func thePeripheralDisconnectingIsReportedWithItsReason() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let log = try await everything(fixture)
+        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        try await fixture.simulator.disconnect(peripheral: monitorAddress, reason: .remote)
+        let messages = await log.wait { timeline($0).last == "Connected=false" }
+        let disconnected = messages.first { $0.member == "Disconnected" }
+        #expect(disconnected?.body == [.string("org.bluez.Reason.Remote"), .string("Connection terminated by remote user")])
+        #expect(try await fixture.simulator.isConnected(monitorAddress) == false)
+        await fixture.stop()
+    }
+
+    @Test func goingOutOfRangeDropsTheLinkAndConnectingThenFails() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let log = try await everything(fixture)
+        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
+        let messages = await log.wait { timeline($0).last == "Connected=false" }
+        #expect(messages.first { $0.member == "Disconnected" }?.body.first == .string("org.bluez.Reason.Timeout"))
+        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .failed("le-connection-abort-by-local"))
+        await fixture.stop()
+    }
+
+    @Test func connectWithoutTheConnectedSignalStillResolvesServices() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let log = try await everything(fixture)
+        try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: monitorAddress)
+        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
+        #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
+        #expect(!timeline(log.messages).contains("Connected=true"))
+        #expect(try await fixture.call(monitorPath + "/service0001/char0002", "org.bluez.GattCharacteristic1", "ReadValue",
+            [.stringVariantDictionary([:])]) == [.bytes([1])])
+        await fixture.stop()
+    }
+
+    @Test func connectFaultsAnswerAsInjected() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let refused = BlueZError.failed("le-connection-abort-by-remote")
+        try await fixture.simulator.inject(.fail(refused), on: .connect, of: monitorAddress)
+        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == refused)
+        try await fixture.simulator.inject(.delay(.milliseconds(50)), on: .connect, of: monitorAddress)
+        let first = Task { try await fixture.error(monitorPath, deviceInterface, "Connect") }
+        try await Task.sleepUntilConnecting(fixture)
+        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .inProgress)
+        #expect(try await first.value == nil)
+        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == nil)  // already connected
+        await fixture.stop()
+    }
+
+    @Test func poweredOffRefusesConnections() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        try await fixture.simulator.setPowered(false, adapter: "hci0")
+        #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
+        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .notReady)
+        await fixture.stop()
+    }
+
+    @Test func pairingMakesTheDevicePairedAndBonded() async throws {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        _ = try await fixture.call(monitorPath, deviceInterface, "Pair")
+        #expect(try await fixture.property(monitorPath, deviceInterface, "Paired") == .boolean(true))
+        #expect(try await fixture.property(monitorPath, deviceInterface, "Bonded") == .boolean(true))
+        #expect(try await fixture.error(monitorPath, deviceInterface, "Pair") == .alreadyExists)
+        await fixture.stop()
+    }
+
+    @Test func aRestartReleasesTheNameAndComesBackWithAFreshTree() async throws {
+        let stranger = SimulatedPeripheral(address: "C0:FF:EE:00:00:03", name: "Stranger", advertisingInterval: .milliseconds(10))
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(peripherals: [.init(monitor(known: true)), .init(stranger)]))
+        let owners = SignalLog(fixture.client.signals(matching: DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+            arguments: [0: "org.bluez"])))
+        for try await _ in fixture.client.synchronize().values {}
+        let added = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesAdded")
+        _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
+        await added.wait { $0.contains { $0.body.first?.objectPath?.description == "/org/bluez/hci0/dev_C0_FF_EE_00_00_03" } }
+        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        try await fixture.simulator.restart()
+        let changes = await owners.wait(for: 2)
+        #expect(changes.map { $0.body[2] == .string("") } == [true, false])  // released, then taken back
+        let tree = try await fixture.managedObjects()
+        #expect(Set(tree.keys) == ["/org/bluez", hci0, monitorPath])
+        #expect(tree[monitorPath]?[deviceInterface]?["Connected"] == .boolean(false))
+        #expect(tree[hci0]?[adapterInterface]?["Discovering"] == .boolean(false))
+        await fixture.stop()
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Waits (by asking the simulator, never by sleeping) until a connection attempt is under way.
+    static func sleepUntilConnecting(_ fixture: SimulatorFixture) async throws {
+        while try await fixture.simulator.withDevice(monitorAddress, { device in
+            if case .connecting = device.linkState { return false }
+            return true
+        }) {
+            await Task.yield()
+        }
+    }
+}
