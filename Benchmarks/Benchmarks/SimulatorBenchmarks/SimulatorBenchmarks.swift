@@ -55,7 +55,7 @@ func call(_ connection: DBusConnection, path: String, interface: String, member:
     -> DBusMessage
 {
     blocking {
-        guard let objectPath = DBusObjectPath(path) else { throw DBusError.invalidArgument(path) }
+        let objectPath = try DBusObjectPath(path)
         for try await reply in connection.call(
             destination: "org.bluez", path: objectPath, interface: interface, member: member, arguments: arguments
         ).values {
