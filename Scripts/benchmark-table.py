@@ -8,6 +8,9 @@ The D-Bus benchmarks ("RippleDBus" against "libdbus C", a minimal C client on th
 throughput: operations (signals received, round trips) per second on each side, and RippleDBus's share of
 the C ceiling, by wall-clock time and by the CPU time of the benchmark process (the receiver's own work:
 the dbus-daemon's is not in it).
+
+The simulator's benchmark (SimulatorBenchmarks) is printed as its AcquireNotify throughput and the CPU time
+its emitter thread spends per notification.
 """
 import collections
 import glob
@@ -79,6 +82,27 @@ def main(folder):
         print()
     for subject, peer in CEILING_PAIRS:
         print_ceiling_table(rows, subject, peer, cell)
+    print_simulator_table(folder)
+
+
+def print_simulator_table(folder):
+    """The simulator's own figures: AcquireNotify notifications per second and emitter CPU per
+    notification (p50), from SimulatorBenchmarks' custom metrics."""
+    found = {}
+    for path in glob.glob(os.path.join(folder, "*SimulatorBenchmarks.*.tsv")):
+        name = os.path.basename(path)
+        for metric in ("notifications_s", "emitter_CPU_ns_notification", "cpuTotal"):
+            if f".{metric}.histogram" in name:
+                case = name.split("SimulatorBenchmarks.", 1)[1].split(f".{metric}.", 1)[0].replace("_", " ")
+                found.setdefault(case, {})[metric] = median(path)
+    if not found:
+        return
+    print("| simulator | notifications/s (p50) | emitter CPU ns/notification (p50) |")
+    print("| --- | ---: | ---: |")
+    for case, metrics in sorted(found.items()):
+        rate, cpu = metrics.get("notifications_s"), metrics.get("emitter_CPU_ns_notification")
+        print(f"| {case} | {'—' if rate is None else f'{rate:,.0f}'} | {'—' if cpu is None else f'{cpu:.0f}'} |")
+    print()
 
 
 def print_ceiling_table(rows, subject, peer, cell):
