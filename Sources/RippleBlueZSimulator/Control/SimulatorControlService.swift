@@ -132,6 +132,8 @@ public final class SimulatorControlService: Sendable {
         }) else { return }
         stopped.commands.finish()
         await stopped.worker.value
+        // A round trip, so that the bus has taken the name away before this returns.
+        _ = try? await stopped.connection.releaseName(Self.busName).firstValue
         stopped.connection.close()
     }
 

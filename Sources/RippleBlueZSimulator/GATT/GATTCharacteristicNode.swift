@@ -9,7 +9,8 @@ final class GATTCharacteristicNode: Sendable {
     let description: SimulatedCharacteristic
     let declarationHandle: UInt16
     let descriptors: [GATTDescriptorNode]
-    weak let server: GATTServer?
+    /// The database it belongs to (set once, when the database is built).
+    nonisolated(unsafe) weak var server: GATTServer?
     /// The value the peripheral holds.
     nonisolated(unsafe) var value: [UInt8]
     nonisolated(unsafe) private(set) var object: DBusExportedObject?
@@ -26,11 +27,10 @@ final class GATTCharacteristicNode: Sendable {
     /// The notification source pumping `PropertiesChanged` while sessions exist.
     nonisolated(unsafe) private var pump: SignalNotificationPump?
 
-    init(_ description: SimulatedCharacteristic, declarationHandle: UInt16, descriptors: [GATTDescriptorNode], server: GATTServer?) {
+    init(_ description: SimulatedCharacteristic, declarationHandle: UInt16, descriptors: [GATTDescriptorNode]) {
         self.description = description
         self.declarationHandle = declarationHandle
         self.descriptors = descriptors
-        self.server = server
         self.value = description.value
     }
 

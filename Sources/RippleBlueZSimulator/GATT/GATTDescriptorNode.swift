@@ -8,17 +8,17 @@ import RippleLoop
 final class GATTDescriptorNode: Sendable {
     let description: SimulatedDescriptor
     let handle: UInt16
-    weak let server: GATTServer?
+    /// The database it belongs to (set once, when the database is built).
+    nonisolated(unsafe) weak var server: GATTServer?
     /// The characteristic it belongs to (set once the characteristic exists).
     nonisolated(unsafe) weak var characteristic: GATTCharacteristicNode?
     nonisolated(unsafe) var value: [UInt8]
     nonisolated(unsafe) private var object: DBusExportedObject?
     nonisolated(unsafe) private var pendingWrite: DBusMethodInvocation?
 
-    init(_ description: SimulatedDescriptor, handle: UInt16, server: GATTServer?) {
+    init(_ description: SimulatedDescriptor, handle: UInt16) {
         self.description = description
         self.handle = handle
-        self.server = server
         self.value = description.value
     }
 

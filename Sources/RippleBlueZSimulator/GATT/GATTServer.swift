@@ -52,28 +52,23 @@ final class GATTServer: PeripheralGATT {
                     guard descriptor.uuid.isValid else {
                         throw .invalidWorld("the descriptor UUID \"\(descriptor.uuid)\" is malformed")
                     }
-                    descriptors.append(GATTDescriptorNode(descriptor, handle: UInt16(clamping: handle), server: nil))
+                    descriptors.append(GATTDescriptorNode(descriptor, handle: UInt16(clamping: handle)))
                     handle += 1
                 }
                 guard handle <= 0xFFFF else { throw .invalidWorld("the GATT database has more than 65,535 attributes") }
                 characteristics.append(
-                    GATTCharacteristicNode(characteristic, declarationHandle: UInt16(declaration), descriptors: descriptors, server: nil))
+                    GATTCharacteristicNode(characteristic, declarationHandle: UInt16(declaration), descriptors: descriptors))
             }
             guard handle <= 0xFFFF else { throw .invalidWorld("the GATT database has more than 65,535 attributes") }
             built.append(ServiceNode(description: service, handle: UInt16(serviceHandle), characteristics: characteristics))
         }
-        self.services = []
-        self.services = built.map { node in
-            ServiceNode(
-                description: node.description, handle: node.handle,
-                characteristics: node.characteristics.map { characteristic in
-                    let descriptors = characteristic.descriptors.map { GATTDescriptorNode($0.description, handle: $0.handle, server: self) }
-                    let rebuilt = GATTCharacteristicNode(
-                        characteristic.description, declarationHandle: characteristic.declarationHandle,
-                        descriptors: descriptors, server: self)
-                    for descriptor in descriptors { descriptor.characteristic = rebuilt }
-                    return rebuilt
-                })
+        self.services = built
+        for characteristic in built.flatMap(\.characteristics) {
+            characteristic.server = self
+            for descriptor in characteristic.descriptors {
+                descriptor.server = self
+                descriptor.characteristic = characteristic
+            }
         }
     }
 

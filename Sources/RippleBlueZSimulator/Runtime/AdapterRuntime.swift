@@ -192,6 +192,7 @@ final class AdapterRuntime: Sendable {
         }
         guard isPowered else { return .failure(BlueZError.notReady.dbusError) }
         device.isPaired = false
+        device.hasConnected = false
         device.removeObject()
         return .success(())
     }

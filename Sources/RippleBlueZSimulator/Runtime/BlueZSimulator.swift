@@ -121,14 +121,18 @@ public final class BlueZSimulator: Sendable {
         }
     }
 
-    /// Stops serving: every connection ends, sockets close, the name is released and the simulator's
-    /// connection and thread end. Idempotent.
+    /// Stops serving: every connection ends, sockets close, the name is released (when this returns, the
+    /// bus no longer lists an owner of `org.bluez`) and the simulator's connection and thread end.
+    /// Idempotent.
     public func stop() async {
         guard let running = lock.withLock({ () -> Running? in
             defer { running = nil }
             return running
         }) else { return }
         await running.thread.loop.run { running.core.unexportTree() }
+        // A round trip, so that the bus has taken the name away before this returns (closing alone is
+        // seen by the bus some time later).
+        _ = try? await running.core.connection.releaseName(BlueZInterface.service).firstValue
         running.core.connection.close()
         running.thread.stop()
     }

@@ -5,10 +5,11 @@ import RippleLoop
 extension SimulatedDevice {
     // MARK: Connect
 
-    /// `Device1.Connect()`: after the peripheral's connection delay, `Connected` becomes true, the GATT
-    /// objects are exported, then (after the delay again) `UUIDs` gains the services and
-    /// `ServicesResolved` becomes true, and the call is answered. A peripheral out of range (or not
-    /// connectable) fails after the simulator's connect timeout, as bluetoothd's LE connection attempt does.
+    /// `Device1.Connect()`, in bluetoothd's order for LE: after the peripheral's connection delay
+    /// `Connected` becomes true and the call is answered (the device is no longer temporary); then, after
+    /// the delay again (the GATT discovery), the GATT objects are exported, `UUIDs` gains the services and
+    /// `ServicesResolved` becomes true. A peripheral out of range (or not connectable) fails after the
+    /// simulator's connect timeout, as bluetoothd's LE connection attempt does.
     func connect(_ invocation: DBusMethodInvocation) {
         guard let core else { return Self.gone(invocation) }
         guard adapter.isPowered else { return fail(invocation, .notReady) }
@@ -49,7 +50,8 @@ extension SimulatedDevice {
         adapter.connectionAttemptChanged()
     }
 
-    /// The link is up: `Connected`, the GATT objects, then services resolved after the delay.
+    /// The link is up: `Connected` (unless the fault hides it), the answer to `Connect()`, then the
+    /// GATT discovery.
     private func linkEstablished(silent: Bool) {
         guard case let .connecting(invocation, _) = linkState, let core else { return }
         let link = PeripheralLink(
@@ -57,51 +59,41 @@ extension SimulatedDevice {
             mtu: peripheral.mtu, faults: faults, statistics: core.statistics)
         link.dropLink = { [weak self] reason in self?.peripheralDisconnected(reason: reason) }
         expiry = nil
-        linkState = .connecting(invocation, pending: nil)
-        if !silent { set("Connected", .boolean(true)) }
-        do {
-            try gatt.attach(link)
-        } catch {
-            core.report("could not export the GATT database of \(peripheral.address): \(error)")
-            linkState = .disconnected
-            if !silent { set("Connected", .boolean(false)) }
-            _ = invocation.fail(BlueZError.failed("le-connection-gatt-browsing").dbusError)
-            return
+        hasConnected = true
+        let discovery = core.loop.after(peripheral.connectionDelay) { [weak self] in
+            self?.servicesResolved(link: link)
         }
-        linkState = .connecting(invocation, pending: core.loop.after(peripheral.connectionDelay) { [weak self] in
-            self?.servicesResolved(link: link, silent: silent)
-        })
-        adapter.connectionAttemptChanged()
-    }
-
-    private func servicesResolved(link: PeripheralLink, silent: Bool) {
-        guard case let .connecting(invocation, _) = linkState else { return }
-        linkState = .connected(link, silent: silent)
-        var uuids = peripheral.advertisedServices
-        for uuid in gatt.serviceUUIDs where !uuids.contains(uuid) { uuids.append(uuid) }
-        set("UUIDs", .array(.string, uuids.map { .string($0.uuidString) }))
-        set("ServicesResolved", .boolean(true))
+        linkState = .connected(link, silent: silent, resolving: discovery)
+        if !silent { set("Connected", .boolean(true)) }
         _ = invocation.reply()
         adapter.connectionAttemptChanged()
     }
 
-    /// Ends a connection attempt with `error` (after the GATT objects, if they were exported, are gone).
+    /// The GATT discovery is over: the objects are exported, then `UUIDs` and `ServicesResolved`.
+    private func servicesResolved(link: PeripheralLink) {
+        guard case let .connected(current, silent, _) = linkState, current === link, let core else { return }
+        do {
+            try gatt.attach(link)
+        } catch {
+            core.report("could not export the GATT database of \(peripheral.address): \(error)")
+            linkState = .connected(link, silent: silent, resolving: nil)
+            tearDown(reason: .local)
+            return
+        }
+        linkState = .connected(link, silent: silent, resolving: nil)
+        var uuids = peripheral.advertisedServices
+        for uuid in gatt.serviceUUIDs where !uuids.contains(uuid) { uuids.append(uuid) }
+        set("UUIDs", .array(.string, uuids.map { .string($0.uuidString) }))
+        set("ServicesResolved", .boolean(true))
+    }
+
+    /// Ends a connection attempt that never got a link with `error`.
     func finishConnecting(with error: BlueZError) {
         guard case let .connecting(invocation, _) = linkState else { return }
-        if object?.property("Connected", of: BlueZInterface.device) == .boolean(true) || gattAttached {
-            gatt.detach()
-            set("Connected", .boolean(false))
-        }
         linkState = .disconnected
         _ = invocation.fail(error.dbusError)
         restartExpiry()
         adapter.connectionAttemptChanged()
-    }
-
-    /// Whether the GATT objects are exported for an attempt under way (between `Connected` and resolved).
-    private var gattAttached: Bool {
-        if case .connecting(_, nil) = linkState { return true }
-        return false
     }
 
     // MARK: Disconnect
@@ -147,13 +139,16 @@ extension SimulatedDevice {
         }
     }
 
-    /// Tears a link down in bluetoothd's order: `ServicesResolved` false, GATT objects gone,
+    /// Tears a link down in bluetoothd's order: `ServicesResolved` false and the GATT objects gone (when
+    /// they were resolved),
     /// `Disconnected(reason)`, `Connected` false.
     func tearDown(reason: DisconnectReason) {
-        guard case let .connected(_, silent) = linkState else { return }
+        guard case let .connected(_, silent, resolving) = linkState else { return }
         linkState = .disconnected
-        set("ServicesResolved", .boolean(false))
-        gatt.detach()
+        if resolving == nil {
+            set("ServicesResolved", .boolean(false))
+            gatt.detach()
+        }
         _ = try? object?.emitSignal(
             interface: BlueZInterface.device, member: "Disconnected",
             arguments: [.string(reason.rawValue), .string(reason.message)])

@@ -34,7 +34,8 @@ final class SimulatedDevice: Sendable {
         case disconnected
         /// `Connect()` is under way; the invocation is answered when it ends.
         case connecting(DBusMethodInvocation, pending: AnyCancellable?)
-        case connected(PeripheralLink, silent: Bool)
+        /// The link is up; `resolving` is the pending GATT discovery until `ServicesResolved`.
+        case connected(PeripheralLink, silent: Bool, resolving: AnyCancellable?)
     }
     nonisolated(unsafe) var linkState: LinkState = .disconnected
     /// A `Pair()` under way.
@@ -61,7 +62,10 @@ final class SimulatedDevice: Sendable {
     }
 
     /// Whether bluetoothd keeps the device when it is not seen (stored devices).
-    var isStored: Bool { isPaired || peripheral.isKnown }
+    var isStored: Bool { isPaired || peripheral.isKnown || hasConnected }
+    /// Whether the device was connected since it was last removed: bluetoothd makes a device it
+    /// connects to non-temporary (stored), so it no longer ages out.
+    nonisolated(unsafe) var hasConnected = false
 
     /// Answers a call on a device that no longer exists.
     static func gone(_ invocation: DBusMethodInvocation) {

@@ -34,7 +34,7 @@ private func gattWorld() -> SimulatedWorld {
 
 private func connected() async throws -> SimulatorFixture {
     let fixture = try await SimulatorFixture(world: gattWorld())
-    _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+    try await fixture.connectAndResolve(monitorPath)
     return fixture
 }
 
@@ -113,12 +113,12 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         #expect(try await fixture.simulator.value(of: 0xAAA3, peripheral: monitorAddress) == [9])
         #expect(try await fixture.error(level, characteristicInterface, "WriteValue",
             [.bytes([1]), .stringVariantDictionary(["type": .string("sideways")])]) == .notSupported)
-        try await fixture.simulator.inject(.delay(.milliseconds(100)), on: .write(0xAAA1), of: monitorAddress)
-        let slow = Task { try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([5]), noOptions]) }
-        while try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([6]), noOptions]) == nil {
-            // The slow write had not reached bluetoothd yet; try again (the value written is overwritten).
-        }
-        #expect(try await slow.value == nil)
+        try await fixture.simulator.inject(.delay(.milliseconds(300)), on: .write(0xAAA1), of: monitorAddress)
+        // The first write is sent before the second (both leave through the client's loop in order), takes
+        // the delay, and is still outstanding when the second arrives.
+        let slow = try fixture.send(level, characteristicInterface, "WriteValue", [.bytes([5]), noOptions])
+        #expect(try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([6]), noOptions]) == .inProgress)
+        #expect(try await slow.reply() == [])
         #expect(try await fixture.simulator.value(of: 0xAAA1, peripheral: monitorAddress) == [5])
         await fixture.stop()
     }

@@ -33,7 +33,10 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
         let log = try await everything(fixture)
         _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
-        #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
+        // bluetoothd answers Connect() once the link is up (Connected=true came before the answer), and
+        // discovers the services after.
+        #expect(timeline(log.messages).first == "Connected=true")
+        await log.wait { timeline($0).contains("ServicesResolved=true") }
         _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
         let messages = await log.wait { timeline($0).last == "Connected=false" }
         #expect(timeline(messages) == [
@@ -72,7 +75,7 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
         let log = try await everything(fixture)
         try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: monitorAddress)
-        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+        try await fixture.connectAndResolve(monitorPath)
         #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
         #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
         #expect(!timeline(log.messages).contains("Connected=true"))
@@ -86,11 +89,11 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         let refused = BlueZError.failed("le-connection-abort-by-remote")
         try await fixture.simulator.inject(.fail(refused), on: .connect, of: monitorAddress)
         #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == refused)
-        try await fixture.simulator.inject(.delay(.milliseconds(50)), on: .connect, of: monitorAddress)
-        let first = Task { try await fixture.error(monitorPath, deviceInterface, "Connect") }
-        try await Task.sleepUntilConnecting(fixture)
+        try await fixture.simulator.inject(.delay(.milliseconds(300)), on: .connect, of: monitorAddress)
+        // The first Connect leaves before the second (through the client's loop, in order).
+        let first = try fixture.send(monitorPath, deviceInterface, "Connect")
         #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .inProgress)
-        #expect(try await first.value == nil)
+        #expect(try await first.reply() == [])
         #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == nil)  // already connected
         await fixture.stop()
     }
@@ -133,17 +136,5 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         #expect(tree[monitorPath]?[deviceInterface]?["Connected"] == .boolean(false))
         #expect(tree[hci0]?[adapterInterface]?["Discovering"] == .boolean(false))
         await fixture.stop()
-    }
-}
-
-extension Task where Success == Never, Failure == Never {
-    /// Waits (by asking the simulator, never by sleeping) until a connection attempt is under way.
-    static func sleepUntilConnecting(_ fixture: SimulatorFixture) async throws {
-        while try await fixture.simulator.withDevice(monitorAddress, { device in
-            if case .connecting = device.linkState { return false }
-            return true
-        }) {
-            await Task.yield()
-        }
     }
 }

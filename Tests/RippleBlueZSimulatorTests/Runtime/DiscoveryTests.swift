@@ -99,6 +99,27 @@ private let leFilter: [String: DBusValue] = ["Transport": .string("le"), "Duplic
         await fixture.stop()
     }
 
+    @Test func aDeviceOnceConnectedNoLongerAgesOut() async throws {
+        // bluetoothd makes a device it connects to non-temporary: it stays after the link is gone.
+        let other = SimulatedPeripheral(address: otherAddress, name: "Other")
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(peripherals: [.init(monitor()), .init(other)]),
+            configuration: .init(deviceTimeout: .milliseconds(60), connectTimeout: .milliseconds(100)))
+        let added = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesAdded")
+        let removed = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved")
+        _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
+        await added.wait(for: 2)
+        try await fixture.connectAndResolve(monitorPath)
+        _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
+        // Neither is seen again, the monitor first: had it stayed temporary, it would age out first.
+        try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
+        try await fixture.simulator.setInRange(false, peripheral: otherAddress)
+        let gone = await removed.wait(for: 1)
+        #expect(gone.first?.body.first == .objectPath(try DBusObjectPath(otherPath)))
+        #expect(try await fixture.managedObjects()[monitorPath] != nil)
+        await fixture.stop()
+    }
+
     @Test func poweringOffStopsDiscoveryAndRefusesIt() async throws {
         let fixture = try await SimulatorFixture(world: world())
         let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")

@@ -50,6 +50,21 @@ final class SimulatorFixture: Sendable {
         throw DBusError.disconnected
     }
 
+    /// Sends a call now (it leaves before any call made after this returns) and returns its pending reply.
+    func send(
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []
+    ) throws -> PendingReply {
+        let pending = PendingReply()
+        pending.subscription = client.call(
+            destination: "org.bluez", path: try DBusObjectPath(path), interface: interface, member: member, arguments: arguments
+        ).sink(
+            receiveCompletion: { completion in
+                if case let .failure(error) = completion { pending.resolve(.failure(error)) }
+            },
+            receiveValue: { message in pending.resolve(.success(message.body)) })
+        return pending
+    }
+
     /// The error name and message the call is answered with, or nil when it succeeds.
     func error(
         _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [], on connection: DBusConnection? = nil
@@ -69,6 +84,17 @@ final class SimulatorFixture: Sendable {
             return body.first?.unwrappingVariants
         } catch DBusError.remote(name: "org.freedesktop.DBus.Error.UnknownProperty", _) {
             return nil
+        }
+    }
+
+    /// `Device1.Connect()` on the device at `path`, then waits for `ServicesResolved` (bluetoothd answers
+    /// `Connect()` before the GATT objects exist).
+    func connectAndResolve(_ path: String) async throws {
+        let changes = try await signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+        _ = try await call(path, "org.bluez.Device1", "Connect")
+        if try await property(path, "org.bluez.Device1", "ServicesResolved") == .boolean(true) { return }
+        _ = await changes.wait { messages in
+            messages.contains { $0.path?.description == path && $0.propertiesChange?.changed["ServicesResolved"] == .boolean(true) }
         }
     }
 
@@ -96,6 +122,42 @@ final class SimulatorFixture: Sendable {
     }
 }
 
+/// The reply to a call sent with ``SimulatorFixture/send(_:_:_:_:)``.
+final class PendingReply: Sendable {
+    private struct State {
+        var result: Result<[DBusValue], DBusError>?
+        var waiter: CheckedContinuation<Result<[DBusValue], DBusError>, Never>?
+    }
+
+    // Ripple's Lock (a Mutex with an acquiring/releasing atomic beside it): ThreadSanitizer reports false
+    // races on a bare Synchronization.Mutex on Linux.
+    private let lock = Lock()
+    private nonisolated(unsafe) var storage = State()
+    nonisolated(unsafe) var subscription: AnyCancellable?
+
+    func resolve(_ result: Result<[DBusValue], DBusError>) {
+        let waiter = lock.withLock { () -> CheckedContinuation<Result<[DBusValue], DBusError>, Never>? in
+            storage.result = result
+            defer { storage.waiter = nil }
+            return storage.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    /// The reply's body, or the error it failed with.
+    func reply() async throws -> [DBusValue] {
+        let result = await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Result<[DBusValue], DBusError>? in
+                if let result = storage.result { return result }
+                storage.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+        return try result.get()
+    }
+}
+
 /// Records signals and lets a test await one that satisfies a condition. Waiting has a 30 s safety limit
 /// so that a broken test fails instead of hanging; it is never what a test measures.
 final class SignalLog: Sendable {
@@ -105,21 +167,24 @@ final class SignalLog: Sendable {
         var subscription: AnyCancellable?
     }
 
-    private let state = Mutex(State())
+    // Ripple's Lock (a Mutex with an acquiring/releasing atomic beside it): ThreadSanitizer reports false
+    // races on a bare Synchronization.Mutex on Linux.
+    private let lock = Lock()
+    private nonisolated(unsafe) var storage = State()
 
     init<P: Publisher>(_ publisher: P) where P.Output == DBusMessage, P.Failure == DBusError {
         let subscription = publisher.sink(receiveCompletion: { _ in }, receiveValue: { [weak self] in self?.record($0) })
-        state.withLock { $0.subscription = subscription }
+        lock.withLock { storage.subscription = subscription }
     }
 
-    var messages: [DBusMessage] { state.withLock { $0.messages } }
+    var messages: [DBusMessage] { lock.withLock { storage.messages } }
 
     private func record(_ message: DBusMessage) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.messages.append(message)
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            storage.messages.append(message)
             var ready: [CheckedContinuation<Void, Never>] = []
-            let messages = state.messages
-            state.waiters.removeAll { waiter in
+            let messages = storage.messages
+            storage.waiters.removeAll { waiter in
                 guard waiter.condition(messages) else { return false }
                 ready.append(waiter.continuation)
                 return true
@@ -137,9 +202,9 @@ final class SignalLog: Sendable {
             self?.releaseWaiters()
         }
         await withCheckedContinuation { continuation in
-            let satisfied = state.withLock { state -> Bool in
-                if condition(state.messages) { return true }
-                state.waiters.append((condition, continuation))
+            let satisfied = lock.withLock { () -> Bool in
+                if condition(storage.messages) { return true }
+                storage.waiters.append((condition, continuation))
                 return false
             }
             if satisfied { continuation.resume() }
@@ -155,9 +220,9 @@ final class SignalLog: Sendable {
     }
 
     private func releaseWaiters() {
-        let waiting = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters.map(\.continuation)
+        let waiting = lock.withLock {
+            defer { storage.waiters = [] }
+            return storage.waiters.map(\.continuation)
         }
         if !waiting.isEmpty { Issue.record("timed out waiting for signals") }
         waiting.forEach { $0.resume() }

@@ -40,45 +40,48 @@ final class Recorder<Value: Sendable>: Sendable {
         var subscription: AnyCancellable?
     }
 
-    private let state = Mutex(State())
+    // Ripple's Lock (a Mutex with an acquiring/releasing atomic beside it): ThreadSanitizer reports false
+    // races on a bare Synchronization.Mutex on Linux.
+    private let lock = Lock()
+    private nonisolated(unsafe) var storage = State()
 
     /// Subscribes to `publisher` with unlimited demand.
     init<P: Publisher>(_ publisher: P) where P.Output == Value, P.Failure == DBusError {
         let cancellable = publisher.sink(
             receiveCompletion: { [weak self] completion in self?.record(completion: completion) },
             receiveValue: { [weak self] value in self?.record(value) })
-        state.withLock { $0.subscription = cancellable }
+        lock.withLock { storage.subscription = cancellable }
     }
 
-    var values: [Value] { state.withLock { $0.values } }
-    var completion: Subscribers.Completion<DBusError>? { state.withLock { $0.completion } }
+    var values: [Value] { lock.withLock { storage.values } }
+    var completion: Subscribers.Completion<DBusError>? { lock.withLock { storage.completion } }
 
     func cancel() {
-        let subscription = state.withLock { $0.subscription }
+        let subscription = lock.withLock { storage.subscription }
         subscription?.cancel()
     }
 
     private func record(_ value: Value) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.values.append(value)
-            return Self.takeReady(&state)
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            storage.values.append(value)
+            return Self.takeReady(&storage)
         }
         ready.forEach { $0.resume() }
     }
 
     private func record(completion: Subscribers.Completion<DBusError>) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.completion = completion
-            return Self.takeReady(&state)
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            storage.completion = completion
+            return Self.takeReady(&storage)
         }
         ready.forEach { $0.resume() }
     }
 
-    private static func takeReady(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        let count = state.values.count
-        let done = state.completion != nil
+    private static func takeReady(_ storage: inout State) -> [CheckedContinuation<Void, Never>] {
+        let count = storage.values.count
+        let done = storage.completion != nil
         var ready: [CheckedContinuation<Void, Never>] = []
-        state.waiters.removeAll { waiter in
+        storage.waiters.removeAll { waiter in
             guard waiter.condition(count, done) else { return false }
             ready.append(waiter.continuation)
             return true
@@ -102,9 +105,9 @@ final class Recorder<Value: Sendable>: Sendable {
             self?.releaseWaiters()
         }
         await withCheckedContinuation { continuation in
-            let satisfied = state.withLock { state -> Bool in
-                if condition(state.values.count, state.completion != nil) { return true }
-                state.waiters.append((condition, continuation))
+            let satisfied = lock.withLock { () -> Bool in
+                if condition(storage.values.count, storage.completion != nil) { return true }
+                storage.waiters.append((condition, continuation))
                 return false
             }
             if satisfied { continuation.resume() }
@@ -113,9 +116,9 @@ final class Recorder<Value: Sendable>: Sendable {
     }
 
     private func releaseWaiters() {
-        let waiting = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters.map(\.continuation)
+        let waiting = lock.withLock {
+            defer { storage.waiters = [] }
+            return storage.waiters.map(\.continuation)
         }
         Issue.record("timed out waiting for a stream")
         waiting.forEach { $0.resume() }
