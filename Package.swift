@@ -6,7 +6,7 @@
 //   Ripple                — the operator algebra (pure Swift, Combine-compatible)
 //   RippleLoop            — the libuv event loop as a scheduler
 //   RippleDBus            — D-Bus through libdbus on RippleLoop
-//   RippleBlueZ           — the BLE central on BlueZ's D-Bus API           (comes with its issue)
+//   RippleBlueZ           — the BLE central on BlueZ's D-Bus API
 //   RippleBlueZSimulator  — a simulated bluetoothd on a private bus (stands on RippleDBus, never on RippleBlueZ)
 import PackageDescription
 
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleLoop", targets: ["RippleLoop"]),
         .library(name: "RippleDBus", targets: ["RippleDBus"]),
+        .library(name: "RippleBlueZ", targets: ["RippleBlueZ"]),
         .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
         .executable(name: "ripple-bluez-sim", targets: ["ripple-bluez-sim"]),
     ],
@@ -53,6 +54,11 @@ let package = Package(
         .target(
             name: "RippleDBus",
             dependencies: ["Ripple", "RippleLoop", "CDBus"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RippleBlueZ",
+            dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -95,6 +101,11 @@ let package = Package(
         .testTarget(
             name: "RippleDBusTests",
             dependencies: ["RippleDBus", "RippleLoop", "Ripple", "CDBus"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RippleBlueZTests",
+            dependencies: ["RippleBlueZ", "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
