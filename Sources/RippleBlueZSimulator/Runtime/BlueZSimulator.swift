@@ -89,7 +89,7 @@ public final class BlueZSimulator: Sendable {
             makeGATT: Self.makeGATT)
         let world = self.world
         do {
-            try await thread.loop.run { () throws(SimulatorError) in
+            try await thread.loop.perform { () throws(SimulatorError) in
                 for adapter in world.adapters { try core.addAdapter(adapter) }
                 for placement in world.peripherals { try core.addPeripheral(placement.peripheral, adapter: placement.adapter) }
                 try core.exportTree()
@@ -129,7 +129,7 @@ public final class BlueZSimulator: Sendable {
             defer { running = nil }
             return running
         }) else { return }
-        await running.thread.loop.run { running.core.unexportTree() }
+        await running.thread.loop.perform { running.core.unexportTree() }
         // A round trip, so that the bus has taken the name away before this returns (closing alone is
         // seen by the bus some time later).
         _ = try? await running.core.connection.releaseName(BlueZInterface.service).firstValue
@@ -143,7 +143,7 @@ public final class BlueZSimulator: Sendable {
     /// Runs `body` on the simulator's loop with its core.
     func withCore<T: Sendable>(_ body: @escaping @Sendable (SimulatorCore) throws(SimulatorError) -> T) async throws(SimulatorError) -> T {
         guard let running = lock.withLock({ running }) else { throw .notRunning }
-        return try await running.thread.loop.run { () throws(SimulatorError) -> T in try body(running.core) }
+        return try await running.thread.loop.perform { () throws(SimulatorError) -> T in try body(running.core) }
     }
 
     /// Runs `body` on the simulator's loop with the device of `address`.

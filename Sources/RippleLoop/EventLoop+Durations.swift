@@ -1,9 +1,8 @@
 import Ripple
-import RippleLoop
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to 0 … `Int.max`.
-    var clampedNanoseconds: Int {
+    package var clampedNanoseconds: Int {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -15,20 +14,22 @@ extension Duration {
 
 extension EventLoop {
     /// Runs `action` on the loop thread after `delay`, unless the returned cancellable is cancelled or
-    /// released first.
-    func after(_ delay: Duration, _ action: @escaping () -> Void) -> AnyCancellable {
+    /// released first (see ``scheduleCancellable(after:_:)``). A negative delay is no delay.
+    public func after(_ delay: Duration, _ action: @escaping () -> Void) -> AnyCancellable {
         scheduleCancellable(after: now.advanced(by: .nanoseconds(delay.clampedNanoseconds)), action)
     }
 
     /// Runs `action` on the loop thread every `interval` (the first time after one interval), until the
-    /// returned cancellable is cancelled or released.
-    func every(_ interval: Duration, _ action: @escaping () -> Void) -> any Cancellable {
+    /// returned cancellable is cancelled or released. Intervals under a millisecond (libuv's resolution)
+    /// are a millisecond.
+    public func every(_ interval: Duration, _ action: @escaping () -> Void) -> any Cancellable {
         let stride = EventLoop.SchedulerTimeType.Stride.nanoseconds(Swift.max(interval.clampedNanoseconds, 1_000_000))
         return schedule(after: now.advanced(by: stride), interval: stride, tolerance: .zero, options: nil, action)
     }
 
-    /// Runs `body` on the loop thread and returns its result to the awaiting task.
-    func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    /// Runs `body` on the loop thread and returns its result (or throws its error) to the awaiting task.
+    /// Never returns if the loop stops before running it.
+    public func perform<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             schedule {
                 continuation.resume(returning: Result { () throws(E) -> T in try body() })
@@ -40,8 +41,8 @@ extension EventLoop {
 
 extension EventLoop {
     /// Runs `action` on the loop thread once after `delay` (it cannot be cancelled: `action` checks
-    /// whether it still applies).
-    func later(_ delay: Duration, _ action: @escaping () -> Void) {
+    /// whether it still applies). Dropped if the loop stops first.
+    public func later(_ delay: Duration, _ action: @escaping () -> Void) {
         schedule(after: now.advanced(by: .nanoseconds(delay.clampedNanoseconds)), tolerance: .zero, options: nil, action)
     }
 }

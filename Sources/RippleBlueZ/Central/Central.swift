@@ -1,0 +1,88 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+
+/// The BLE central: drives any number of peripherals through bluetoothd over one D-Bus connection, on
+/// that connection's ``EventLoop``.
+///
+/// ```swift
+/// let central = try Central()                       // the system bus, the default adapter
+/// central.startDiscovery(filter: .services([.heartRate]))
+///     .first()
+///     .connect(on: central)
+///     .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+///     .sink { completion in … } receiveValue: { print($0.beatsPerMinute) }
+///     .store(in: &cancellables)
+/// ```
+///
+/// Every publisher delivers on the loop thread. Every operation checks ``state`` first, so that one
+/// started while the adapter is off fails at once with ``BluetoothError/Kind/poweredOff``.
+///
+/// The adapter is the one named at creation, or else — deterministically — the lowest-numbered powered
+/// adapter (`hci0` before `hci1`), or else the lowest-numbered one.
+public final class Central: Sendable {
+    let core: CentralCore
+
+    /// A central on `bus` (the system bus by default, where bluetoothd is), using the adapter named
+    /// `adapter` (`"hci1"`) or the default one, with a connection of its own on `loop`. Throws
+    /// ``BluetoothError/Kind/bluetoothUnavailable`` when the bus cannot be reached, and
+    /// ``BluetoothError/Kind/notAuthorizedOnBus`` when it refuses this process.
+    public convenience init(bus: DBusBus = .system, adapter: String? = nil, loop: EventLoop = .shared) throws(BluetoothError) {
+        let connection: DBusConnection
+        do {
+            connection = try DBusConnection(bus: bus, loop: loop)
+        } catch {
+            throw BluetoothError(error, during: "connecting to \(bus)")
+        }
+        self.init(connection: connection, adapter: adapter, ownsConnection: true)
+    }
+
+    /// A central on an existing connection (which it does not close), using the adapter named `adapter`
+    /// or the default one.
+    public convenience init(connection: DBusConnection, adapter: String? = nil) {
+        self.init(connection: connection, adapter: adapter, ownsConnection: false)
+    }
+
+    private init(connection: DBusConnection, adapter: String?, ownsConnection: Bool) {
+        core = CentralCore(connection: connection, adapterName: adapter, ownsConnection: ownsConnection)
+        core.central = self
+        core.start()
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// Stops following bluetoothd and closes the central's own connection. Streams under way end with
+    /// ``BluetoothError/Kind/bluetoothUnavailable``.
+    public func close() {
+        core.stop()
+    }
+
+    /// The D-Bus connection the central talks to bluetoothd on (for hand-over to another tool).
+    public var connection: DBusConnection { core.connection }
+
+    /// The event loop the central delivers on.
+    public var loop: EventLoop { core.loop }
+
+    /// The state now, then each change (never fails, never finishes).
+    public var state: AnyPublisher<CentralState, Never> {
+        core.state.removeDuplicates().eraseToAnyPublisher()
+    }
+
+    /// The state now.
+    public var currentState: CentralState { core.state.value }
+
+    /// Every adapter bluetoothd has, `hci0` first.
+    public var adapters: [BluetoothAdapter] { core.adapters }
+
+    /// The adapter the central uses now, if there is one.
+    public var adapter: BluetoothAdapter? { core.adapter }
+
+    /// Waits until the state is ``CentralState/poweredOn`` and returns, or throws the state's error as
+    /// soon as it settles on anything else (after the first answer from the bus).
+    public func waitUntilReady() async throws(BluetoothError) {
+        let settled = await core.state.first { $0 != .unknown }.values.first { _ in true }
+        if let error = (settled ?? .bluetoothUnavailable).error { throw error }
+    }
+}

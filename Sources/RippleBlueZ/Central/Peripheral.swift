@@ -1,0 +1,37 @@
+import RippleDBus
+
+/// A peripheral bluetoothd knows (`org.bluez.Device1`), as a handle for operations on its ``Central``.
+///
+/// It names the device by its address and object path; the state (connected, its GATT tree) lives in
+/// bluetoothd and is read through the central. Two handles of the same device are equal.
+public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
+    /// The central that drives it.
+    public let central: Central
+    /// Its Bluetooth address, `C0:FF:EE:00:00:01`: the identifier to store and connect to later.
+    public let address: String
+    /// Its object path, `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.
+    public let path: DBusObjectPath
+
+    init(central: Central, address: String, path: DBusObjectPath) {
+        self.central = central
+        self.address = address
+        self.path = path
+    }
+
+    /// Its name as bluetoothd knows it now (the advertised or GATT name), if any.
+    public var name: String? { central.core.deviceProperties(path)?["Name"]?.string }
+
+    /// Whether it is connected now.
+    public var isConnected: Bool { central.core.deviceProperties(path)?["Connected"]?.boolean ?? false }
+
+    /// "Ripple HRM (C0:FF:EE:00:00:01)".
+    public var description: String { name.map { "\($0) (\(address))" } ?? address }
+
+    public static func == (lhs: Peripheral, rhs: Peripheral) -> Bool {
+        lhs.path == rhs.path && lhs.central === rhs.central
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+    }
+}

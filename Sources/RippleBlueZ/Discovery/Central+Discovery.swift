@@ -1,0 +1,224 @@
+import Ripple
+import RippleDBus
+
+extension Central {
+    /// Discovers peripherals: a ``PeripheralDiscovery`` for each advertisement that passes `filter`,
+    /// on the loop thread, until cancelled.
+    ///
+    /// bluetoothd's discovery starts with the first subscriber (of all the central's discovery streams)
+    /// and stops after the last cancels; subscribers with different filters share it (bluetoothd gets
+    /// their merged filter, each subscriber gets what its own filter asks for). Discovery pauses while a
+    /// connection is being made and resumes after. Fails at once with the state's error when the adapter
+    /// is not powered on, with bluetoothd's error when it refuses to discover, and with
+    /// ``BluetoothError/Kind/poweredOff`` or ``BluetoothError/Kind/bluetoothUnavailable`` when the
+    /// adapter or bluetoothd goes.
+    public func startDiscovery(filter: DiscoveryFilter = .all) -> AnyPublisher<PeripheralDiscovery, BluetoothError> {
+        let core = self.core
+        return Deferred { () -> AnyPublisher<PeripheralDiscovery, BluetoothError> in
+            if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
+            let subject = PassthroughSubject<PeripheralDiscovery, BluetoothError>()
+            let id = core.lock.withLock { () -> Int in
+                defer { core.discovery.nextID += 1 }
+                return core.discovery.nextID
+            }
+            return subject.handleEvents(
+                receiveSubscription: { _ in core.addDiscoveryClient(id, .init(filter: filter, subject: subject)) },
+                receiveCompletion: { _ in core.removeDiscoveryClient(id) },
+                receiveCancel: { core.removeDiscoveryClient(id) }
+            ).eraseToAnyPublisher()
+        }.eraseToAnyPublisher()
+    }
+
+    /// Whether this central's discovery is on now, then each change.
+    public var isScanning: AnyPublisher<Bool, Never> {
+        core.isScanning.removeDuplicates().eraseToAnyPublisher()
+    }
+
+    /// The peripherals seen by a discovery with `filter`, strongest first, after each advertisement:
+    /// each entry is the latest advertisement of a peripheral, and leaves the list when the peripheral
+    /// has not been seen for `expiry`. Runs discovery while subscribed; fails as ``startDiscovery(filter:)``.
+    public func availablePeripherals(
+        filter: DiscoveryFilter = .all, expiry: Duration = .seconds(10)
+    ) -> AnyPublisher<[PeripheralDiscovery], BluetoothError> {
+        let loop = self.loop
+        let tick = Swift.max(expiry / 4, .milliseconds(50))
+        typealias Seen = [String: (discovery: PeripheralDiscovery, at: ContinuousClock.Instant)]
+        enum Input { case seen(PeripheralDiscovery), tick }
+        let ticks = Publishers.every(.nanoseconds(tick.clampedNanoseconds), on: loop)
+        return startDiscovery(filter: filter).map(Input.seen)
+            .merge(with: ticks.map { _ in Input.tick }.setFailureType(to: BluetoothError.self))
+            .scan((Seen(), changed: false)) { state, input in
+                var (seen, _) = state
+                let now = ContinuousClock.now
+                switch input {
+                case let .seen(discovery):
+                    seen[discovery.address] = (discovery, now)
+                    return (seen, true)
+                case .tick:
+                    let before = seen.count
+                    seen = seen.filter { now - $0.value.at < expiry }
+                    return (seen, seen.count != before)
+                }
+            }
+            .filter(\.changed)
+            .map { state in
+                state.0.values.map(\.discovery).sorted { ($0.rssi ?? Int.min, $1.address) > ($1.rssi ?? Int.min, $0.address) }
+            }
+            .eraseToAnyPublisher()
+    }
+}
+
+extension CentralCore {
+    func addDiscoveryClient(_ id: Int, _ client: DiscoveryBook.Client) {
+        lock.withLock { discovery.clients[id] = client }
+        updateDiscovery(filterChanged: true)
+    }
+
+    func removeDiscoveryClient(_ id: Int) {
+        let removed = lock.withLock { discovery.clients.removeValue(forKey: id) != nil }
+        if removed { updateDiscovery(filterChanged: true) }
+    }
+
+    /// A connection attempt starts (`true`) or ends: discovery pauses while any is under way.
+    func pauseDiscovery(_ pause: Bool) {
+        lock.withLock { discovery.pausedBy += pause ? 1 : -1 }
+        updateDiscovery(filterChanged: false)
+    }
+
+    func discoveryMayResume() {
+        updateDiscovery(filterChanged: false)
+    }
+
+    /// Brings bluetoothd's discovery in line with the clients: sets the merged filter and starts it, or
+    /// stops it. One change at a time; the end of each looks again.
+    func updateDiscovery(filterChanged: Bool) {
+        guard let adapter else { return }
+        enum Step { case start([String: DBusValue]), stop }
+        let step = lock.withLock { () -> Step? in
+            guard !discovery.isChanging else { return nil }
+            if discovery.wanted, !discovery.isOn || filterChanged {
+                discovery.isChanging = true
+                return .start(DiscoveryFilter.merged(discovery.clients.values.map(\.filter)))
+            }
+            if !discovery.wanted, discovery.isOn {
+                discovery.isChanging = true
+                return .stop
+            }
+            return nil
+        }
+        guard let step, operationError() == nil else {
+            if step != nil { lock.withLock { discovery.isChanging = false } }
+            return
+        }
+        switch step {
+        case let .start(filter):
+            let call = connection.call(
+                destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
+                arguments: [.stringVariantDictionary(filter)])
+            .flatMap { [connection] _ in
+                connection.call(destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StartDiscovery")
+            }
+            run(call, operation: "starting discovery") { [weak self] result in
+                guard let self else { return }
+                let wasOn = lock.withLock { () -> Bool in
+                    defer {
+                        discovery.isChanging = false
+                        if case .success = result { discovery.isOn = true }
+                    }
+                    return discovery.isOn
+                }
+                switch result {
+                case .success:
+                    isScanning.send(true)
+                    updateDiscovery(filterChanged: false)
+                case let .failure(error):
+                    // bluetoothd answers InProgress when this client already discovers: keep going.
+                    if error.kind == .inProgress || wasOn {
+                        lock.withLock { discovery.isOn = true }
+                        isScanning.send(true)
+                    } else {
+                        failDiscovery(with: error)
+                    }
+                }
+            }
+        case .stop:
+            let call = connection.call(destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StopDiscovery")
+            run(call, operation: "stopping discovery") { [weak self] _ in
+                guard let self else { return }
+                lock.withLock {
+                    discovery.isChanging = false
+                    discovery.isOn = false
+                }
+                isScanning.send(false)
+                updateDiscovery(filterChanged: false)
+            }
+        }
+    }
+
+    /// Runs a call and hands its result (mapped to a ``BluetoothError``) to `completion` on the loop.
+    func run(
+        _ call: some Publisher<DBusMessage, DBusError>, operation: String,
+        _ completion: @escaping @Sendable (Result<DBusMessage, BluetoothError>) -> Void
+    ) {
+        let box = CancellableBox()
+        box.cancellable = call.sink(
+            receiveCompletion: { result in
+                if case let .failure(error) = result { completion(.failure(BluetoothError(error, during: operation))) }
+                box.cancellable = nil
+            },
+            receiveValue: { message in completion(.success(message)) })
+    }
+
+    func failDiscovery(with error: BluetoothError) {
+        let clients = lock.withLock { () -> [DiscoveryBook.Client] in
+            defer {
+                discovery.clients = [:]
+                discovery.isOn = false
+            }
+            return Array(discovery.clients.values)
+        }
+        if !clients.isEmpty || isScanning.value { isScanning.send(false) }
+        for client in clients { client.subject.send(completion: .failure(error)) }
+    }
+
+    /// An advertisement (a device added with its RSSI, or a change of what it advertises) goes to the
+    /// clients whose filter it passes.
+    func discoveryTreeEvent(_ event: DBusObjectManagerEvent) {
+        guard let path = Self.advertisementPath(of: event) else { return }
+        let clients: [DiscoveryBook.Client] = lock.withLock {
+            discovery.isOn ? Array(discovery.clients.values) : []
+        }
+        guard !clients.isEmpty, let properties = deviceProperties(path), properties["RSSI"] != nil,
+            properties["Adapter"]?.objectPath == adapter?.path, let peripheral = peripheral(at: path)
+        else { return }
+        let seen = PeripheralDiscovery(peripheral: peripheral, properties: properties)
+        for client in clients where client.filter.matches(seen) { client.subject.send(seen) }
+    }
+
+    /// The device an event reports an advertisement of: added with an RSSI, or a change of what it
+    /// advertises.
+    private static func advertisementPath(of event: DBusObjectManagerEvent) -> DBusObjectPath? {
+        switch event {
+        case let .interfacesAdded(path, interfaces):
+            return interfaces[BlueZ.device]?["RSSI"] != nil ? path : nil
+        case let .propertiesChanged(path, change):
+            guard change.interface == BlueZ.device else { return nil }
+            return change.changed.keys.contains(where: advertisedProperties.contains) ? path : nil
+        default:
+            return nil
+        }
+    }
+}
+
+private let advertisedProperties: Set<String> = ["RSSI", "ManufacturerData", "ServiceData", "TxPower", "Name", "UUIDs"]
+
+/// Holds a subscription until it completes.
+final class CancellableBox: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var stored: AnyCancellable?
+
+    var cancellable: AnyCancellable? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

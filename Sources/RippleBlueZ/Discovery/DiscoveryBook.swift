@@ -1,0 +1,22 @@
+import Ripple
+import RippleDBus
+
+/// The central's discovery clients and bluetoothd's discovery session for them.
+struct DiscoveryBook {
+    struct Client {
+        let filter: DiscoveryFilter
+        let subject: PassthroughSubject<PeripheralDiscovery, BluetoothError>
+    }
+
+    var clients: [Int: Client] = [:]
+    var nextID = 0
+    /// Whether bluetoothd's discovery is on for this central (StartDiscovery answered, no stop since).
+    var isOn = false
+    /// Whether a start or stop is on its way.
+    var isChanging = false
+    /// Connection attempts under way pause discovery.
+    var pausedBy = 0
+
+    /// Whether discovery should be on.
+    var wanted: Bool { !clients.isEmpty && pausedBy == 0 }
+}

@@ -1,0 +1,114 @@
+import Ripple
+
+/// One subscriber's end of a characteristic's notifications: a bounded buffer with a policy, and the
+/// subscriber's demand. The central pushes on the loop thread; the subscriber requests from any.
+final class NotificationListener: Subscription, Sendable {
+    let id: Int
+    private let buffering: NotificationBuffering
+    let statistics: NotificationStatistics
+    private let onCancel: @Sendable (Int) -> Void
+
+    private let lock = Lock()
+    nonisolated(unsafe) private var downstream: AnySubscriber<[UInt8], BluetoothError>?
+    nonisolated(unsafe) private var buffer = RingBuffer<[UInt8]>()
+    nonisolated(unsafe) private var demand = Subscribers.Demand.none
+    nonisolated(unsafe) private var draining = false
+    nonisolated(unsafe) private var completion: Subscribers.Completion<BluetoothError>?
+
+    init(
+        id: Int, downstream: AnySubscriber<[UInt8], BluetoothError>, buffering: NotificationBuffering,
+        statistics: NotificationStatistics, onCancel: @escaping @Sendable (Int) -> Void
+    ) {
+        self.id = id
+        self.downstream = downstream
+        self.buffering = buffering
+        self.statistics = statistics
+        self.onCancel = onCancel
+    }
+
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(self) }
+
+    /// A notification for the subscriber.
+    func push(_ value: [UInt8]) {
+        statistics.countReceived()
+        let overflow = lock.withLock { () -> Bool in
+            guard downstream != nil, completion == nil else { return false }
+            if buffer.count >= buffering.capacity {
+                switch buffering.policy {
+                case .dropOldest:
+                    _ = buffer.popFirst()
+                    statistics.countDropped()
+                case .dropNewest:
+                    statistics.countDropped()
+                    return false
+                case .failStream:
+                    statistics.countDropped()
+                    buffer.removeAll()
+                    completion = .failure(BluetoothError(
+                        .bufferOverflow, "a listener fell \(buffering.capacity) notifications behind its subscriber's demand"))
+                    return true
+                }
+            }
+            buffer.append(value)
+            return false
+        }
+        if overflow { onCancel(id) }
+        drain()
+    }
+
+    /// Ends the stream after the waiting notifications.
+    func finish(_ end: Subscribers.Completion<BluetoothError>) {
+        lock.withLock { if completion == nil { completion = end } }
+        drain()
+    }
+
+    func request(_ additional: Subscribers.Demand) {
+        lock.withLock { demand += additional }
+        drain()
+    }
+
+    func cancel() {
+        let wasLive = lock.withLock { () -> Bool in
+            defer {
+                downstream = nil
+                buffer.removeAll()
+            }
+            return downstream != nil
+        }
+        if wasLive { onCancel(id) }
+    }
+
+    /// Delivers what demand allows, one at a time, never re-entering the subscriber.
+    private func drain() {
+        while true {
+            enum Step { case value([UInt8], AnySubscriber<[UInt8], BluetoothError>), end(Subscribers.Completion<BluetoothError>, AnySubscriber<[UInt8], BluetoothError>) }
+            let step = lock.withLock { () -> Step? in
+                guard !draining, let downstream else { return nil }
+                if demand > .none, let value = buffer.popFirst() {
+                    demand -= 1
+                    draining = true
+                    return .value(value, downstream)
+                }
+                if buffer.isEmpty, let completion {
+                    self.downstream = nil
+                    return .end(completion, downstream)
+                }
+                return nil
+            }
+            switch step {
+            case nil:
+                return
+            case let .value(value, subscriber)?:
+                statistics.countDelivered()
+                let more = subscriber.receive(value)
+                lock.withLock {
+                    demand += more
+                    draining = false
+                }
+            case let .end(completion, subscriber)?:
+                subscriber.receive(completion: completion)
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Ripple
+import RippleDBus
+
+/// The publisher of ``Peripheral/listen(to:buffering:statistics:)``: each subscription is a
+/// ``NotificationListener`` of the characteristic's shared session.
+struct NotificationPublisher: Publisher {
+    typealias Output = [UInt8]
+    typealias Failure = BluetoothError
+
+    let peripheral: Peripheral
+    let characteristic: CharacteristicReference
+    let buffering: NotificationBuffering
+    let statistics: NotificationStatistics
+    var onStarted: (@Sendable () -> Void)?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == [UInt8], S.Failure == BluetoothError {
+        let core = peripheral.central.core
+        let found: GATTCharacteristic
+        switch core.characteristic(characteristic, of: peripheral) {
+        case let .success(value):
+            found = value
+        case let .failure(error):
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: .failure(error))
+            return
+        }
+        guard found.canNotify else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: .failure(BluetoothError(
+                .notPermitted, "\(characteristic) of \(peripheral.address) neither notifies nor indicates")))
+            return
+        }
+        let id = core.lock.withLock { () -> Int in
+            defer { core.notifications.nextID += 1 }
+            return core.notifications.nextID
+        }
+        let path = found.path
+        let listener = NotificationListener(
+            id: id, downstream: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
+            onCancel: { [weak core] id in core?.removeListener(id, from: path) })
+        subscriber.receive(subscription: listener)
+        core.addListener(listener, to: path, device: peripheral, onStarted: onStarted)
+    }
+}

@@ -1,0 +1,48 @@
+import Ripple
+
+extension Central {
+    /// Connects to the peripheral with `address`: see ``connect(to:timeout:)-(String,_)``.
+    public func connect(address: String, timeout: Duration = .seconds(30)) async throws(BluetoothError) -> Peripheral {
+        try await awaitFirst(connect(to: address, timeout: timeout), "connecting to \(address)")
+    }
+}
+
+extension Peripheral {
+    /// Reads `characteristic`: see ``read(_:)``.
+    public func readValue(_ characteristic: CharacteristicReference) async throws(BluetoothError) -> [UInt8] {
+        try await awaitFirst(read(characteristic), "reading \(characteristic)")
+    }
+
+    /// Reads `characteristic` as `type`: see ``read(_:as:)``.
+    public func readValue<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) async throws(BluetoothError) -> T {
+        try await awaitFirst(read(characteristic, as: type), "reading \(characteristic)")
+    }
+
+    /// Writes `bytes` to `characteristic`: see ``write(_:to:type:)-([UInt8],_,_)``.
+    public func writeValue(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
+        async throws(BluetoothError)
+    {
+        try await awaitFirst(write(bytes, to: characteristic, type: type), "writing \(characteristic)")
+    }
+
+    /// The notifications of `characteristic` as an asynchronous sequence: see
+    /// ``listen(to:buffering:statistics:)``. Ending the iteration (or cancelling its task) stops listening.
+    public func notifications(of characteristic: CharacteristicReference, buffering: NotificationBuffering = .default)
+        -> AsyncThrowingPublisher<AnyPublisher<[UInt8], BluetoothError>>
+    {
+        listen(to: characteristic, buffering: buffering).values
+    }
+}
+
+/// The first value of `publisher`, as a typed error.
+private func awaitFirst<P: Publisher>(_ publisher: P, _ operation: String) async throws(BluetoothError) -> P.Output
+where P.Failure == BluetoothError, P.Output: Sendable {
+    do {
+        for try await value in publisher.first().values { return value }
+    } catch let error as BluetoothError {
+        throw error
+    } catch {
+        throw BluetoothError(.failed, "\(operation) was cancelled")
+    }
+    throw BluetoothError(.failed, "\(operation) ended without a value")
+}
