@@ -29,6 +29,7 @@ final class CentralCore: Sendable {
     nonisolated(unsafe) var connectedPaths: [DBusObjectPath: Peripheral] = [:]
     nonisolated(unsafe) var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
     nonisolated(unsafe) var notifications = NotificationBook()
+    nonisolated(unsafe) private var lastID = 0
 
     let state = CurrentValueSubject<CentralState, Never>(.unknown)
     /// Each change of the tree, after it is applied.
@@ -115,7 +116,7 @@ final class CentralCore: Sendable {
             tree.apply(event)
             treeReceived = true
         }
-        updateState()
+        if Self.mayChangeState(event) { updateState() }
         connectionTreeEvent(event)
         notificationTreeEvent(event)
         discoveryTreeEvent(event)
@@ -123,6 +124,16 @@ final class CentralCore: Sendable {
     }
 
     // MARK: State
+
+    /// Whether `event` can change the state: the snapshot, or an adapter appearing, going or changing.
+    private static func mayChangeState(_ event: DBusObjectManagerEvent) -> Bool {
+        switch event {
+        case .snapshot: true
+        case let .interfacesAdded(_, interfaces): interfaces[BlueZ.adapter] != nil
+        case let .interfacesRemoved(_, interfaces): interfaces.contains(BlueZ.adapter)
+        case let .propertiesChanged(_, change): change.interface == BlueZ.adapter
+        }
+    }
 
     /// Every adapter, by number (`hci0` first).
     var adapters: [BluetoothAdapter] {
@@ -162,7 +173,15 @@ final class CentralCore: Sendable {
 
     /// The error an operation fails with now, or nil when it can run.
     func operationError() -> BluetoothError? {
-        computeState().error
+        state.value.error
+    }
+
+    /// A new identifier for a discovery client, a connection subscriber or a listener.
+    func nextID() -> Int {
+        lock.withLock {
+            lastID += 1
+            return lastID
+        }
     }
 
     /// Ends what is under way when bluetoothd or the adapter goes.

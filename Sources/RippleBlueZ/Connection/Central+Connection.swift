@@ -33,7 +33,7 @@ extension Central {
                     .eraseToAnyPublisher()
             }
             let subject = PassthroughSubject<Peripheral, BluetoothError>()
-            let id = core.nextAttemptID()
+            let id = core.nextID()
             return subject.handleEvents(
                 receiveSubscription: { _ in core.joinAttempt(peripheral, id: id, subject: subject, timeout: timeout) },
                 receiveCancel: { core.leaveAttempt(peripheral, id: id) }
@@ -92,13 +92,6 @@ extension Central {
 }
 
 extension CentralCore {
-    func nextAttemptID() -> Int {
-        lock.withLock {
-            defer { discovery.nextID += 1 }
-            return discovery.nextID
-        }
-    }
-
     func joinAttempt(_ peripheral: Peripheral, id: Int, subject: PassthroughSubject<Peripheral, BluetoothError>, timeout: Duration) {
         let path = peripheral.path
         let properties = deviceProperties(path)
@@ -125,7 +118,7 @@ extension CentralCore {
         publishConnectionLists()
         pauseDiscovery(true)
         let timer = loop.after(timeout) { [weak self] in
-            self?.finishAttempt(path, .failure(.timeout("connecting to \(peripheral.address)")), disconnect: true)
+            self?.finishAttempt(path, .timeout("connecting to \(peripheral.address)"), disconnect: true)
         }
         let call = connection.call(
             destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Connect", timeout: timeout + .seconds(1)
@@ -134,7 +127,7 @@ extension CentralCore {
                 guard case let .failure(error) = completion else { return }
                 var failure = BluetoothError(error, during: "connecting to \(peripheral.address)")
                 if failure.kind == .failed { failure.kind = .connectionFailed }
-                self?.finishAttempt(path, .failure(failure), disconnect: false)
+                self?.finishAttempt(path, failure, disconnect: false)
             },
             receiveValue: { [weak self] _ in self?.connectReplied(path) })
         lock.withLock {
@@ -150,12 +143,12 @@ extension CentralCore {
             return attempts[peripheral.path]?.subjects.isEmpty ?? false
         }
         if abandoned {
-            finishAttempt(peripheral.path, .failure(BluetoothError(.connectionFailed, "the connection attempt was cancelled")), disconnect: true)
+            finishAttempt(peripheral.path, BluetoothError(.connectionFailed, "the connection attempt was cancelled"), disconnect: true)
         }
     }
 
     func cancelAttempt(_ path: DBusObjectPath, with error: BluetoothError) {
-        finishAttempt(path, .failure(error), disconnect: false)
+        finishAttempt(path, error, disconnect: false)
     }
 
     private func connectReplied(_ path: DBusObjectPath) {
@@ -177,7 +170,7 @@ extension CentralCore {
         if ready { finishAttempt(path, nil, disconnect: false) }
     }
 
-    /// Ends the attempt for `path`: with its peripheral (`result` nil) or with the failure.
+    /// Ends the attempt for `path`: with its peripheral (`failure` nil) or with the failure.
     func finishAttempt(_ path: DBusObjectPath, _ failure: BluetoothError?, disconnect: Bool) {
         guard let attempt = lock.withLock({ attempts.removeValue(forKey: path) }) else { return }
         attempt.timer?.cancel()
@@ -200,10 +193,6 @@ extension CentralCore {
                 subject.send(completion: .finished)
             }
         }
-    }
-
-    private func finishAttempt(_ path: DBusObjectPath, _ result: Result<Void, BluetoothError>, disconnect: Bool) {
-        if case let .failure(error) = result { finishAttempt(path, error, disconnect: disconnect) }
     }
 
     func failAttempts(with error: BluetoothError) {

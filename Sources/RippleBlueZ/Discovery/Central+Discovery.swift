@@ -17,10 +17,7 @@ extension Central {
         return Deferred { () -> AnyPublisher<PeripheralDiscovery, BluetoothError> in
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
             let subject = PassthroughSubject<PeripheralDiscovery, BluetoothError>()
-            let id = core.lock.withLock { () -> Int in
-                defer { core.discovery.nextID += 1 }
-                return core.discovery.nextID
-            }
+            let id = core.nextID()
             return subject.handleEvents(
                 receiveSubscription: { _ in core.addDiscoveryClient(id, .init(filter: filter, subject: subject)) },
                 receiveCompletion: { _ in core.removeDiscoveryClient(id) },

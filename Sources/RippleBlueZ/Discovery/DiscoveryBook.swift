@@ -9,7 +9,6 @@ struct DiscoveryBook {
     }
 
     var clients: [Int: Client] = [:]
-    var nextID = 0
     /// Whether bluetoothd's discovery is on for this central (StartDiscovery answered, no stop since).
     var isOn = false
     /// Whether a start or stop is on its way.

@@ -20,7 +20,6 @@ struct NotificationBook {
     }
 
     var sessions: [DBusObjectPath: Session] = [:]
-    var nextID = 0
 }
 
 extension CentralCore {

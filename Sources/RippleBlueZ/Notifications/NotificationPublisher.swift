@@ -30,10 +30,7 @@ struct NotificationPublisher: Publisher {
                 .notPermitted, "\(characteristic) of \(peripheral.address) neither notifies nor indicates")))
             return
         }
-        let id = core.lock.withLock { () -> Int in
-            defer { core.notifications.nextID += 1 }
-            return core.notifications.nextID
-        }
+        let id = core.nextID()
         let path = found.path
         let listener = NotificationListener(
             id: id, downstream: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
