@@ -1,128 +1,127 @@
-/// A Bluetooth UUID: 128 bits, written in its 16-bit or 32-bit form when it is on the Bluetooth Base
-/// UUID (`0000xxxx-0000-1000-8000-00805F9B34FB`).
+/// A Bluetooth UUID: the 128-bit identifier of a service, a characteristic or a descriptor.
+///
+/// The SIG's assigned numbers are 16- or 32-bit values standing for a UUID on the Bluetooth Base UUID
+/// `00000000-0000-1000-8000-00805F9B34FB`: `0x180D` is `0000180d-0000-1000-8000-00805f9b34fb`. All forms are
+/// stored as the full 128 bits, so the same UUID compares equal however it was written.
 ///
 /// ```swift
 /// let heartRate: BluetoothUUID = 0x180D
-/// let vendor = try BluetoothUUID("52495054-0000-4000-8000-000000000001")
+/// heartRate == (try BluetoothUUID("0000180D-0000-1000-8000-00805F9B34FB"))   // true
+/// heartRate.description   // "180D"
+/// heartRate.uuidString    // "0000180d-0000-1000-8000-00805f9b34fb"
+/// heartRate.name          // "Heart Rate"
 /// ```
+///
+/// An integer literal is a 16-bit number (`BluetoothUUID(0x180D)`); write a 32-bit one as
+/// `BluetoothUUID(UInt32(0x1234_5678))`.
 public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByIntegerLiteral {
-    /// The high and low 64 bits.
-    public let high: UInt64
-    /// The low 64 bits.
-    public let low: UInt64
+    /// The first 64 bits, most significant first.
+    private let high: UInt64
+    /// The last 64 bits.
+    private let low: UInt64
 
-    private static let baseHighMask: UInt64 = 0x0000_0000_FFFF_FFFF
-    private static let baseHigh: UInt64 = 0x0000_0000_0000_1000
+    /// The last 64 bits of the Bluetooth Base UUID (`8000-00805F9B34FB`).
     private static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
+    /// The low 32 bits of the first half of the Bluetooth Base UUID (`0000-1000`).
+    private static let baseHighLow32: UInt64 = 0x0000_1000
 
-    /// The UUID of 128 bits `high` and `low`.
+    /// Creates the UUID from its 128 bits, given as two halves, most significant first.
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
-    /// The 16-bit assigned number `value` on the Base UUID.
+    /// Creates the UUID that the 16-bit assigned number `value` stands for, on the Bluetooth Base UUID.
     public init(_ value: UInt16) {
         self.init(UInt32(value))
     }
 
-    /// The 32-bit `value` on the Base UUID.
+    /// Creates the UUID that the 32-bit assigned number `value` stands for, on the Bluetooth Base UUID.
     public init(_ value: UInt32) {
-        self.init(high: UInt64(value) << 32 | Self.baseHigh, low: Self.baseLow)
+        self.init(high: UInt64(value) << 32 | Self.baseHighLow32, low: Self.baseLow)
     }
 
-    /// The 16-bit assigned number `value`.
+    /// Creates the UUID for a 16-bit integer literal, an assigned number: `let battery: BluetoothUUID = 0x180F`.
     public init(integerLiteral value: UInt16) {
         self.init(value)
     }
 
-    /// Parses "180d", "0x180D", "0000180d" (32-bit) or the 36-character form (case-insensitive; also
-    /// without dashes). Throws ``ParseError`` for anything else.
-    public init(_ string: String) throws(ParseError) {
-        var text = Substring(string)
-        if text.hasPrefix("0x") || text.hasPrefix("0X") { text = text.dropFirst(2) }
-        let isDashed = text.count == 36
-        if isDashed {
-            let dashes = [8, 13, 18, 23]
-            for (index, character) in text.enumerated() where dashes.contains(index) != (character == "-") {
-                throw ParseError(string: string, reason: "dashes belong at positions 9, 14, 19 and 24")
-            }
-            text = Substring(text.filter { $0 != "-" })
-        }
-        guard text.allSatisfy(\.isHexDigit) else { throw ParseError(string: string, reason: "not hexadecimal") }
-        switch text.count {
+    /// Creates the UUID from 2, 4 or 16 bytes, most significant first (a 16- or 32-bit assigned number, or
+    /// the full 128 bits).
+    /// - Returns: nil when `bytes` has another length.
+    public init?(bytes: [UInt8]) {
+        switch bytes.count {
+        case 2:
+            self.init(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
         case 4:
-            guard let value = UInt16(text, radix: 16) else { throw ParseError(string: string, reason: "not hexadecimal") }
-            self.init(value)
-        case 8:
-            guard let value = UInt32(text, radix: 16) else { throw ParseError(string: string, reason: "not hexadecimal") }
-            self.init(value)
-        case 32:
-            guard let high = UInt64(text.prefix(16), radix: 16), let low = UInt64(text.suffix(16), radix: 16) else {
-                throw ParseError(string: string, reason: "not hexadecimal")
-            }
-            self.init(high: high, low: low)
+            self.init(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        case 16:
+            self.init(
+                high: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+                low: bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            )
         default:
-            throw ParseError(string: string, reason: "a UUID has 4, 8 or 32 hexadecimal digits")
+            return nil
         }
     }
 
-    /// Parses `uuidString` as ``init(_:)-(String)`` does, or nil.
-    public init?(uuidString: String) {
-        try? self.init(uuidString)
-    }
-
-    /// Why a string is not a UUID.
-    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The string.
-        public var string: String
-        /// Why.
-        public var reason: String
-        /// "'xyz' is not a Bluetooth UUID: not hexadecimal".
-        public var description: String { "'\(string)' is not a Bluetooth UUID: \(reason)" }
-    }
-
-    /// The 16-bit form, when it is on the Base UUID and fits.
-    public var shortForm: UInt16? {
-        value32.flatMap { $0 <= UInt16.max ? UInt16($0) : nil }
-    }
-
-    /// The 32-bit form, when it is on the Base UUID.
-    public var value32: UInt32? {
-        guard low == Self.baseLow, high & Self.baseHighMask == Self.baseHigh else { return nil }
-        return UInt32(high >> 32)
-    }
-
-    /// The full lower-case 36-character form, as BlueZ writes it: `0000180d-0000-1000-8000-00805f9b34fb`.
-    public var uuidString: String {
-        let digits = hex(high, 16) + hex(low, 16)
-        let parts = [digits.prefix(8), digits.dropFirst(8).prefix(4), digits.dropFirst(12).prefix(4),
-                     digits.dropFirst(16).prefix(4), digits.dropFirst(20)]
-        return parts.joined(separator: "-")
-    }
-
-    /// The 16 bytes, most significant first.
+    /// The 16 bytes of the UUID, most significant first (the order the string form reads in).
     public var bytes: [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        (0..<16).map { index in
+            let half = index < 8 ? high : low
+            return UInt8(truncatingIfNeeded: half >> (8 * (7 - index % 8)))
+        }
     }
 
-    /// The assigned name ("Heart Rate"), when it is a known assigned number.
-    public var name: String? { shortForm.flatMap { AssignedNumbers.names[$0] } }
+    /// The 32-bit assigned number this UUID stands for, or nil when it is not on the Bluetooth Base UUID.
+    ///
+    /// A 16-bit number is a 32-bit one too: `BluetoothUUID(0x180D).value32` is `0x0000180D`.
+    public var value32: UInt32? {
+        guard low == Self.baseLow, high & 0xFFFF_FFFF == Self.baseHighLow32 else { return nil }
+        return UInt32(truncatingIfNeeded: high >> 32)
+    }
 
-    /// The short form in upper case ("180D"), else the 32-bit one, else the full upper-case form.
+    /// The 16-bit assigned number this UUID stands for, or nil when it is not a 16-bit number on the
+    /// Bluetooth Base UUID.
+    public var shortForm: UInt16? {
+        guard let value = value32, value <= UInt32(UInt16.max) else { return nil }
+        return UInt16(truncatingIfNeeded: value)
+    }
+
+    /// The full lower-case form, 36 characters with hyphens, exactly as BlueZ writes UUIDs on D-Bus:
+    /// `"0000180d-0000-1000-8000-00805f9b34fb"`.
+    public var uuidString: String {
+        Self.hyphenated(Hex.digits(of: high, count: 16, uppercase: false) + Hex.digits(of: low, count: 16, uppercase: false))
+    }
+
+    /// The shortest upper-case form, as CoreBluetooth's `CBUUID.uuidString` writes it: 4 hex digits for a
+    /// 16-bit assigned number (`"180D"`), 8 for a 32-bit one, otherwise the full 36 characters with hyphens.
     public var description: String {
-        if let shortForm { return hex(UInt64(shortForm), 4).uppercased() }
-        if let value32 { return hex(UInt64(value32), 8).uppercased() }
-        return uuidString.uppercased()
+        if let short = shortForm { return Hex.digits(of: UInt64(short), count: 4, uppercase: true) }
+        if let value = value32 { return Hex.digits(of: UInt64(value), count: 8, uppercase: true) }
+        return Self.hyphenated(Hex.digits(of: high, count: 16, uppercase: true) + Hex.digits(of: low, count: 16, uppercase: true))
     }
 
-    /// Orders by the 128-bit value.
+    /// The assigned name of a 16-bit UUID, as the Bluetooth SIG spells it (`"Heart Rate"`,
+    /// `"Client Characteristic Configuration"`), from ``AssignedNumbers``; nil when the number is not in that
+    /// table or the UUID is not a 16-bit one.
+    public var name: String? {
+        shortForm.flatMap(AssignedNumbers.name(for:))
+    }
+
+    /// Orders UUIDs by their 128-bit value.
+    /// - Returns: whether `lhs` is less than `rhs` as 128-bit unsigned integers.
     public static func < (lhs: BluetoothUUID, rhs: BluetoothUUID) -> Bool {
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
-}
 
-private func hex(_ value: UInt64, _ digits: Int) -> String {
-    let text = String(value, radix: 16)
-    return String(repeating: "0", count: Swift.max(digits - text.count, 0)) + text
+    /// `digits` (32 hex digits) with hyphens in the 8-4-4-4-12 places.
+    private static func hyphenated(_ digits: String) -> String {
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { result.append("-") }
+            result.append(digit)
+        }
+        return result
+    }
 }

@@ -1,42 +1,56 @@
-/// Why bytes are not a value of a ``Readable`` type.
+/// Why bytes read from a characteristic or a descriptor could not be decoded as the value asked for.
+///
+/// Thrown by ``ByteReader`` and by every ``Readable`` conformance. Bytes from a peripheral never trap:
+/// whatever is wrong with them ends up as one of these, naming the type being decoded (``typeName``), where
+/// in the buffer the problem was found (``offset``) and what it was (``reason``).
 public struct ValueDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What was wrong.
+    /// What was wrong with the bytes.
     public enum Reason: Sendable, Hashable {
-        /// `needed` bytes were needed at the offset; `available` were left.
+        /// A read needed `needed` bytes but only `available` were left.
         case tooFewBytes(needed: Int, available: Int)
-        /// The value has a fixed size `expected`; `found` bytes came.
+        /// A value of exact size had the wrong length: `expected` bytes were a whole value, `found` were given.
         case unexpectedLength(expected: Int, found: Int)
-        /// The bytes are not UTF-8.
+        /// The bytes of a string were not valid UTF-8.
         case invalidUTF8
-        /// A reserved or impossible value, explained.
+        /// The bytes were read but their value is reserved or impossible: an explanation of what and why.
         case invalidValue(String)
+        /// The value uses a format (a flag, an opcode, a version) this decoder does not know: which one.
+        case unsupportedFormat(String)
     }
 
-    /// The type being decoded ("UInt16", "HeartRateMeasurement").
+    /// The name of the type being decoded, such as `"UInt16"` or `"HeartRateMeasurement"`.
     public var typeName: String
-    /// Where in the bytes.
+    /// The position in the buffer, counted in bytes from its start, where the problem was found.
     public var offset: Int
     /// What was wrong.
     public var reason: Reason
 
-    /// An error decoding `typeName` at `offset`.
+    /// Creates an error for decoding `typeName` that went wrong at byte `offset` for `reason`.
     public init(typeName: String, offset: Int, reason: Reason) {
         self.typeName = typeName
         self.offset = offset
         self.reason = reason
     }
 
-    /// "UInt16: 2 bytes needed at offset 0, 1 available".
+    /// A sentence naming the type, the problem and the offset, such as
+    /// `"HeartRate: 3 bytes needed at offset 1, 1 available"`.
     public var description: String {
         switch reason {
         case let .tooFewBytes(needed, available):
-            "\(typeName): \(needed) bytes needed at offset \(offset), \(available) available"
+            "\(typeName): \(Self.bytes(needed)) needed at offset \(offset), \(available) available"
         case let .unexpectedLength(expected, found):
-            "\(typeName): \(expected) bytes expected, \(found) found"
+            "\(typeName): \(Self.bytes(expected)) expected, \(found) found (extra bytes from offset \(offset))"
         case .invalidUTF8:
-            "\(typeName): the bytes at offset \(offset) are not UTF-8"
+            "\(typeName): invalid UTF-8 at offset \(offset)"
         case let .invalidValue(explanation):
             "\(typeName): invalid value at offset \(offset): \(explanation)"
+        case let .unsupportedFormat(explanation):
+            "\(typeName): unsupported format at offset \(offset): \(explanation)"
         }
+    }
+
+    /// `"1 byte"`, `"2 bytes"`, …
+    private static func bytes(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count) bytes"
     }
 }

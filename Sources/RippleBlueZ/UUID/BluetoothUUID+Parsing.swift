@@ -1,0 +1,57 @@
+extension BluetoothUUID {
+    /// Parses a UUID written in any of its usual forms, in upper or lower case:
+    /// a 16-bit assigned number (`"180d"`, `"0x180D"`), a 32-bit one (`"0000180d"`, `"0x0000180D"`), or the
+    /// full 128 bits (`"0000180d-0000-1000-8000-00805f9b34fb"`, or the same 32 digits without hyphens).
+    /// - Throws: ``ParseError`` naming the string and what is wrong with it; nothing else is accepted
+    ///   (no spaces, braces or other lengths).
+    public init(_ string: String) throws(ParseError) {
+        let characters = Array(string)
+        var start = 0
+        if characters.count >= 2, characters[0] == "0", characters[1] == "x" || characters[1] == "X" {
+            start = 2
+        }
+        let length = characters.count - start
+        func fail(_ reason: ParseError.Reason) -> ParseError { ParseError(string: string, reason: reason) }
+
+        // The value of every hex digit, in order; hyphens (checked to be where they belong) are skipped.
+        var digits: [UInt64] = []
+        switch length {
+        case 0:
+            throw fail(.empty)
+        case 4, 8, 32:
+            if length == 32, start != 0 { throw fail(.unexpectedPrefix) }
+        case 36:
+            if start != 0 { throw fail(.unexpectedPrefix) }
+            for (offset, character) in characters.enumerated()
+            where (character == "-") != [8, 13, 18, 23].contains(offset) {
+                throw fail(.misplacedHyphens)
+            }
+        default:
+            throw fail(.invalidLength(length))
+        }
+        for offset in start..<characters.count where !(length == 36 && characters[offset] == "-") {
+            guard let digit = Hex.value(of: characters[offset]) else {
+                throw fail(.invalidCharacter(characters[offset], offset: offset))
+            }
+            digits.append(UInt64(digit))
+        }
+
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (index, digit) in digits.enumerated() {
+            if digits.count == 32, index < 16 { high = high << 4 | digit } else { low = low << 4 | digit }
+        }
+        if digits.count == 32 {
+            self.init(high: high, low: low)
+        } else {
+            self.init(UInt32(truncatingIfNeeded: low))
+        }
+    }
+
+    /// Parses a UUID as ``init(_:)-(String)`` does.
+    /// - Returns: nil when `uuidString` is not a UUID in any of the accepted forms.
+    public init?(uuidString: String) {
+        guard let uuid = try? BluetoothUUID(uuidString) else { return nil }
+        self = uuid
+    }
+}

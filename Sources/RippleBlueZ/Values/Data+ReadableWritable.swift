@@ -1,0 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Data: Readable, Writable {
+    /// Takes `bytes` as they are; never throws.
+    public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
+        self.init(bytes)
+    }
+
+    /// The bytes as they are.
+    public var bluetoothBytes: [UInt8] { Array(self) }
+}
