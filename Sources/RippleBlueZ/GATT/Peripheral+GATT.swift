@@ -5,7 +5,8 @@ extension Peripheral {
     /// Its GATT services as bluetoothd resolved them (empty until connected and resolved).
     public var services: [GATTService] { central.core.services(of: path) }
 
-    /// The ATT MTU bluetoothd negotiated for the characteristic's link, if known.
+    /// The ATT MTU bluetoothd negotiated for the peripheral's link, as the characteristic reports it
+    /// (nil when the characteristic is not found or bluetoothd does not say).
     public func mtu(of characteristic: CharacteristicReference) -> Int? {
         guard case let .success(found) = central.core.characteristic(characteristic, of: self) else { return nil }
         return central.core.lock.withLock {
@@ -22,43 +23,35 @@ extension Peripheral {
         let core = central.core
         let peripheral = self
         return Deferred { () -> AnyPublisher<[UInt8], BluetoothError> in
-            let found: GATTCharacteristic
             switch core.characteristic(characteristic, of: peripheral) {
-            case let .success(value): found = value
-            case let .failure(error): return Fail(error: error).eraseToAnyPublisher()
+            case let .failure(error):
+                return Fail(error: error).eraseToAnyPublisher()
+            case let .success(found):
+                return core.readValue(
+                    at: found.path, interface: BlueZ.characteristic, operation: "reading \(characteristic) of \(peripheral.address)"
+                )
+                .handleEvents(
+                    receiveSubscription: { _ in core.readStarted(found.path) },
+                    receiveOutput: { core.readEnded(found.path, value: $0) },
+                    receiveCompletion: { if case .failure = $0 { core.readEnded(found.path, value: nil) } },
+                    receiveCancel: { core.readEnded(found.path, value: nil) })
+                .eraseToAnyPublisher()
             }
-            let operation = "reading \(characteristic) of \(peripheral.address)"
-            return core.connection.call(
-                destination: BlueZ.service, path: found.path, interface: BlueZ.characteristic, member: "ReadValue",
-                arguments: [.stringVariantDictionary([:])]
-            )
-            .mapError { BluetoothError($0, during: operation) }
-            .tryMap { message throws(BluetoothError) -> [UInt8] in
-                guard let bytes = message.body.first?.bytes else {
-                    throw BluetoothError(.failed, "\(operation): bluetoothd answered with \(message.signature) instead of ay")
-                }
-                return bytes
-            }
-            .mapError { $0 as? BluetoothError ?? BluetoothError(.failed, "\(operation) failed: \($0)") }
-            .handleEvents(
-                receiveSubscription: { _ in core.readStarted(found.path) },
-                receiveOutput: { core.readEnded(found.path, value: $0) },
-                receiveCompletion: { if case .failure = $0 { core.readEnded(found.path, value: nil) } },
-                receiveCancel: { core.readEnded(found.path, value: nil) })
-            .eraseToAnyPublisher()
         }.eraseToAnyPublisher()
     }
 
     /// Reads the characteristic and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
     public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) -> AnyPublisher<T, BluetoothError> {
-        read(characteristic).tryMap { bytes throws(BluetoothError) -> T in try T.decoded(from: bytes) }
-            .mapError { $0 as? BluetoothError ?? BluetoothError(.failed, "\($0)") }
-            .eraseToAnyPublisher()
+        read(characteristic).decoded(as: type)
     }
 
     /// Writes `bytes` to the characteristic (`WriteValue` with type `request` or `command`): emits once
-    /// bluetoothd has written them (acknowledged, for ``WriteType/withResponse``), then finishes. Fails as
+    /// bluetoothd has written them (acknowledged, for ``WriteType/withResponse``), then finishes.
+    ///
+    /// A write with response may be longer than the link's MTU allows in one packet: bluetoothd writes
+    /// it in parts (a long write). A write without response must fit in one packet (MTU − 3 bytes); a
+    /// longer one fails at once with ``BluetoothError/Kind/invalidArgument``. Fails otherwise as
     /// ``read(_:)`` does.
     public func write(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
         -> AnyPublisher<Void, BluetoothError>
@@ -71,14 +64,14 @@ extension Peripheral {
             case let .success(value): found = value
             case let .failure(error): return Fail(error: error).eraseToAnyPublisher()
             }
+            let operation = "writing \(characteristic) of \(peripheral.address)"
+            if type == .withoutResponse, let mtu = peripheral.mtu(of: characteristic), bytes.count > mtu - 3 {
+                return Fail(error: BluetoothError(
+                    .invalidArgument, "\(operation): \(bytes.count) bytes do not fit in one write without response (MTU \(mtu) allows \(mtu - 3))"))
+                    .eraseToAnyPublisher()
+            }
             let options: [String: DBusValue] = ["type": .string(type == .withResponse ? "request" : "command")]
-            return core.connection.call(
-                destination: BlueZ.service, path: found.path, interface: BlueZ.characteristic, member: "WriteValue",
-                arguments: [.bytes(bytes), .stringVariantDictionary(options)]
-            )
-            .map { _ in () }
-            .mapError { BluetoothError($0, during: "writing \(characteristic) of \(peripheral.address)") }
-            .eraseToAnyPublisher()
+            return core.writeValue(bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation)
         }.eraseToAnyPublisher()
     }
 
@@ -89,64 +82,51 @@ extension Peripheral {
         write(value.bluetoothBytes, to: characteristic, type: type)
     }
 
-    /// The characteristic's notifications (or indications), each as bytes, until cancelled.
-    ///
-    /// Listeners of one characteristic in this process share one bluetoothd session (`StartNotify`
-    /// with the first, `StopNotify` after the last), so cancelling one never silences another. Each
-    /// listener has its own bounded buffer (`buffering`) between the notifications and its subscriber's
-    /// demand, and `statistics` counts what arrived, was delivered and was dropped. Fails with
-    /// ``BluetoothError/Kind/notConnected`` when the link drops, with bluetoothd's error when it refuses
-    /// to notify (``BluetoothError/Kind/notPermitted``, …), and with
-    /// ``BluetoothError/Kind/bufferOverflow`` under ``NotificationBufferPolicy/failStream``.
-    public func listen(
-        to characteristic: CharacteristicReference, buffering: NotificationBuffering = .default,
-        statistics: NotificationStatistics = NotificationStatistics()
-    ) -> AnyPublisher<[UInt8], BluetoothError> {
-        NotificationPublisher(
-            peripheral: self, characteristic: characteristic, buffering: buffering, statistics: statistics
-        ).eraseToAnyPublisher()
-    }
-
-    /// The characteristic's notifications decoded as `type`: see ``listen(to:buffering:statistics:)``. A
-    /// notification that is not a `type` ends the stream with ``BluetoothError/Kind/invalidValue(_:)``.
-    public func listen<T: Readable>(
-        to characteristic: CharacteristicReference, as type: T.Type, buffering: NotificationBuffering = .default
-    ) -> AnyPublisher<T, BluetoothError> {
-        listen(to: characteristic, buffering: buffering)
-            .tryMap { bytes throws(BluetoothError) -> T in try T.decoded(from: bytes) }
-            .mapError { $0 as? BluetoothError ?? BluetoothError(.failed, "\($0)") }
-            .eraseToAnyPublisher()
-    }
-
-    /// The characteristic's notifications for many subscribers: nothing starts until `connect()`, then
-    /// every subscriber gets each notification.
-    public func connectableListen(
-        to characteristic: CharacteristicReference, buffering: NotificationBuffering = .default
-    ) -> Publishers.Multicast<AnyPublisher<[UInt8], BluetoothError>, PassthroughSubject<[UInt8], BluetoothError>> {
-        listen(to: characteristic, buffering: buffering).multicast { PassthroughSubject() }
-    }
-
-    /// Subscribes to `reply`'s notifications, writes `bytes` to `characteristic` once subscribed, then
-    /// emits the first notification after the write and finishes (a request/response control point).
-    public func writeAndListen(
-        _ bytes: [UInt8], to characteristic: CharacteristicReference, reply: CharacteristicReference,
-        type: WriteType = .withResponse
-    ) -> AnyPublisher<[UInt8], BluetoothError> {
-        let peripheral = self
-        let started = PassthroughSubject<Void, Never>()
-        // Subscribed before the listener, so that a session already started (which reports at once) is seen.
-        let writeThenNothing = started.first().setFailureType(to: BluetoothError.self)
-            .flatMap { peripheral.write(bytes, to: characteristic, type: type) }
-            .flatMap { Empty<[UInt8], BluetoothError>() }
-        let listener = NotificationPublisher(
-            peripheral: self, characteristic: reply, buffering: .default, statistics: NotificationStatistics(),
-            onStarted: { started.send(()) })
-        return writeThenNothing.merge(with: listener).first().eraseToAnyPublisher()
-    }
-
     /// Disconnects: see ``Central/disconnect(_:)``.
     public func disconnect() -> AnyPublisher<Void, BluetoothError> {
         central.disconnect(self)
+    }
+}
+
+extension CentralCore {
+    /// `ReadValue` on the attribute at `path`: its bytes, or bluetoothd's error as a ``BluetoothError``.
+    func readValue(at path: DBusObjectPath, interface: String, operation: String) -> AnyPublisher<[UInt8], BluetoothError> {
+        connection.call(
+            destination: BlueZ.service, path: path, interface: interface, member: "ReadValue",
+            arguments: [.stringVariantDictionary([:])]
+        )
+        .mapError { BluetoothError($0, during: operation) }
+        .tryMap { message throws(BluetoothError) -> [UInt8] in
+            guard let bytes = message.body.first?.bytes else {
+                throw BluetoothError(.failed, "\(operation): bluetoothd answered with \(message.signature) instead of ay")
+            }
+            return bytes
+        }
+        .mapError { $0 as? BluetoothError ?? BluetoothError(.failed, "\(operation) failed: \($0)") }
+        .eraseToAnyPublisher()
+    }
+
+    /// `WriteValue` of `bytes` on the attribute at `path`.
+    func writeValue(
+        _ bytes: [UInt8], at path: DBusObjectPath, interface: String, options: [String: DBusValue], operation: String
+    ) -> AnyPublisher<Void, BluetoothError> {
+        connection.call(
+            destination: BlueZ.service, path: path, interface: interface, member: "WriteValue",
+            arguments: [.bytes(bytes), .stringVariantDictionary(options)]
+        )
+        .map { _ in () }
+        .mapError { BluetoothError($0, during: operation) }
+        .eraseToAnyPublisher()
+    }
+}
+
+extension Publisher where Output == [UInt8], Failure == BluetoothError {
+    /// Each value decoded as `type`; a value that is not a `type` ends the stream with
+    /// ``BluetoothError/Kind/invalidValue(_:)``.
+    func decoded<T: Readable>(as type: T.Type) -> AnyPublisher<T, BluetoothError> {
+        tryMap { bytes throws(BluetoothError) -> T in try T.decoded(from: bytes) }
+            .mapError { $0 as? BluetoothError ?? BluetoothError(.failed, "\($0)") }
+            .eraseToAnyPublisher()
     }
 }
 

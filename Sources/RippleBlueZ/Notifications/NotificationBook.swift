@@ -1,15 +1,19 @@
 import Ripple
 import RippleDBus
 
-/// The central's notification sessions: one BlueZ `StartNotify` session per characteristic, shared by
-/// every listener of it in this process (reference-counted: the last listener to leave stops it).
+/// The central's notification sessions: one bluetoothd session per characteristic — an
+/// `AcquireNotify` socket where the characteristic allows it, else `StartNotify` — shared by every
+/// listener of it in this process (reference-counted: the last listener to leave ends it).
 struct NotificationBook {
     struct Session {
         var listeners: [Int: NotificationListener] = [:]
-        /// StartNotify answered.
+        /// AcquireNotify or StartNotify answered.
         var started = false
-        /// StartNotify or StopNotify under way.
+        /// AcquireNotify or StartNotify under way.
         var call: AnyCancellable?
+        /// The acquired socket, when notifications come through one (then `Value` changes on the bus
+        /// are reads' results, never notifications).
+        var socket: NotificationSocket?
         /// Reads of the characteristic under way: bluetoothd signals a read's value as a `Value` change
         /// just before it answers the read, so changes are held until the answer, and the one that is
         /// the read's echo is dropped.
@@ -23,10 +27,14 @@ struct NotificationBook {
 }
 
 extension CentralCore {
-    /// Adds a listener to the characteristic at `path`, starting bluetoothd's session for the first.
+    /// Adds a listener to `characteristic`, starting bluetoothd's session for the first: through an
+    /// `AcquireNotify` socket when `transport` and the characteristic allow it, falling back to
+    /// `StartNotify` when bluetoothd refuses the socket.
     func addListener(
-        _ listener: NotificationListener, to path: DBusObjectPath, device: Peripheral, onStarted: (@Sendable () -> Void)?
+        _ listener: NotificationListener, to characteristic: GATTCharacteristic, device: Peripheral,
+        transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
     ) {
+        let path = characteristic.path
         let (first, started) = lock.withLock { () -> (Bool, Bool) in
             notifications.sessions[path, default: .init()].listeners[listener.id] = listener
             if let onStarted { notifications.sessions[path]?.onStarted.append(onStarted) }
@@ -35,6 +43,54 @@ extension CentralCore {
         }
         if started { startedSession(path) }
         guard first else { return }
+        if transport == .automatic, canAcquireNotify(characteristic) {
+            acquireNotify(path, device: device)
+        } else {
+            startNotify(path, device: device)
+        }
+    }
+
+    /// Whether bluetoothd offers `AcquireNotify` for the characteristic: it has `NotifyAcquired` (only
+    /// for characteristics that notify; indications need confirming, which a socket cannot do).
+    private func canAcquireNotify(_ characteristic: GATTCharacteristic) -> Bool {
+        guard characteristic.flags.contains("notify") else { return false }
+        return lock.withLock {
+            tree.properties(of: characteristic.path, interface: BlueZ.characteristic)?["NotifyAcquired"] != nil
+        }
+    }
+
+    private func acquireNotify(_ path: DBusObjectPath, device: Peripheral) {
+        let call = connection.call(
+            destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "AcquireNotify",
+            arguments: [.stringVariantDictionary([:])])
+        let subscription = call.sink(
+            receiveCompletion: { [weak self] completion in
+                // Refused (another client's StartNotify session, an older bluetoothd, …): the bus path.
+                guard let self, case .failure = completion else { return }
+                let wanted = lock.withLock { () -> Bool in
+                    notifications.sessions[path]?.call = nil
+                    return notifications.sessions[path]?.listeners.isEmpty == false
+                }
+                if wanted { startNotify(path, device: device) } else { sessionUnwanted(path) }
+            },
+            receiveValue: { [weak self] reply in
+                guard let self else { return }
+                guard let descriptor = reply.body.first?.unixFD?.take() else {
+                    lock.withLock { notifications.sessions[path]?.call = nil }
+                    startNotify(path, device: device)
+                    return
+                }
+                let mtu = reply.body.count > 1 ? reply.body[1].uint16.map(Int.init) ?? 23 : 23
+                let socket = NotificationSocket(fileDescriptor: descriptor, mtu: mtu, loop: loop)
+                socket.start(
+                    packets: { [weak self] packets in self?.socketPackets(packets, of: path) },
+                    closed: { [weak self] in self?.socketClosed(path, device: device) })
+                sessionStarted(path, socket: socket)
+            })
+        lock.withLock { notifications.sessions[path]?.call = subscription }
+    }
+
+    private func startNotify(_ path: DBusObjectPath, device: Peripheral) {
         let call = connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StartNotify")
         let subscription = call.sink(
             receiveCompletion: { [weak self] completion in
@@ -46,14 +102,24 @@ extension CentralCore {
                 }
                 for listener in listeners { listener.finish(.failure(failure)) }
             },
-            receiveValue: { [weak self] _ in
-                self?.lock.withLock {
-                    self?.notifications.sessions[path]?.started = true
-                    self?.notifications.sessions[path]?.call = nil
-                }
-                self?.startedSession(path)
-            })
+            receiveValue: { [weak self] _ in self?.sessionStarted(path, socket: nil) })
         lock.withLock { notifications.sessions[path]?.call = subscription }
+    }
+
+    /// bluetoothd answered: the session is on, unless every listener left meanwhile.
+    private func sessionStarted(_ path: DBusObjectPath, socket: NotificationSocket?) {
+        let wanted = lock.withLock { () -> Bool? in
+            guard notifications.sessions[path] != nil else { return nil }
+            notifications.sessions[path]?.started = true
+            notifications.sessions[path]?.call = nil
+            notifications.sessions[path]?.socket = socket
+            return notifications.sessions[path]?.listeners.isEmpty == false
+        }
+        switch wanted {
+        case true?: startedSession(path)
+        case false?: sessionUnwanted(path)
+        case nil: socket?.close()  // the session ended meanwhile (the link dropped, bluetoothd left)
+        }
     }
 
     /// Tells those waiting that the session is on.
@@ -65,20 +131,55 @@ extension CentralCore {
         for action in waiting { action() }
     }
 
-    /// Removes a listener; the last one stops bluetoothd's session.
+    /// Removes a listener; the last one ends bluetoothd's session (once its start is answered).
     func removeListener(_ id: Int, from path: DBusObjectPath) {
-        let stop = lock.withLock { () -> Bool in
+        let last = lock.withLock { () -> Bool in
             guard notifications.sessions[path]?.listeners.removeValue(forKey: id) != nil else { return false }
-            guard notifications.sessions[path]?.listeners.isEmpty == true else { return false }
-            let started = notifications.sessions[path]?.started ?? false
-            notifications.sessions[path]?.call?.cancel()
-            if notifications.sessions[path]?.readsInFlight == 0 { notifications.sessions[path] = nil }
-            else { notifications.sessions[path]?.started = false }
-            return started
+            return notifications.sessions[path]?.listeners.isEmpty == true && notifications.sessions[path]?.call == nil
         }
-        guard stop else { return }
-        run(connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify"),
-            operation: "stopping notifications") { _ in }
+        if last { sessionUnwanted(path) }
+    }
+
+    /// Ends the session at `path` if no listener wants it: closes its socket or stops bluetoothd's
+    /// notifications; the session's record stays while reads are under way.
+    private func sessionUnwanted(_ path: DBusObjectPath) {
+        let (started, socket) = lock.withLock { () -> (Bool, NotificationSocket?) in
+            guard let session = notifications.sessions[path], session.listeners.isEmpty, session.call == nil else {
+                return (false, nil)
+            }
+            if session.readsInFlight == 0 {
+                notifications.sessions[path] = nil
+            } else {
+                notifications.sessions[path]?.started = false
+                notifications.sessions[path]?.socket = nil
+                notifications.sessions[path]?.onStarted = []
+            }
+            return (session.started, session.socket)
+        }
+        if let socket {
+            socket.close()
+        } else if started {
+            run(connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify"),
+                operation: "stopping notifications") { _ in }
+        }
+    }
+
+    /// Packets from an acquired socket go to the characteristic's listeners.
+    private func socketPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
+        let listeners = lock.withLock { notifications.sessions[path].map { Array($0.listeners.values) } ?? [] }
+        for packet in packets { for listener in listeners { listener.push(packet) } }
+    }
+
+    /// bluetoothd closed the socket: the link dropped, or the acquisition ended. The listeners end.
+    private func socketClosed(_ path: DBusObjectPath, device: Peripheral) {
+        let (listeners, socket) = lock.withLock { () -> ([NotificationListener], NotificationSocket?) in
+            guard let session = notifications.sessions[path], session.socket != nil else { return ([], nil) }
+            notifications.sessions[path] = nil
+            return (Array(session.listeners.values), session.socket)
+        }
+        socket?.close()
+        let error = BluetoothError(.notConnected, "bluetoothd closed the notification socket of \(device.address)")
+        for listener in listeners { listener.finish(.failure(error)) }
     }
 
     /// A `Value` change of a characteristic goes to its listeners (held while a read is under way).
@@ -87,7 +188,7 @@ extension CentralCore {
             let value = change.changed["Value"]?.bytes
         else { return }
         let listeners = lock.withLock { () -> [NotificationListener] in
-            guard var session = notifications.sessions[path] else { return [] }
+            guard var session = notifications.sessions[path], session.socket == nil else { return [] }
             if session.readsInFlight > 0 {
                 session.held.append(value)
                 notifications.sessions[path] = session
@@ -123,22 +224,32 @@ extension CentralCore {
         for value in held { for listener in listeners { listener.push(value) } }
     }
 
+    /// bluetoothd or the adapter went: every listener ends with `error`.
     func failNotifications(with error: BluetoothError) {
-        let listeners = lock.withLock { () -> [NotificationListener] in
+        let ended = lock.withLock { () -> [NotificationBook.Session] in
             defer { notifications.sessions = [:] }
-            return notifications.sessions.values.flatMap(\.listeners.values)
+            return Array(notifications.sessions.values)
         }
-        for listener in listeners { listener.finish(.failure(error)) }
+        end(ended, with: error)
     }
 
     /// The link of the device at `device` ended: its listeners end with `error`.
     func failNotifications(under device: DBusObjectPath, with error: BluetoothError) {
         let prefix = device.description + "/"
-        let listeners = lock.withLock { () -> [NotificationListener] in
+        let ended = lock.withLock { () -> [NotificationBook.Session] in
             let paths = notifications.sessions.keys.filter { $0.description.hasPrefix(prefix) }
             defer { for path in paths { notifications.sessions[path] = nil } }
-            return paths.flatMap { notifications.sessions[$0]?.listeners.values.map { $0 } ?? [] }
+            return paths.compactMap { notifications.sessions[$0] }
         }
-        for listener in listeners { listener.finish(.failure(error)) }
+        end(ended, with: error)
+    }
+
+    /// Ends sessions that are no longer in the book: their calls, sockets and listeners.
+    private func end(_ sessions: [NotificationBook.Session], with error: BluetoothError) {
+        for session in sessions {
+            session.call?.cancel()
+            session.socket?.close()
+            for listener in session.listeners.values { listener.finish(.failure(error)) }
+        }
     }
 }

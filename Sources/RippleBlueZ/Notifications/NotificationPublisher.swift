@@ -1,7 +1,7 @@
 import Ripple
 import RippleDBus
 
-/// The publisher of ``Peripheral/listen(to:buffering:statistics:)``: each subscription is a
+/// The publisher of ``Peripheral/listen(to:buffering:transport:statistics:)``: each subscription is a
 /// ``NotificationListener`` of the characteristic's shared session.
 struct NotificationPublisher: Publisher {
     typealias Output = [UInt8]
@@ -11,6 +11,7 @@ struct NotificationPublisher: Publisher {
     let characteristic: CharacteristicReference
     let buffering: NotificationBuffering
     let statistics: NotificationStatistics
+    var transport: NotificationTransport = .automatic
     var onStarted: (@Sendable () -> Void)?
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == [UInt8], S.Failure == BluetoothError {
@@ -36,6 +37,6 @@ struct NotificationPublisher: Publisher {
             id: id, downstream: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
             onCancel: { [weak core] id in core?.removeListener(id, from: path) })
         subscriber.receive(subscription: listener)
-        core.addListener(listener, to: path, device: peripheral, onStarted: onStarted)
+        core.addListener(listener, to: found, device: peripheral, transport: transport, onStarted: onStarted)
     }
 }

@@ -25,12 +25,35 @@ extension Peripheral {
         try await awaitFirst(write(bytes, to: characteristic, type: type), "writing \(characteristic)")
     }
 
-    /// The notifications of `characteristic` as an asynchronous sequence: see
-    /// ``listen(to:buffering:statistics:)``. Ending the iteration (or cancelling its task) stops listening.
-    public func notifications(of characteristic: CharacteristicReference, buffering: NotificationBuffering = .default)
-        -> AsyncThrowingPublisher<AnyPublisher<[UInt8], BluetoothError>>
+    /// Writes `value`'s bytes to `characteristic`: see ``write(_:to:type:)-([UInt8],_,_)``.
+    public func writeValue<T: Writable>(_ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse)
+        async throws(BluetoothError)
     {
-        listen(to: characteristic, buffering: buffering).values
+        try await writeValue(value.bluetoothBytes, to: characteristic, type: type)
+    }
+
+    /// Disconnects: see ``Central/disconnect(_:)``.
+    public func disconnect() async throws(BluetoothError) {
+        try await awaitFirst(disconnect(), "disconnecting \(address)")
+    }
+
+    /// The notifications of `characteristic` as an asynchronous sequence: see
+    /// ``listen(to:buffering:transport:statistics:)``. The iteration throws the stream's
+    /// ``BluetoothError``; ending it (or cancelling its task) stops listening.
+    public func notifications(
+        of characteristic: CharacteristicReference, buffering: NotificationBuffering = .default,
+        transport: NotificationTransport = .automatic
+    ) -> AsyncThrowingPublisher<AnyPublisher<[UInt8], BluetoothError>> {
+        listen(to: characteristic, buffering: buffering, transport: transport).values
+    }
+
+    /// The notifications of `characteristic` decoded as `type`, as an asynchronous sequence: see
+    /// ``listen(to:as:buffering:transport:)``.
+    public func notifications<T: Readable>(
+        of characteristic: CharacteristicReference, as type: T.Type, buffering: NotificationBuffering = .default,
+        transport: NotificationTransport = .automatic
+    ) -> AsyncThrowingPublisher<AnyPublisher<T, BluetoothError>> {
+        listen(to: characteristic, as: type, buffering: buffering, transport: transport).values
     }
 }
 

@@ -29,14 +29,14 @@ extension Publisher where Output == Peripheral, Failure == BluetoothError {
         }.eraseToAnyPublisher()
     }
 
-    /// The notifications of `characteristic` of each peripheral: see ``Peripheral/listen(to:buffering:statistics:)``.
+    /// The notifications of `characteristic` of each peripheral: see ``Peripheral/listen(to:buffering:transport:statistics:)``.
     public func listen(to characteristic: CharacteristicReference, buffering: NotificationBuffering = .default)
         -> AnyPublisher<[UInt8], BluetoothError>
     {
         flatMap { $0.listen(to: characteristic, buffering: buffering) }.eraseToAnyPublisher()
     }
 
-    /// The notifications of `characteristic` of each peripheral as `type`: see ``Peripheral/listen(to:as:buffering:)``.
+    /// The notifications of `characteristic` of each peripheral as `type`: see ``Peripheral/listen(to:as:buffering:transport:)``.
     public func listen<T: Readable>(
         to characteristic: CharacteristicReference, as type: T.Type, buffering: NotificationBuffering = .default
     ) -> AnyPublisher<T, BluetoothError> {

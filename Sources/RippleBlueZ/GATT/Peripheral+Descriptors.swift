@@ -1,0 +1,65 @@
+import Ripple
+import RippleDBus
+
+extension Peripheral {
+    /// Reads the descriptor `descriptor` of `characteristic` (`GattDescriptor1.ReadValue`): emits its
+    /// bytes, then finishes. Fails with ``BluetoothError/Kind/attributeNotFound`` when the characteristic
+    /// has no such descriptor, and otherwise as ``read(_:)`` does.
+    public func read(descriptor: BluetoothUUID, of characteristic: CharacteristicReference) -> AnyPublisher<[UInt8], BluetoothError> {
+        let core = central.core
+        let peripheral = self
+        return Deferred { () -> AnyPublisher<[UInt8], BluetoothError> in
+            switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
+            case let .failure(error):
+                return Fail(error: error).eraseToAnyPublisher()
+            case let .success(found):
+                return core.readValue(
+                    at: found.path, interface: BlueZ.descriptor,
+                    operation: "reading descriptor \(descriptor) of \(characteristic) of \(peripheral.address)")
+            }
+        }.eraseToAnyPublisher()
+    }
+
+    /// Writes `bytes` to the descriptor `descriptor` of `characteristic` (`GattDescriptor1.WriteValue`):
+    /// emits once written, then finishes. bluetoothd refuses writes to the Client Characteristic
+    /// Configuration descriptor (``BluetoothError/Kind/notPermitted``): use ``listen(to:buffering:transport:statistics:)``.
+    /// Fails otherwise as ``read(descriptor:of:)`` does.
+    public func write(_ bytes: [UInt8], toDescriptor descriptor: BluetoothUUID, of characteristic: CharacteristicReference)
+        -> AnyPublisher<Void, BluetoothError>
+    {
+        let core = central.core
+        let peripheral = self
+        return Deferred { () -> AnyPublisher<Void, BluetoothError> in
+            switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
+            case let .failure(error):
+                return Fail(error: error).eraseToAnyPublisher()
+            case let .success(found):
+                return core.writeValue(
+                    bytes, at: found.path, interface: BlueZ.descriptor, options: [:],
+                    operation: "writing descriptor \(descriptor) of \(characteristic) of \(peripheral.address)")
+            }
+        }.eraseToAnyPublisher()
+    }
+
+    /// Reads the descriptor and decodes it as `type`; fails also with
+    /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
+    public func read<T: Readable>(descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type)
+        -> AnyPublisher<T, BluetoothError>
+    {
+        read(descriptor: descriptor, of: characteristic).decoded(as: type)
+    }
+}
+
+extension CentralCore {
+    /// The descriptor `uuid` of the characteristic `reference` names on `peripheral`.
+    func descriptor(_ uuid: BluetoothUUID, of reference: CharacteristicReference, peripheral: Peripheral)
+        -> Result<GATTDescriptor, BluetoothError>
+    {
+        characteristic(reference, of: peripheral).flatMap { found in
+            guard let descriptor = found.descriptors.first(where: { $0.uuid == uuid }) else {
+                return .failure(BluetoothError(.attributeNotFound, "\(reference) of \(peripheral.address) has no descriptor \(uuid)"))
+            }
+            return .success(descriptor)
+        }
+    }
+}
