@@ -67,8 +67,31 @@ extension Central {
 
 extension CentralCore {
     func addDiscoveryClient(_ id: Int, _ client: DiscoveryBook.Client) {
-        lock.withLock { discovery.clients[id] = client }
+        let isOn = lock.withLock { () -> Bool in
+            discovery.clients[id] = client
+            return discovery.isOn
+        }
+        // A client joining a discovery under way hears of the peripherals it has already seen (their
+        // advertisements may not change again), once it has had the chance to ask for them.
+        if isOn { loop.schedule { [weak self] in self?.reportAdvertisers(to: [client]) } }
         updateDiscovery(filterChanged: true)
+    }
+
+    /// Reports each device of the adapter that advertised during this discovery (bluetoothd keeps an
+    /// `RSSI` only for those, and drops it when discovery ends) to `clients`.
+    func reportAdvertisers(to clients: [DiscoveryBook.Client]) {
+        guard let adapter, !clients.isEmpty else { return }
+        let seen = lock.withLock { () -> [DBusObjectPath] in
+            tree.objects(implementing: BlueZ.device).filter { path in
+                let properties = tree.properties(of: path, interface: BlueZ.device)
+                return properties?["RSSI"] != nil && properties?["Adapter"]?.objectPath == adapter.path
+            }
+        }
+        for path in seen.sorted(by: { $0.description < $1.description }) {
+            guard let properties = deviceProperties(path), let peripheral = peripheral(at: path) else { continue }
+            let discovery = PeripheralDiscovery(peripheral: peripheral, properties: properties)
+            for client in clients where client.filter.matches(discovery) { client.subject.send(discovery) }
+        }
     }
 
     func removeDiscoveryClient(_ id: Int) {
@@ -127,6 +150,8 @@ extension CentralCore {
                 switch result {
                 case .success:
                     isScanning.send(true)
+                    // Advertisements that came before the answer went unreported.
+                    if !wasOn { reportAdvertisers(to: lock.withLock { Array(discovery.clients.values) }) }
                     updateDiscovery(filterChanged: false)
                 case let .failure(error):
                     // bluetoothd answers InProgress when this client already discovers: keep going.

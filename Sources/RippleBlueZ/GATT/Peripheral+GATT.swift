@@ -1,5 +1,6 @@
 import Ripple
 import RippleDBus
+import Synchronization
 
 extension Peripheral {
     /// Its GATT services as bluetoothd resolved them (empty until connected and resolved).
@@ -27,14 +28,21 @@ extension Peripheral {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()
             case let .success(found):
+                // Counted before the call can leave: its echo may come back before any subscription event.
+                // It ends once: with its value, its failure, or a cancellation (which also follows a value
+                // when the subscriber takes just the first).
+                core.readStarted(found.path)
+                let ended = Atomic(false)
+                let end: @Sendable ([UInt8]?) -> Void = { value in
+                    if !ended.exchange(true, ordering: .acquiringAndReleasing) { core.readEnded(found.path, value: value) }
+                }
                 return core.readValue(
                     at: found.path, interface: BlueZ.characteristic, operation: "reading \(characteristic) of \(peripheral.address)"
                 )
                 .handleEvents(
-                    receiveSubscription: { _ in core.readStarted(found.path) },
-                    receiveOutput: { core.readEnded(found.path, value: $0) },
-                    receiveCompletion: { if case .failure = $0 { core.readEnded(found.path, value: nil) } },
-                    receiveCancel: { core.readEnded(found.path, value: nil) })
+                    receiveOutput: { end($0) },
+                    receiveCompletion: { _ in end(nil) },
+                    receiveCancel: { end(nil) })
                 .eraseToAnyPublisher()
             }
         }.eraseToAnyPublisher()
@@ -50,7 +58,7 @@ extension Peripheral {
     /// bluetoothd has written them (acknowledged, for ``WriteType/withResponse``), then finishes.
     ///
     /// A write with response may be longer than the link's MTU allows in one packet: bluetoothd writes
-    /// it in parts (a long write). A write without response must fit in one packet (MTU − 3 bytes); a
+    /// it in parts (a long write), up to the 512 bytes an attribute holds. A write without response must fit in one packet (MTU − 3 bytes); a
     /// longer one fails at once with ``BluetoothError/Kind/invalidArgument``. Fails otherwise as
     /// ``read(_:)`` does.
     public func write(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
@@ -65,6 +73,11 @@ extension Peripheral {
             case let .failure(error): return Fail(error: error).eraseToAnyPublisher()
             }
             let operation = "writing \(characteristic) of \(peripheral.address)"
+            if bytes.count > 512 {
+                return Fail(error: BluetoothError(
+                    .invalidArgument, "\(operation): \(bytes.count) bytes are more than an attribute holds (512)"))
+                    .eraseToAnyPublisher()
+            }
             if type == .withoutResponse, let mtu = peripheral.mtu(of: characteristic), bytes.count > mtu - 3 {
                 return Fail(error: BluetoothError(
                     .invalidArgument, "\(operation): \(bytes.count) bytes do not fit in one write without response (MTU \(mtu) allows \(mtu - 3))"))

@@ -6,7 +6,8 @@ public enum NotificationBufferPolicy: Sendable, Hashable {
     case dropOldest
     /// Drops the arriving notification (the subscriber sees the first values).
     case dropNewest
-    /// Ends the stream with ``BluetoothError/Kind/bufferOverflow``.
+    /// Ends the stream at once with ``BluetoothError/Kind/bufferOverflow``; the notifications that were
+    /// waiting are dropped (and counted) with the one that overflowed.
     case failStream
 }
 
@@ -27,7 +28,8 @@ public struct NotificationBuffering: Sendable, Hashable {
     public static let `default` = NotificationBuffering(capacity: 4_096, policy: .failStream)
 }
 
-/// A listener's counters, updated as notifications arrive (read them from any thread).
+/// A listener's counters, updated as notifications arrive (read them from any thread). While the
+/// stream is live, `received` = `delivered` + `dropped` + the notifications waiting in its buffer.
 public final class NotificationStatistics: Sendable {
     private let receivedCount = Atomic<Int>(0)
     private let deliveredCount = Atomic<Int>(0)
@@ -45,5 +47,5 @@ public final class NotificationStatistics: Sendable {
 
     func countReceived() { receivedCount.add(1, ordering: .relaxed) }
     func countDelivered() { deliveredCount.add(1, ordering: .relaxed) }
-    func countDropped() { droppedCount.add(1, ordering: .relaxed) }
+    func countDropped(_ count: Int = 1) { droppedCount.add(count, ordering: .relaxed) }
 }

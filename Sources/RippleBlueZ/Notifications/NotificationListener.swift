@@ -28,11 +28,12 @@ final class NotificationListener: Subscription, Sendable {
 
     var combineIdentifier: CombineIdentifier { CombineIdentifier(self) }
 
-    /// A notification for the subscriber.
+    /// A notification for the subscriber. Counted as received only while the stream is live, so that
+    /// received = delivered + dropped + waiting.
     func push(_ value: [UInt8]) {
-        statistics.countReceived()
         let overflow = lock.withLock { () -> Bool in
             guard downstream != nil, completion == nil else { return false }
+            statistics.countReceived()
             if buffer.count >= buffering.capacity {
                 switch buffering.policy {
                 case .dropOldest:
@@ -42,7 +43,9 @@ final class NotificationListener: Subscription, Sendable {
                     statistics.countDropped()
                     return false
                 case .failStream:
-                    statistics.countDropped()
+                    // The failure goes out at once, even to a subscriber that demands nothing: what was
+                    // waiting is dropped with the arriving notification.
+                    statistics.countDropped(buffer.count + 1)
                     buffer.removeAll()
                     completion = .failure(BluetoothError(
                         .bufferOverflow, "a listener fell \(buffering.capacity) notifications behind its subscriber's demand"))

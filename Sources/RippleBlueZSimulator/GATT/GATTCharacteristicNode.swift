@@ -26,6 +26,8 @@ final class GATTCharacteristicNode: Sendable {
     nonisolated(unsafe) private var timers: [AnyCancellable] = []
     /// The notification source pumping `PropertiesChanged` while sessions exist.
     nonisolated(unsafe) private var pump: SignalNotificationPump?
+    /// Run once the next time a client enables notifications (see ``whenNotifying(_:)``).
+    nonisolated(unsafe) private var notifyingWaiters: [@Sendable () -> Void] = []
 
     init(_ description: SimulatedCharacteristic, declarationHandle: UInt16, descriptors: [GATTDescriptorNode]) {
         self.description = description
@@ -53,6 +55,10 @@ final class GATTCharacteristicNode: Sendable {
         ]
         if flags.canNotify {
             properties.append(DBusProperty(name: "Notifying", initialValue: .boolean(false)))
+        }
+        // bluetoothd has NotifyAcquired only for characteristics that notify (AcquireNotify itself also
+        // accepts indicate-only ones).
+        if flags.contains(.notify) {
             properties.append(DBusProperty(name: "NotifyAcquired", initialValue: .boolean(false)))
         }
         if flags.contains(.writeWithoutResponse) {
@@ -298,8 +304,19 @@ final class GATTCharacteristicNode: Sendable {
 
     private func setNotifying(_ notifying: Bool, acquired: Bool? = nil) {
         var values: [String: DBusValue] = ["Notifying": .boolean(notifying)]
-        if let acquired { values["NotifyAcquired"] = .boolean(acquired) }
+        if let acquired, flags.contains(.notify) { values["NotifyAcquired"] = .boolean(acquired) }
         _ = try? object?.updateProperties(of: GATTInterface.characteristic, values)
+        if notifying {
+            let waiters = notifyingWaiters
+            notifyingWaiters = []
+            for waiter in waiters { waiter() }
+        }
+    }
+
+    /// Runs `action` once a client has notifications enabled (a `StartNotify` session or an acquired
+    /// socket): at once if one has, else when the next one does, across reconnections.
+    func whenNotifying(_ action: @escaping @Sendable () -> Void) {
+        if notificationsEnabled { action() } else { notifyingWaiters.append(action) }
     }
 
     private func startNotify(_ invocation: DBusMethodInvocation) {

@@ -129,6 +129,13 @@ final class GATTServer: PeripheralGATT {
         node.notify(value)
     }
 
+    func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError) {
+        guard let node = characteristics.first(where: { $0.uuid == characteristic }) else {
+            throw .unknownAttribute(characteristic)
+        }
+        node.whenNotifying(action)
+    }
+
     func clientVanished(_ uniqueName: String) {
         for characteristic in characteristics { characteristic.endSession(of: uniqueName) }
     }

@@ -108,6 +108,23 @@ extension BlueZSimulator {
         }
     }
 
+    /// Returns once a client has notifications of the peripheral's `characteristic` enabled (a
+    /// `StartNotify` session or an `AcquireNotify` socket): at once if one has, else when the next one
+    /// does, across reconnections. A test calls it between subscribing and ``notify(peripheral:characteristic:value:)``
+    /// so that no notification goes out before anyone listens.
+    ///
+    /// Throws ``SimulatorError/unknownAttribute(_:)`` when the peripheral has no such characteristic.
+    public func waitUntilNotifying(peripheral: DeviceAddress, characteristic: AttributeUUID) async throws(SimulatorError) {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        try await withDevice(peripheral) { device throws(SimulatorError) in
+            try device.gatt.whenNotifying(characteristic) {
+                continuation.yield()
+                continuation.finish()
+            }
+        }
+        for await _ in stream { return }
+    }
+
     /// bluetoothd "restarts": releases `org.bluez` and takes its whole tree down (connections, sessions
     /// and sockets end), waits `downtime`, then exports a fresh tree — adapters as configured (powered as
     /// at first), only paired and known devices — and takes the name back.

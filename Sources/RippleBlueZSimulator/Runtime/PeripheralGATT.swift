@@ -9,6 +9,8 @@ protocol PeripheralGATT: AnyObject, Sendable {
     func detach()
     /// The peripheral notifies `value` on `characteristic` (and stores it).
     func notify(_ characteristic: AttributeUUID, value: [UInt8]) throws(SimulatorError)
+    /// Runs `action` once a client has notifications of `characteristic` enabled (at once if one has).
+    func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
     /// The bus client `uniqueName` went away: its notification sessions end.
     func clientVanished(_ uniqueName: String)
     /// The stored value of the characteristic or descriptor `attribute`, or nil when there is none.

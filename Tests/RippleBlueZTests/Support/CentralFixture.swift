@@ -30,31 +30,103 @@ final class CentralFixture: Sendable {
     }
 }
 
-/// Collects a publisher's values and completion.
-final class Collector<Output: Sendable>: Sendable {
-    private let lock = Lock()
-    nonisolated(unsafe) private var storedValues: [Output] = []
-    nonisolated(unsafe) private var storedCompletion: Subscribers.Completion<BluetoothError>?
-    nonisolated(unsafe) private var cancellable: AnyCancellable?
+/// Subscribes to a publisher and records its values and completion, with the demand the test chooses;
+/// tests wait for a condition on what it recorded, woken by each event (no polling).
+final class Collector<Output: Sendable>: Subscriber, Sendable {
+    typealias Input = Output
+    typealias Failure = BluetoothError
 
-    init(_ publisher: some Publisher<Output, BluetoothError>) {
-        let subscription = publisher.sink(
-            receiveCompletion: { [weak self] completion in self?.lock.withLock { self?.storedCompletion = completion } },
-            receiveValue: { [weak self] value in self?.lock.withLock { self?.storedValues.append(value) } })
-        lock.withLock { cancellable = subscription }
+    /// What the collector has seen so far.
+    struct Record: Sendable {
+        var values: [Output] = []
+        var completion: Subscribers.Completion<BluetoothError>?
     }
 
-    var values: [Output] { lock.withLock { storedValues } }
-    var completion: Subscribers.Completion<BluetoothError>? { lock.withLock { storedCompletion } }
+    private struct Waiter {
+        let condition: @Sendable (Record) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    private let lock = Lock()
+    nonisolated(unsafe) private var record = Record()
+    nonisolated(unsafe) private var subscription: (any Subscription)?
+    nonisolated(unsafe) private var waiters: [Int: Waiter] = [:]
+    nonisolated(unsafe) private var nextWaiter = 0
+    private let initialDemand: Subscribers.Demand
+
+    /// Subscribes to `publisher`, asking for `demand` values at first (all of them by default).
+    init(_ publisher: some Publisher<Output, BluetoothError>, demand: Subscribers.Demand = .unlimited) {
+        initialDemand = demand
+        publisher.subscribe(self)
+    }
+
+    var values: [Output] { lock.withLock { record.values } }
+    var completion: Subscribers.Completion<BluetoothError>? { lock.withLock { record.completion } }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { self.subscription = subscription }
+        if initialDemand > .none { subscription.request(initialDemand) }
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+        update { $0.values.append(input) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<BluetoothError>) {
+        update { $0.completion = completion }
+    }
+
+    /// Asks for `demand` more values.
+    func request(_ demand: Subscribers.Demand) {
+        let current = lock.withLock { subscription }
+        current?.request(demand)
+    }
 
     func cancel() {
-        let subscription = lock.withLock { cancellable }
-        subscription?.cancel()
+        let current = lock.withLock { () -> (any Subscription)? in
+            defer { subscription = nil }
+            return subscription
+        }
+        current?.cancel()
     }
 
-    /// Waits (polling the loop-delivered state, at most 30 s) until `condition` holds.
-    func wait(until condition: @escaping @Sendable (Collector) -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition(self), ContinuousClock.now < deadline { await Task.yield() }
+    private func update(_ change: (inout Record) -> Void) {
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            change(&record)
+            let done = waiters.filter { $0.value.condition(record) }
+            for key in done.keys { waiters[key] = nil }
+            return done.values.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns once `condition` holds for what was recorded; records an issue after 30 s (a watchdog:
+    /// the condition is checked on every event, never by polling).
+    func wait(until condition: @escaping @Sendable (Record) -> Bool) async {
+        let id = lock.withLock { () -> Int in
+            nextWaiter += 1
+            return nextWaiter
+        }
+        let watchdog = Task { [weak self] in
+            try await Task.sleep(for: .seconds(30))
+            if self?.abandon(id) == true { Issue.record("a collector's condition did not hold within 30 s") }
+        }
+        await withCheckedContinuation { continuation in
+            let holds = lock.withLock { () -> Bool in
+                if condition(record) { return true }
+                waiters[id] = Waiter(condition: condition, continuation: continuation)
+                return false
+            }
+            if holds { continuation.resume() }
+        }
+        watchdog.cancel()
+    }
+
+    /// Resumes the waiter `id` if it is still waiting.
+    private func abandon(_ id: Int) -> Bool {
+        let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+        waiter?.continuation.resume()
+        return waiter != nil
     }
 }

@@ -1,0 +1,293 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct NotificationTests {
+    private let sensor = Lab.reference(Lab.sensor)
+    private let marker = Lab.reference(Lab.marker)
+
+    @Test func aListenerReceivesExactlyWhatWasSentOverTheSocket() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2, 2], [3, 3, 3]])
+        await listener.wait { $0.values.count == 3 }
+        #expect(listener.values == [[1], [2, 2], [3, 3, 3]])
+        #expect(fixture.simulator.statistics.snapshot.socketNotifications == 3)
+        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 0)
+        #expect(listener.completion == nil)
+        await fixture.stop()
+    }
+
+    @Test func theBusTransportUsesStartNotify() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+        await listener.wait { $0.values.count == 3 }
+        #expect(listener.values == [[1], [2], [3]])
+        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 3)
+        #expect(fixture.simulator.statistics.snapshot.socketNotifications == 0)
+        await fixture.stop()
+    }
+
+    @Test func aRefusedSocketFallsBackToStartNotify() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        try await fixture.simulator.inject(.fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: "C0:FF:EE:00:00:0A")
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[4], [5]])
+        await listener.wait { $0.values.count == 2 }
+        #expect(listener.values == [[4], [5]])
+        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
+        await fixture.stop()
+    }
+
+    @Test func anIndicationOnlyCharacteristicIsHeardOnTheBus() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.indicator)))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.indicator)
+        try await fixture.notify(Lab.indicator, [[9], [8]])
+        await listener.wait { $0.values.count == 2 }
+        #expect(listener.values == [[9], [8]])
+        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
+        await fixture.stop()
+    }
+
+    @Test(arguments: [NotificationTransport.automatic, .bus])
+    func twoListenersOneCancelsTheOtherKeepsReceiving(transport: NotificationTransport) async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let first = Collector(peripheral.listen(to: sensor, transport: transport))
+        let second = Collector(peripheral.listen(to: sensor, transport: transport))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2]])
+        await first.wait { $0.values.count == 2 }
+        await second.wait { $0.values.count == 2 }
+        first.cancel()
+        try await fixture.notify(Lab.sensor, [[3], [4]])
+        await second.wait { $0.values.count == 4 }
+        #expect(first.values == [[1], [2]])
+        #expect(second.values == [[1], [2], [3], [4]])
+        #expect(second.completion == nil)
+        await fixture.stop()
+    }
+
+    @Test(arguments: [NotificationTransport.automatic, .bus])
+    func aReadDuringNotificationsCausesNoDuplicate(transport: NotificationTransport) async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2]])
+        await listener.wait { $0.values.count == 2 }
+        #expect(try await peripheral.readValue(sensor) == [2])
+        #expect(try await peripheral.readValue(sensor) == [2])
+        try await fixture.notify(Lab.sensor, [[3]])
+        await listener.wait { $0.values.count == 3 }
+        #expect(listener.values == [[1], [2], [3]])
+        await fixture.stop()
+    }
+
+    @Test func aDisconnectMidReadFailsTheReadAsNotConnectedAndEndsTheListeners() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let overSocket = Collector(peripheral.listen(to: sensor))
+        let overBus = Collector(peripheral.listen(to: marker, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
+        await #expect(throws: BluetoothError.self) { _ = try await peripheral.readValue(sensor) }
+        do {
+            _ = try await peripheral.readValue(sensor)
+            Issue.record("a read after the disconnection succeeded")
+        } catch {
+            #expect(error.kind == .notConnected)
+        }
+        await overSocket.wait { $0.completion != nil }
+        await overBus.wait { $0.completion != nil }
+        for completion in [overSocket.completion, overBus.completion] {
+            guard case let .failure(error)? = completion else {
+                Issue.record("a listener did not fail: \(String(describing: completion))")
+                continue
+            }
+            #expect(error.kind == .notConnected)
+        }
+        await fixture.stop()
+    }
+
+    @Test func aReadInterruptedByTheLinkFailsWithNotConnected() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
+        do {
+            _ = try await peripheral.readValue(sensor)
+            Issue.record("the read succeeded")
+        } catch {
+            #expect(error.kind == .notConnected)
+            #expect(error.bluezName == "org.bluez.Error.Failed")
+            #expect(error.bluezMessage == "Not connected")
+        }
+        await fixture.stop()
+    }
+
+    /// The slow listener's notifications and then a marker on another characteristic, all on the bus:
+    /// when the marker's listener has it, the slow listener has had every notification before it.
+    private func flood(
+        _ fixture: CentralFixture, _ peripheral: Peripheral, into slow: NotificationBuffering, count: Int
+    ) async throws -> (Collector<[UInt8]>, NotificationStatistics) {
+        let statistics = NotificationStatistics()
+        let listener = Collector(
+            peripheral.listen(to: sensor, buffering: slow, transport: .bus, statistics: statistics), demand: .none)
+        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.notify(Lab.sensor, (1...count).map { [UInt8($0)] })
+        try await fixture.notify(Lab.marker, [[0xFF]])
+        await markers.wait { $0.values.count == 1 }
+        return (listener, statistics)
+    }
+
+    @Test func aSlowSubscriberUnderDropOldestSeesTheLatestAndTheCountIsExact() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
+        #expect(statistics.received == 10)
+        #expect(statistics.dropped == 7)
+        #expect(statistics.delivered == 0)
+        listener.request(.max(5))
+        await listener.wait { $0.values.count == 3 }
+        #expect(listener.values == [[8], [9], [10]])
+        #expect(statistics.delivered == 3)
+        #expect(listener.completion == nil)
+        await fixture.stop()
+    }
+
+    @Test func aSlowSubscriberUnderDropNewestSeesTheFirstAndTheCountIsExact() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .dropNewest), count: 10)
+        #expect(statistics.received == 10)
+        #expect(statistics.dropped == 7)
+        listener.request(.max(5))
+        await listener.wait { $0.values.count == 3 }
+        #expect(listener.values == [[1], [2], [3]])
+        #expect(listener.completion == nil)
+        await fixture.stop()
+    }
+
+    @Test func aSlowSubscriberUnderFailStreamFailsAtOnceWithoutDemand() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
+        await listener.wait { $0.completion != nil }
+        guard case let .failure(error)? = listener.completion else {
+            Issue.record("the stream did not fail")
+            await fixture.stop()
+            return
+        }
+        #expect(error.kind == .bufferOverflow)
+        #expect(listener.values.isEmpty)
+        // The fourth overflowed: it and the three waiting are dropped; the rest never reached the listener.
+        #expect(statistics.received == 4)
+        #expect(statistics.dropped == 4)
+        #expect(statistics.delivered == 0)
+        await fixture.stop()
+    }
+
+    @Test func tenThousandNotificationsArriveInOrderOverTheSocket() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let statistics = NotificationStatistics()
+        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.stream), statistics: statistics))
+        await listener.wait { $0.values.count == 10_000 }
+        let sequence = listener.values.map { value -> UInt32 in
+            var reader = ByteReader(value, typeName: "numbered notification")
+            return (try? reader.read(UInt32.self)) ?? .max
+        }
+        #expect(sequence == Array(0..<10_000))
+        #expect(statistics.dropped == 0)
+        #expect(fixture.simulator.statistics.snapshot.socketNotifications == 10_000)
+        await fixture.stop()
+    }
+
+    @Test func listenToAllTagsEachNotificationWithItsCharacteristic() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let all = Collector(peripheral.listenToAll([sensor, marker], transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.notify(Lab.sensor, [[1]])
+        try await fixture.notify(Lab.marker, [[2]])
+        try await fixture.notify(Lab.sensor, [[3]])
+        await all.wait { $0.values.count == 3 }
+        #expect(all.values.map(\.characteristic) == [Lab.uuid(Lab.sensor), Lab.uuid(Lab.marker), Lab.uuid(Lab.sensor)])
+        #expect(all.values.map(\.value) == [[1], [2], [3]])
+        await fixture.stop()
+    }
+
+    @Test func connectableListenStartsOnConnectAndFeedsEverySubscriber() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let shared = peripheral.connectableListen(to: sensor)
+        let first = Collector(shared)
+        let second = Collector(shared.map { $0.count })
+        let connection = shared.connect()
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2, 2]])
+        await first.wait { $0.values.count == 2 }
+        await second.wait { $0.values.count == 2 }
+        #expect(first.values == [[1], [2, 2]])
+        #expect(second.values == [1, 2])
+        connection.cancel()
+        await fixture.stop()
+    }
+
+    @Test func writeAndListenWritesOnceSubscribedAndEmitsTheReply() async throws {
+        let world = SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))])
+        let fixture = try await CentralFixture(world: world)
+        let peripheral = try await fixture.connect("C0:FF:EE:00:00:0B")
+        let controlPoint = CharacteristicReference(try BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00"))
+        let led = CharacteristicReference(try BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00"))
+        let reply = try await peripheral.writeAndListen([LEDButtonCommand.setLED.rawValue, 1], to: controlPoint, reply: controlPoint)
+            .values.first { _ in true }
+        #expect(reply == [LEDButtonCommand.responseCode, LEDButtonCommand.setLED.rawValue, 0x01])
+        #expect(try await peripheral.readValue(led) == [1])
+        await fixture.stop()
+    }
+
+    @Test func notificationsAsAnAsyncSequenceDecodeAndStopWhenTheLoopEnds() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let task = Task {
+            var received: [UInt16] = []
+            for try await value in peripheral.notifications(of: sensor, as: UInt16.self) {
+                received.append(value)
+                if received.count == 2 { break }
+            }
+            return received
+        }
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1, 0], [0, 1]])
+        #expect(try await task.value == [1, 256])
+        await fixture.stop()
+    }
+
+    @Test func aNotificationThatIsNotTheTypeEndsTheTypedStreamClearly() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: sensor, as: UInt16.self))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1, 0], [7]])
+        await listener.wait { $0.completion != nil }
+        #expect(listener.values == [1])
+        #expect(listener.completion == .failure(.invalidValue(ValueDecodingError(
+            typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))))
+        await fixture.stop()
+    }
+}

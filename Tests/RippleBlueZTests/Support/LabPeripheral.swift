@@ -1,0 +1,66 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+
+/// A peripheral made for the central's tests: characteristics that notify only when a test says so,
+/// so that every test can expect exact sequences.
+enum Lab {
+    static let address = "C0:FF:EE:00:00:0A"
+    static let service: AttributeUUID = "5249504c-1ab0-4000-8000-000000000000"
+    /// Reads, writes (with and without response) and notifies.
+    static let sensor: AttributeUUID = "5249504c-1ab0-4000-8000-000000000001"
+    /// Notifies: the marker a test sends after the notifications it counts (on the bus, signals keep
+    /// their order across characteristics).
+    static let marker: AttributeUUID = "5249504c-1ab0-4000-8000-000000000002"
+    /// Indicates only: bluetoothd offers no socket for it.
+    static let indicator: AttributeUUID = "5249504c-1ab0-4000-8000-000000000003"
+    /// Notifies a numbered stream by itself (10,000 notifications of 20 bytes, as fast as possible).
+    static let stream: AttributeUUID = "5249504c-1ab0-4000-8000-000000000004"
+    /// A vendor descriptor of `sensor` that can be read and written.
+    static let setting: AttributeUUID = "5249504c-1ab0-4000-8000-0000000000d1"
+
+    static func reference(_ uuid: AttributeUUID) -> CharacteristicReference {
+        CharacteristicReference(BluetoothUUID(uuidString: uuid.description) ?? BluetoothUUID(0))
+    }
+
+    static func uuid(_ uuid: AttributeUUID) -> BluetoothUUID {
+        BluetoothUUID(uuidString: uuid.description) ?? BluetoothUUID(0)
+    }
+
+    static var peripheral: SimulatedPeripheral {
+        SimulatedPeripheral(
+            address: "C0:FF:EE:00:00:0A", name: "Ripple Lab", advertisedServices: [service], mtu: 185,
+            services: [
+                SimulatedService(uuid: service, characteristics: [
+                    SimulatedCharacteristic(
+                        uuid: sensor, flags: [.read, .write, .writeWithoutResponse, .notify], value: [0],
+                        descriptors: [
+                            .userDescription("Sensor"),
+                            SimulatedDescriptor(uuid: setting, flags: [.read, .write], value: [7, 7]),
+                        ]),
+                    SimulatedCharacteristic(uuid: marker, flags: [.notify]),
+                    SimulatedCharacteristic(uuid: indicator, flags: [.read, .indicate], value: [0]),
+                    SimulatedCharacteristic(
+                        uuid: stream, flags: [.notify],
+                        notificationSource: NotificationSource(count: 10_000, payload: .numbered(size: 20))),
+                ]),
+            ])
+    }
+
+    static var world: SimulatedWorld { SimulatedWorld(peripherals: [.init(peripheral)]) }
+}
+
+extension CentralFixture {
+    /// Connects to `address` (a scan first, as a user would) and returns the ready peripheral.
+    func connect(_ address: String = Lab.address) async throws -> Peripheral {
+        _ = try await central.startDiscovery().first { $0.address == address }.values.first { _ in true }
+        return try await central.connect(address: address)
+    }
+
+    /// Sends `values` from the lab peripheral's `characteristic`, one after the other.
+    func notify(_ characteristic: AttributeUUID, _ values: [[UInt8]], peripheral: String = Lab.address) async throws {
+        for value in values {
+            try await simulator.notify(peripheral: DeviceAddress(peripheral), characteristic: characteristic, value: value)
+        }
+    }
+}
