@@ -31,29 +31,50 @@ extension Central {
         core.isScanning.removeDuplicates().eraseToAnyPublisher()
     }
 
-    /// The peripherals seen by a discovery with `filter`, strongest first, after each advertisement:
-    /// each entry is the latest advertisement of a peripheral, and leaves the list when the peripheral
-    /// has not been seen for `expiry`. Runs discovery while subscribed; fails as ``startDiscovery(filter:)``.
+    /// The peripherals seen by a discovery with `filter`, strongest first, after each change: each
+    /// entry is the latest advertisement of a peripheral. Runs discovery while subscribed; fails as
+    /// ``startDiscovery(filter:)``.
+    ///
+    /// An entry leaves the list when bluetoothd forgets the peripheral (it removes a device it has not
+    /// heard for its `TemporaryTimeout`, 30 s by default) and, when `expiry` is given, when no new
+    /// advertisement came for `expiry`. bluetoothd reports an advertisement only when something in it
+    /// changes, so a peripheral that always advertises the same data at the same strength is reported
+    /// once: a short `expiry` drops it while it is still there.
     public func availablePeripherals(
-        filter: DiscoveryFilter = .all, expiry: Duration = .seconds(10)
+        filter: DiscoveryFilter = .all, expiry: Duration? = nil
     ) -> AnyPublisher<[PeripheralDiscovery], BluetoothError> {
-        let loop = self.loop
-        let tick = Swift.max(expiry / 4, .milliseconds(50))
-        typealias Seen = [String: (discovery: PeripheralDiscovery, at: ContinuousClock.Instant)]
-        enum Input { case seen(PeripheralDiscovery), tick }
-        let ticks = Publishers.every(.nanoseconds(tick.clampedNanoseconds), on: loop)
+        typealias Seen = [DBusObjectPath: (discovery: PeripheralDiscovery, at: ContinuousClock.Instant)]
+        enum Input { case seen(PeripheralDiscovery), gone(DBusObjectPath), tick }
+        let ticks: AnyPublisher<Input, BluetoothError> = expiry.map { expiry in
+            let tick = Swift.max(expiry / 4, .milliseconds(50))
+            return Publishers.every(.nanoseconds(tick.clampedNanoseconds), on: loop)
+                .map { _ in Input.tick }.setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
+        } ?? Empty<Input, BluetoothError>(completeImmediately: false).eraseToAnyPublisher()
+        let forgotten = core.treeEvents.compactMap { event -> Input? in
+            switch event {
+            case let .interfacesRemoved(path, interfaces) where interfaces.contains(BlueZ.device):
+                return .gone(path)
+            case let .propertiesChanged(path, change) where change.interface == BlueZ.device && change.invalidated.contains("RSSI"):
+                return .gone(path)
+            default:
+                return nil
+            }
+        }.setFailureType(to: BluetoothError.self)
         return startDiscovery(filter: filter).map(Input.seen)
-            .merge(with: ticks.map { _ in Input.tick }.setFailureType(to: BluetoothError.self))
+            .merge(with: forgotten, ticks)
             .scan((Seen(), changed: false)) { state, input in
                 var (seen, _) = state
                 let now = ContinuousClock.now
                 switch input {
                 case let .seen(discovery):
-                    seen[discovery.address] = (discovery, now)
+                    seen[discovery.peripheral.path] = (discovery, now)
                     return (seen, true)
+                case let .gone(path):
+                    let removed = seen.removeValue(forKey: path) != nil
+                    return (seen, removed)
                 case .tick:
                     let before = seen.count
-                    seen = seen.filter { now - $0.value.at < expiry }
+                    if let expiry { seen = seen.filter { now - $0.value.at < expiry } }
                     return (seen, seen.count != before)
                 }
             }
@@ -115,9 +136,12 @@ extension CentralCore {
         guard let adapter else { return }
         enum Step { case start([String: DBusValue]), stop }
         let step = lock.withLock { () -> Step? in
+            if filterChanged { discovery.filterIsStale = true }
+            // The change under way looks again when it ends.
             guard !discovery.isChanging else { return nil }
-            if discovery.wanted, !discovery.isOn || filterChanged {
+            if discovery.wanted, !discovery.isOn || discovery.filterIsStale {
                 discovery.isChanging = true
+                discovery.filterIsStale = false
                 return .start(DiscoveryFilter.merged(discovery.clients.values.map(\.filter)))
             }
             if !discovery.wanted, discovery.isOn {
@@ -161,6 +185,8 @@ extension CentralCore {
                     } else {
                         failDiscovery(with: error)
                     }
+                    // What changed meanwhile (the last client left, a filter came) is done now.
+                    updateDiscovery(filterChanged: false)
                 }
             }
         case .stop:

@@ -13,6 +13,8 @@ struct DiscoveryBook {
     var isOn = false
     /// Whether a start or stop is on its way.
     var isChanging = false
+    /// Whether the clients changed since bluetoothd last got their merged filter.
+    var filterIsStale = false
     /// Connection attempts under way pause discovery.
     var pausedBy = 0
 

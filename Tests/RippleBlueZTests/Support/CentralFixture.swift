@@ -12,10 +12,10 @@ final class CentralFixture: Sendable {
     let thread: EventLoopThread
     let central: Central
 
-    init(world: SimulatedWorld, adapter: String? = nil) async throws {
+    init(world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30)) async throws {
         bus = try SimulatedBus()
         simulator = BlueZSimulator(
-            world: world, bus: bus.bus, configuration: .init(deviceTimeout: .seconds(30), connectTimeout: .milliseconds(300)))
+            world: world, bus: bus.bus, configuration: .init(deviceTimeout: deviceTimeout, connectTimeout: .milliseconds(300)))
         try await simulator.start()
         thread = try EventLoopThread(name: "central-test")
         central = try Central(bus: bus.bus, adapter: adapter, loop: thread.loop)
