@@ -32,6 +32,9 @@ extension Central {
                 return Fail(error: BluetoothError(.peripheralNotFound, "bluetoothd does not know \(address): discover it first"))
                     .eraseToAnyPublisher()
             }
+            if core.adoptIfReady(peripheral) {
+                return Just(peripheral).setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
+            }
             let subject = PassthroughSubject<Peripheral, BluetoothError>()
             let id = core.nextID()
             return subject.handleEvents(
@@ -92,17 +95,22 @@ extension Central {
 }
 
 extension CentralCore {
+    /// Whether `peripheral` is connected and resolved already (by this central or another program),
+    /// with no attempt under way: it is then counted as connected.
+    func adoptIfReady(_ peripheral: Peripheral) -> Bool {
+        let path = peripheral.path
+        guard deviceProperties(path)?["ServicesResolved"]?.boolean == true else { return false }
+        let adopted = lock.withLock { () -> Bool in
+            guard attempts[path] == nil else { return false }
+            connectedPaths[path] = peripheral
+            return true
+        }
+        if adopted { publishConnectionLists() }
+        return adopted
+    }
+
     func joinAttempt(_ peripheral: Peripheral, id: Int, subject: PassthroughSubject<Peripheral, BluetoothError>, timeout: Duration) {
         let path = peripheral.path
-        let properties = deviceProperties(path)
-        if properties?["ServicesResolved"]?.boolean == true, lock.withLock({ attempts[path] == nil }) {
-            // Already connected and resolved (by us or another program).
-            lock.withLock { connectedPaths[path] = peripheral }
-            publishConnectionLists()
-            subject.send(peripheral)
-            subject.send(completion: .finished)
-            return
-        }
         let isNew = lock.withLock { () -> Bool in
             if attempts[path] != nil {
                 attempts[path]?.subjects[id] = subject
@@ -125,6 +133,11 @@ extension CentralCore {
         ).sink(
             receiveCompletion: { [weak self] completion in
                 guard case let .failure(error) = completion else { return }
+                // Connected meanwhile (by another program, or a moment ago): as good as an answer.
+                if error.remoteName == "org.bluez.Error.AlreadyConnected" {
+                    self?.connectReplied(path)
+                    return
+                }
                 var failure = BluetoothError(error, during: "connecting to \(peripheral.address)")
                 if failure.kind == .failed { failure.kind = .connectionFailed }
                 self?.finishAttempt(path, failure, disconnect: false)

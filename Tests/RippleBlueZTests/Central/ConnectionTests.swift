@@ -1,0 +1,96 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
+    @Test func aKnownPeripheralConnectsWithoutAScan() async throws {
+        var stored = Lab.peripheral
+        stored.isKnown = true
+        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))
+        #expect(fixture.central.knownPeripherals.map(\.address) == [Lab.address])
+        let peripheral = try await fixture.central.connect(address: Lab.address)
+        #expect(peripheral.isConnected)
+        #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
+        await fixture.stop()
+    }
+
+    @Test func anUnknownAddressFailsAtOnceAsPeripheralNotFound() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        do {
+            _ = try await fixture.central.connect(address: "00:11:22:33:44:55")
+            Issue.record("connected to an unknown address")
+        } catch {
+            #expect(error.kind == .peripheralNotFound)
+        }
+        await fixture.stop()
+    }
+
+    @Test func aPeripheralOutOfRangeFailsWithBluetoothdsReason() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
+        try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:00:0A")
+        do {
+            _ = try await fixture.central.connect(address: Lab.address)
+            Issue.record("connected to a peripheral out of range")
+        } catch {
+            #expect(error.kind == .connectionFailed)
+            #expect(error.bluezMessage == "le-connection-abort-by-local")
+        }
+        await events.wait { $0.values.count == 2 }
+        #expect(events.values.map(\.name) == ["connecting", "failed"])
+        await fixture.stop()
+    }
+
+    @Test func aConnectionThatTakesTooLongTimesOutAndIsCancelled() async throws {
+        var slow = Lab.peripheral
+        slow.connectionDelay = .seconds(20)
+        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(slow)]))
+        let connecting = Collector(fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
+        do {
+            _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(200))
+            Issue.record("the connection did not time out")
+        } catch {
+            #expect(error.kind == .timeout)
+        }
+        await connecting.wait { $0.values == [[], [Lab.address], []] }
+        #expect(try await fixture.simulator.isConnected("C0:FF:EE:00:00:0A") == false)
+        await fixture.stop()
+    }
+
+    @Test func aRemoteDisconnectionIsAnEventWithItsReasonAndLeavesTheConnectedList() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let connected = Collector(fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+        let peripheral = try await fixture.connect()
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
+        await events.wait { !$0.values.isEmpty }
+        #expect(events.values == [.disconnected(peripheral, DisconnectionReason(
+            name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))])
+        await connected.wait { $0.values == [[], [Lab.address], []] }
+        #expect(!peripheral.isConnected)
+        await fixture.stop()
+    }
+
+    @Test func twoSubscribersShareOneAttemptAndAnAlreadyConnectedPeripheralIsEmittedAtOnce() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
+        let first = Collector(fixture.central.connect(to: Lab.address))
+        let second = Collector(fixture.central.connect(to: Lab.address))
+        await first.wait { $0.completion != nil }
+        await second.wait { $0.completion != nil }
+        #expect(first.values.map(\.address) == [Lab.address])
+        #expect(second.values.map(\.address) == [Lab.address])
+        #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
+        let again = Collector(fixture.central.connect(to: Lab.address), demand: .none)
+        again.request(.max(1))
+        await again.wait { $0.completion != nil }
+        #expect(again.values.map(\.address) == [Lab.address])
+        #expect(again.completion == .finished)
+        #expect(events.values.count == 3)
+        await fixture.stop()
+    }
+}
