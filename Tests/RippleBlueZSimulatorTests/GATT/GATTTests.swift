@@ -56,7 +56,7 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
     bytes.count < 4 ? UInt32.max : UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
 }
 
-@Suite struct GATTTests {
+@Suite(.timeLimit(.minutes(1))) struct GATTTests {
     @Test func theObjectsHaveBluetoothdsPathsHandlesAndProperties() async throws {
         let fixture = try await connected()
         let tree = try await fixture.managedObjects()

@@ -114,8 +114,13 @@ private let leFilter: [String: DBusValue] = ["Transport": .string("le"), "Duplic
         // Neither is seen again, the monitor first: had it stayed temporary, it would age out first.
         try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
         try await fixture.simulator.setInRange(false, peripheral: otherAddress)
-        let gone = await removed.wait(for: 1)
-        #expect(gone.first?.body.first == .objectPath(try DBusObjectPath(otherPath)))
+        // The monitor's GATT objects went with its link; the first device to go is the other one.
+        let isDevice: @Sendable (DBusMessage) -> Bool = {
+            guard case let .objectPath(path)? = $0.body.first else { return false }
+            return path.description.hasPrefix(hci0 + "/dev_") && !path.description.dropFirst(hci0.count + 1).contains("/")
+        }
+        let gone = await removed.wait(until: { $0.contains(where: isDevice) })
+        #expect(gone.first(where: isDevice)?.body.first == .objectPath(try DBusObjectPath(otherPath)))
         #expect(try await fixture.managedObjects()[monitorPath] != nil)
         await fixture.stop()
     }
