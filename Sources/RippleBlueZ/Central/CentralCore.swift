@@ -70,6 +70,8 @@ final class CentralCore: Sendable {
             return subscriptions + (treeSubscription.map { [$0] } ?? [])
         }
         for cancellable in cancellables { cancellable.cancel() }
+        // Streams under way end now, whether or not the connection is the central's own.
+        failEverything(with: BluetoothError(.bluetoothUnavailable, "the central was closed"))
         if ownsConnection { connection.close() }
     }
 

@@ -215,7 +215,10 @@ extension CentralCore {
             defer { connectedPaths = [:] }
             return connectedPaths.map { ($0.key, $0.value) }
         }
-        for (path, peripheral) in connected { linkEnded(path, peripheral) }
+        // The links are lost to this central for the reason everything ends (bluetoothd or the adapter
+        // went, the central closed): that is what their listeners hear.
+        let reason = DisconnectionReason(name: DisconnectionReason.unknown.name, message: error.message)
+        for (path, peripheral) in connected { linkEnded(path, peripheral, reason: reason, listenersFailWith: error) }
     }
 
     func publishConnectionLists() {
@@ -274,10 +277,15 @@ extension CentralCore {
         linkEnded(path, peripheral)
     }
 
-    /// A ready link ended: listeners end, and the event says why.
-    private func linkEnded(_ path: DBusObjectPath, _ peripheral: Peripheral) {
-        let reason = lock.withLock { disconnectReasons.removeValue(forKey: path) } ?? .unknown
-        failNotifications(under: path, with: BluetoothError(.notConnected, "the peripheral disconnected: \(reason.message)",
+    /// A ready link ended: listeners end (with `listenersFailWith`, else ``BluetoothError/Kind/notConnected``
+    /// and bluetoothd's reason), and the event says why.
+    private func linkEnded(
+        _ path: DBusObjectPath, _ peripheral: Peripheral, reason given: DisconnectionReason? = nil,
+        listenersFailWith error: BluetoothError? = nil
+    ) {
+        let reported = lock.withLock { disconnectReasons.removeValue(forKey: path) }
+        let reason = given ?? reported ?? .unknown
+        failNotifications(under: path, with: error ?? BluetoothError(.notConnected, "the peripheral disconnected: \(reason.message)",
             bluezName: reason.name == DisconnectionReason.unknown.name ? nil : reason.name, bluezMessage: reason.message))
         connectionEvents.send(.disconnected(peripheral, reason))
     }

@@ -94,3 +94,22 @@ import Testing
         await fixture.stop()
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct CentralCloseTests {
+    @Test func closingTheCentralEndsEveryStreamWithBluetoothUnavailable() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
+        let discovery = Collector(fixture.central.startDiscovery())
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        fixture.central.close()
+        await listener.wait { $0.completion != nil }
+        await discovery.wait { $0.completion != nil }
+        #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
+        #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
+        #expect(events.values.last == .disconnected(peripheral, DisconnectionReason(
+            name: "org.bluez.Reason.Unknown", message: "the central was closed")))
+        await fixture.stop()
+    }
+}
