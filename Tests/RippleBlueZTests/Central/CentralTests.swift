@@ -107,6 +107,23 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
     }
 }
 
+extension CentralTests {
+    @Test func theScanConnectListenPipelineDeliversTypedMeasurements() async throws {
+        let fixture = try await CentralFixture(world: monitorWorld())
+        let measurements = Collector(
+            fixture.central.startDiscovery(filter: .services([.heartRate]))
+                .first()
+                .connect(on: fixture.central)
+                .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+                .prefix(3))
+        await measurements.wait { $0.completion != nil }
+        #expect(measurements.completion == .finished)
+        #expect(measurements.values.count == 3)
+        #expect(measurements.values.allSatisfy { (40...200).contains($0.beatsPerMinute) })
+        await fixture.stop()
+    }
+}
+
 extension ConnectionEvent {
     var name: String {
         switch self {
