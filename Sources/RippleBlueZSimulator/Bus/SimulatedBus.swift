@@ -12,12 +12,14 @@ import RippleDBus
 public final class SimulatedBus: Sendable {
     private let daemon: PrivateDBusDaemon
 
-    /// Starts the daemon and waits until it listens.
+    /// Starts the daemon and waits until it listens. With `refusingClients`, its policy refuses every
+    /// method call to `org.bluez` (`org.freedesktop.DBus.Error.AccessDenied`), as the system bus refuses
+    /// a process that is not allowed to talk to bluetoothd: a test of how an app reports that.
     ///
     /// Throws ``SimulatorError/bus(_:)`` when `dbus-daemon` (Debian: the `dbus` package) cannot be started.
-    public init() throws(SimulatorError) {
+    public init(refusingClients: Bool = false) throws(SimulatorError) {
         do {
-            daemon = try PrivateDBusDaemon()
+            daemon = try PrivateDBusDaemon(deniedDestinations: refusingClients ? [BlueZInterface.service] : [])
         } catch {
             throw .bus(error)
         }

@@ -28,11 +28,13 @@ public final class PrivateDBusDaemon: Sendable {
     /// The bus to hand to ``DBusConnection/init(bus:loop:)``.
     public var bus: DBusBus { .address(address) }
 
-    /// Starts a `dbus-daemon` and waits until it listens.
+    /// Starts a `dbus-daemon` and waits until it listens. Its policy refuses method calls to the names in
+    /// `deniedDestinations` (`org.freedesktop.DBus.Error.AccessDenied`), as a system bus refuses a
+    /// process its policy does not let in; by default it refuses nothing.
     ///
     /// Throws ``DBusError/connectionFailed(name:message:)`` when the temporary directory cannot be made,
     /// `dbus-daemon` cannot be started, or it exits before printing its address.
-    public init() throws(DBusError) {
+    public init(deniedDestinations: [String] = []) throws(DBusError) {
         var template = Array("/tmp/ripple-dbus-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }
@@ -46,7 +48,8 @@ public final class PrivateDBusDaemon: Sendable {
         }
         let configurationPath = directory + "/bus.conf"
         do {
-            try Self.write(Self.configuration(socketPath: directory + "/bus"), to: configurationPath)
+            let configuration = Self.configuration(socketPath: directory + "/bus", deniedDestinations: deniedDestinations)
+            try Self.write(configuration, to: configurationPath)
             (processID, address) = try Self.spawnDaemon(configurationPath: configurationPath)
         } catch {
             Self.removeDirectory(directory)
@@ -70,8 +73,12 @@ public final class PrivateDBusDaemon: Sendable {
 
     // MARK: Starting
 
-    private static func configuration(socketPath: String) -> String {
-        """
+    private static func configuration(socketPath: String, deniedDestinations: [String]) -> String {
+        let denials = deniedDestinations.map { name in
+            let escaped = name.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-" || $0 == ":" }
+            return "<deny send_destination=\"\(escaped)\" send_type=\"method_call\"/>"
+        }.joined()
+        return """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
@@ -82,6 +89,7 @@ public final class PrivateDBusDaemon: Sendable {
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>
+            \(denials)
           </policy>
           <limit name="max_incoming_bytes">1073741824</limit>
           <limit name="max_outgoing_bytes">1073741824</limit>

@@ -135,3 +135,18 @@ extension ConnectionEvent {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct CentralAccessTests {
+    @Test func aBusThatRefusesThisProcessGivesNotAuthorized() async throws {
+        let fixture = try await CentralFixture(world: monitorWorld(), waitUntilReady: false, refusingClients: true)
+        await #expect(throws: BluetoothError.self) { try await fixture.central.waitUntilReady() }
+        #expect(fixture.central.currentState == .notAuthorized)
+        do {
+            _ = try await fixture.central.startDiscovery().values.first { _ in true }
+            Issue.record("discovery started on a bus that refuses this process")
+        } catch {
+            #expect((error as? BluetoothError)?.kind == .notAuthorizedOnBus)
+        }
+        await fixture.stop()
+    }
+}

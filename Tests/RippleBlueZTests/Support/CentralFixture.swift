@@ -12,14 +12,17 @@ final class CentralFixture: Sendable {
     let thread: EventLoopThread
     let central: Central
 
-    init(world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30)) async throws {
-        bus = try SimulatedBus()
+    init(
+        world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30), waitUntilReady: Bool = true,
+        refusingClients: Bool = false
+    ) async throws {
+        bus = try SimulatedBus(refusingClients: refusingClients)
         simulator = BlueZSimulator(
             world: world, bus: bus.bus, configuration: .init(deviceTimeout: deviceTimeout, connectTimeout: .milliseconds(300)))
         try await simulator.start()
         thread = try EventLoopThread(name: "central-test")
         central = try Central(bus: bus.bus, adapter: adapter, loop: thread.loop)
-        try await central.waitUntilReady()
+        if waitUntilReady { try await central.waitUntilReady() }
     }
 
     func stop() async {
