@@ -27,7 +27,7 @@ let package = Package(
         .executable(name: "ripple-bluez-sim", targets: ["ripple-bluez-sim"]),
     ],
     dependencies: [
-        // Only the ripple-bluez-sim executable uses these (command line, YAML world files).
+        // Only executables use these: ripple-bluez-sim (command line, YAML world files) and the examples.
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
@@ -80,6 +80,42 @@ let package = Package(
             name: "ripple-example-pipeline",
             dependencies: ["Ripple"],
             path: "Examples/Pipeline",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RippleExampleSupport",
+            dependencies: [
+                "RippleBlueZ", "RippleBlueZSimulator", "RippleDBus", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/Support",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ripple-example-heart-rate",
+            dependencies: [
+                "RippleExampleSupport", "RippleBlueZ", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/HeartRateMonitor",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ripple-example-led",
+            dependencies: [
+                "RippleExampleSupport", "RippleBlueZ", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/LEDControl",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ripple-example-shared-listener",
+            dependencies: [
+                "RippleExampleSupport", "RippleBlueZ", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/SharedListener",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -50,7 +50,7 @@ public final class PrivateDBusDaemon: Sendable {
         do {
             let configuration = Self.configuration(socketPath: directory + "/bus", deniedDestinations: deniedDestinations)
             try Self.write(configuration, to: configurationPath)
-            (processID, address) = try Self.spawnDaemon(configurationPath: configurationPath)
+            (processID, address) = try Self.spawnDaemon(configurationPath: configurationPath, logPath: directory + "/daemon.log")
         } catch {
             Self.removeDirectory(directory)
             throw error
@@ -113,7 +113,9 @@ public final class PrivateDBusDaemon: Sendable {
     }
 
     /// Spawns `dbus-daemon --nofork --print-address=<pipe>` and reads the address it prints.
-    private static func spawnDaemon(configurationPath: String) throws(DBusError) -> (Int32, String) {
+    /// Starts the daemon with its standard error in `logPath` (its complaints — as root, that it cannot
+    /// raise its descriptor limit — stay out of the caller's output; they are quoted if it fails to start).
+    private static func spawnDaemon(configurationPath: String, logPath: String) throws(DBusError) -> (Int32, String) {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else {
             throw .connectionFailed(name: "pipe", message: String(cString: strerror(errno)))
@@ -131,6 +133,7 @@ public final class PrivateDBusDaemon: Sendable {
         // The daemon prints its address on its standard output, which is the pipe; its own inherited
         // descriptors stay closed (CLOEXEC) apart from the three standard ones.
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let arguments = ["dbus-daemon", "--config-file=\(configurationPath)", "--nofork", "--print-address=1"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
@@ -171,14 +174,34 @@ public final class PrivateDBusDaemon: Sendable {
             kill(pid, SIGTERM)
             var exitStatus: Int32 = 0
             waitpid(pid, &exitStatus, 0)
-            throw .connectionFailed(name: "dbus-daemon", message: "exited without printing its address")
+            let log = readLog(logPath)
+            throw .connectionFailed(
+                name: "dbus-daemon", message: "exited without printing its address" + (log.isEmpty ? "" : ": \(log)"))
         }
         return (pid, line)
     }
 
+    /// The first kilobyte of the daemon's log, trimmed.
+    private static func readLog(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: 1024)
+        let count = fread(&bytes, 1, bytes.count, file)
+        return String(decoding: bytes.prefix(count), as: UTF8.self).trimmingSpaces
+    }
+
     private static func removeDirectory(_ directory: String) {
+        unlink(directory + "/daemon.log")
         unlink(directory + "/bus.conf")
         unlink(directory + "/bus")
         rmdir(directory)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and newlines.
+    fileprivate var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

@@ -1,0 +1,36 @@
+import ArgumentParser
+
+/// The options every example takes: where bluetoothd is, which adapter and peripheral, how long to try.
+public struct BluetoothOptions: ParsableArguments, Sendable {
+    /// Use bluetoothd on the system bus instead of the built-in simulator.
+    @Flag(help: "Use bluetoothd on the system bus (real Bluetooth) instead of the built-in simulator.")
+    public var real = false
+
+    /// The adapter to use; the lowest-numbered powered one when nil.
+    @Option(help: "The adapter to use (hci0, hci1, …); by default the lowest-numbered powered one.")
+    public var adapter: String?
+
+    /// The peripheral's address; the first one found when nil.
+    @Option(help: "The peripheral's address (AA:BB:CC:DD:EE:FF); by default the first one found.")
+    public var address: String?
+
+    /// How long the example may run before it gives up.
+    @Option(help: "Give up after this many seconds.")
+    public var timeout: Int = 30
+
+    /// The defaults: the simulator, the default adapter, the first peripheral found, 30 seconds.
+    public init() {}
+
+    /// Checks the values: an address must look like one and the timeout must be positive.
+    public func validate() throws {
+        if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let address, !Self.isAddress(address) {
+            throw ValidationError("--address must be six hexadecimal bytes separated by colons, like C0:FF:EE:00:00:01")
+        }
+    }
+
+    private static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+}

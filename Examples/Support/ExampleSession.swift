@@ -1,0 +1,100 @@
+import ArgumentParser
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import RippleDBus
+
+/// Where an example runs: a `Central` on the built-in simulator (a private bus and a simulated
+/// bluetoothd serving the peripherals the example needs) or on bluetoothd on the system bus.
+///
+/// ``run(_:simulating:_:)`` prepares it, runs the example's body within the time limit, prints a
+/// Bluetooth failure to standard error and exits with status 1 (2 for bad arguments, from
+/// ArgumentParser), and always takes the simulator down.
+public enum ExampleSession {
+    /// Runs `body` with a ready central: on the simulator serving `peripherals`, or on real bluetoothd
+    /// when `options.real`. Throws `ExitCode(1)` after printing why when Bluetooth fails or time runs out.
+    public static func run(
+        _ options: BluetoothOptions, simulating peripherals: [SimulatedPeripheral],
+        _ body: @escaping @Sendable (Central) async throws -> Void
+    ) async throws {
+        var bus: SimulatedBus?
+        var simulator: BlueZSimulator?
+        do {
+            let central: Central
+            if options.real {
+                central = try Central(bus: .system, adapter: options.adapter)
+            } else {
+                let privateBus = try SimulatedBus()
+                bus = privateBus
+                let world = SimulatedWorld(peripherals: peripherals.map { SimulatedWorld.Placement($0) })
+                let simulated = BlueZSimulator(world: world, bus: privateBus.bus)
+                simulator = simulated
+                try await simulated.start()
+                central = try Central(bus: privateBus.bus, adapter: options.adapter)
+                print("On the built-in simulator (bluetoothd simulated on a private bus; --real for BlueZ).")
+            }
+            defer { central.close() }
+            try await central.waitUntilReady()
+            try await withTimeLimit(.seconds(options.timeout)) { try await body(central) }
+        } catch {
+            await simulator?.stop()
+            bus?.stop()
+            printError(error)
+            throw ExitCode(1)
+        }
+        await simulator?.stop()
+        bus?.stop()
+    }
+
+    /// Prints what went wrong, with a hint for the usual causes on a real machine.
+    private static func printError(_ error: any Error) {
+        var message = "error: \(error)"
+        if let bluetooth = error as? BluetoothError {
+            switch bluetooth.kind {
+            case .bluetoothUnavailable: message += "\nhint: is bluetoothd running? (systemctl status bluetooth)"
+            case .notAuthorizedOnBus: message += "\nhint: the bus refuses this user; run as a member of the bluetooth group or as root"
+            case .poweredOff: message += "\nhint: power the adapter on (bluetoothctl power on; rfkill unblock bluetooth)"
+            case .noAdapter: message += "\nhint: no Bluetooth adapter is present (hciconfig -a, or plug one in)"
+            default: break
+            }
+        }
+        var standardError = StandardError()
+        print(message, to: &standardError)
+    }
+}
+
+/// Why an example stopped before it finished.
+public struct ExampleTimeout: Error, CustomStringConvertible {
+    /// How long it ran.
+    public let limit: Duration
+    /// "gave up after 30 seconds".
+    public var description: String { "gave up after \(limit.components.seconds) seconds (--timeout)" }
+}
+
+/// Runs `body`, cancelling it and throwing ``ExampleTimeout`` when it runs longer than `limit`.
+func withTimeLimit(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw ExampleTimeout(limit: limit)
+        }
+        defer { group.cancelAll() }
+        try await group.next()
+    }
+}
+
+/// Standard error as a `TextOutputStream`.
+struct StandardError: TextOutputStream {
+    mutating func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = writeToStandardError(buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

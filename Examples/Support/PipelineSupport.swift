@@ -1,0 +1,36 @@
+import Ripple
+import RippleBlueZ
+
+extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothError {
+    /// The first discovery of the peripheral at `address`, or of any when nil; prints it.
+    public func first(address: String?) -> AnyPublisher<PeripheralDiscovery, BluetoothError> {
+        first { address == nil || $0.address.uppercased() == address?.uppercased() }
+            .handleEvents(receiveOutput: { Swift.print("Found \($0)") })
+            .eraseToAnyPublisher()
+    }
+}
+
+/// The peripheral a pipeline connected to, kept so that the example can disconnect it at the end.
+public final class ConnectedPeripheral: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var stored: Peripheral?
+
+    /// Nothing connected yet.
+    public init() {}
+
+    /// The peripheral, once connected.
+    public var peripheral: Peripheral? { lock.withLock { stored } }
+
+    /// Keeps `peripheral` and says so.
+    public func keep(_ peripheral: Peripheral) {
+        lock.withLock { stored = peripheral }
+        print("Connected to \(peripheral.name ?? "?") (\(peripheral.address)), services resolved")
+    }
+
+    /// Disconnects it, if there is one, and says so.
+    public func disconnect() async throws {
+        guard let peripheral else { return }
+        try await peripheral.disconnect()
+        print("Disconnected from \(peripheral.address)")
+    }
+}
