@@ -1,5 +1,6 @@
 import Ripple
 import RippleBlueZ
+import RippleDBus
 import RippleBlueZSimulator
 import Testing
 
@@ -110,6 +111,25 @@ import Testing
         #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
         #expect(events.values.last == .disconnected(peripheral, DisconnectionReason(
             name: "org.bluez.Reason.Unknown", message: "the central was closed")))
+        await fixture.stop()
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ConnectedElsewhereTests {
+    @Test func aPeripheralAnotherProgramConnectedIsAvailableWithoutAScan() async throws {
+        var stored = Lab.peripheral
+        stored.isKnown = true
+        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))
+        let other = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+        let path = try DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_0A")
+        _ = try await other.call(destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Connect")
+            .values.first { _ in true }
+        // Resolved or about to be: either way the central has it ready without scanning or connecting again.
+        let peripheral = try await fixture.central.connect(address: Lab.address)
+        #expect(peripheral.isConnected)
+        #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
+        #expect(try await peripheral.readValue(Lab.reference(Lab.sensor)) == [0])
+        other.close()
         await fixture.stop()
     }
 }
