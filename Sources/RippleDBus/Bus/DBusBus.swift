@@ -9,6 +9,7 @@ public enum DBusBus: Sendable, Hashable, CustomStringConvertible {
     /// the address of a ``PrivateDBusDaemon``.
     case address(String)
 
+    /// "the system bus", "the session bus" or "the bus at <address>", for messages.
     public var description: String {
         switch self {
         case .system: "the system bus"
