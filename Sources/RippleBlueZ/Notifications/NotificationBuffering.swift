@@ -1,3 +1,4 @@
+import Ripple
 import Synchronization
 
 /// What a listener does with notifications that arrive faster than its subscriber demands them.
@@ -45,7 +46,17 @@ public final class NotificationStatistics: Sendable {
     /// Notifications dropped by the policy.
     public var dropped: Int { droppedCount.load(ordering: .relaxed) }
 
+    /// The dropped total now, then after each drop (on the thread that dropped: the loop's).
+    public var drops: AnyPublisher<Int, Never> {
+        dropSubject.prepend(dropped).removeDuplicates().eraseToAnyPublisher()
+    }
+
+    private let dropSubject = PassthroughSubject<Int, Never>()
+
     func countReceived() { receivedCount.add(1, ordering: .relaxed) }
     func countDelivered() { deliveredCount.add(1, ordering: .relaxed) }
     func countDropped(_ count: Int = 1) { droppedCount.add(count, ordering: .relaxed) }
+
+    /// Tells ``drops`` subscribers the new total (called outside any listener's lock).
+    func reportDrops() { dropSubject.send(dropped) }
 }

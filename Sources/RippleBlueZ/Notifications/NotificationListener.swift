@@ -31,17 +31,19 @@ final class NotificationListener: Subscription, Sendable {
     /// A notification for the subscriber. Counted as received only while the stream is live, so that
     /// received = delivered + dropped + waiting.
     func push(_ value: [UInt8]) {
-        let overflow = lock.withLock { () -> Bool in
-            guard downstream != nil, completion == nil else { return false }
+        let (overflow, dropped) = lock.withLock { () -> (Bool, Bool) in
+            guard downstream != nil, completion == nil else { return (false, false) }
             statistics.countReceived()
             if buffer.count >= buffering.capacity {
                 switch buffering.policy {
                 case .dropOldest:
                     _ = buffer.popFirst()
                     statistics.countDropped()
+                    buffer.append(value)
+                    return (false, true)
                 case .dropNewest:
                     statistics.countDropped()
-                    return false
+                    return (false, true)
                 case .failStream:
                     // The failure goes out at once, even to a subscriber that demands nothing: what was
                     // waiting is dropped with the arriving notification.
@@ -49,12 +51,13 @@ final class NotificationListener: Subscription, Sendable {
                     buffer.removeAll()
                     completion = .failure(BluetoothError(
                         .bufferOverflow, "a listener fell \(buffering.capacity) notifications behind its subscriber's demand"))
-                    return true
+                    return (true, true)
                 }
             }
             buffer.append(value)
-            return false
+            return (false, false)
         }
+        if dropped { statistics.reportDrops() }
         if overflow { onCancel(id) }
         drain()
     }

@@ -139,9 +139,9 @@ import Testing
     /// The slow listener's notifications and then a marker on another characteristic, all on the bus:
     /// when the marker's listener has it, the slow listener has had every notification before it.
     private func flood(
-        _ fixture: CentralFixture, _ peripheral: Peripheral, into slow: NotificationBuffering, count: Int
+        _ fixture: CentralFixture, _ peripheral: Peripheral, into slow: NotificationBuffering, count: Int,
+        statistics: NotificationStatistics = NotificationStatistics()
     ) async throws -> (Collector<[UInt8]>, NotificationStatistics) {
-        let statistics = NotificationStatistics()
         let listener = Collector(
             peripheral.listen(to: sensor, buffering: slow, transport: .bus, statistics: statistics), demand: .none)
         let markers = Collector(peripheral.listen(to: marker, transport: .bus))
@@ -157,6 +157,8 @@ import Testing
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
         let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
+        let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+        #expect(drops.values == [7])
         #expect(statistics.received == 10)
         #expect(statistics.dropped == 7)
         #expect(statistics.delivered == 0)
@@ -171,7 +173,11 @@ import Testing
     @Test func aSlowSubscriberUnderDropNewestSeesTheFirstAndTheCountIsExact() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .dropNewest), count: 10)
+        let statistics = NotificationStatistics()
+        let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+        let (listener, _) = try await flood(
+            fixture, peripheral, into: .init(capacity: 3, policy: .dropNewest), count: 10, statistics: statistics)
+        #expect(drops.values == [0, 1, 2, 3, 4, 5, 6, 7])
         #expect(statistics.received == 10)
         #expect(statistics.dropped == 7)
         listener.request(.max(5))
