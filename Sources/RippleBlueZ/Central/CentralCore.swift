@@ -29,6 +29,8 @@ final class CentralCore: Sendable {
     nonisolated(unsafe) var connectedPaths: [DBusObjectPath: Peripheral] = [:]
     nonisolated(unsafe) var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
     nonisolated(unsafe) var notifications = NotificationBook()
+    /// Each device's GATT operation queue.
+    nonisolated(unsafe) var gattQueues: [DBusObjectPath: GATTOperationQueue] = [:]
     nonisolated(unsafe) private var lastID = 0
 
     let state = CurrentValueSubject<CentralState, Never>(.unknown)

@@ -4,49 +4,54 @@ import RippleDBus
 extension Peripheral {
     /// Reads the descriptor `descriptor` of `characteristic` (`GattDescriptor1.ReadValue`): emits its
     /// bytes, then finishes. Fails with ``BluetoothError/Kind/attributeNotFound`` when the characteristic
-    /// has no such descriptor, and otherwise as ``read(_:)`` does.
-    public func read(descriptor: BluetoothUUID, of characteristic: CharacteristicReference) -> AnyPublisher<[UInt8], BluetoothError> {
+    /// has no such descriptor, and otherwise as ``read(_:timeout:)`` does.
+    public func read(descriptor: BluetoothUUID, of characteristic: CharacteristicReference, timeout: Duration = .seconds(30))
+        -> AnyPublisher<[UInt8], BluetoothError>
+    {
         let core = central.core
         let peripheral = self
-        return Deferred { () -> AnyPublisher<[UInt8], BluetoothError> in
+        let description = "reading descriptor \(descriptor) of \(characteristic) of \(address)"
+        return core.queued(on: path, description, timeout: timeout) { () -> AnyPublisher<[UInt8], BluetoothError> in
             switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()
             case let .success(found):
                 return core.readValue(
                     at: found.path, interface: BlueZ.descriptor,
-                    operation: "reading descriptor \(descriptor) of \(characteristic) of \(peripheral.address)")
+                    operation: description)
             }
-        }.eraseToAnyPublisher()
+        }
     }
 
     /// Writes `bytes` to the descriptor `descriptor` of `characteristic` (`GattDescriptor1.WriteValue`):
     /// emits once written, then finishes. bluetoothd refuses writes to the Client Characteristic
     /// Configuration descriptor (``BluetoothError/Kind/notPermitted``): use ``listen(to:buffering:transport:statistics:)``.
-    /// Fails otherwise as ``read(descriptor:of:)`` does.
-    public func write(_ bytes: [UInt8], toDescriptor descriptor: BluetoothUUID, of characteristic: CharacteristicReference)
-        -> AnyPublisher<Void, BluetoothError>
-    {
+    /// Fails otherwise as ``read(descriptor:of:timeout:)`` does.
+    public func write(
+        _ bytes: [UInt8], toDescriptor descriptor: BluetoothUUID, of characteristic: CharacteristicReference,
+        timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Void, BluetoothError> {
         let core = central.core
         let peripheral = self
-        return Deferred { () -> AnyPublisher<Void, BluetoothError> in
+        let description = "writing descriptor \(descriptor) of \(characteristic) of \(address)"
+        return core.queued(on: path, description, timeout: timeout) { () -> AnyPublisher<Void, BluetoothError> in
             switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()
             case let .success(found):
                 return core.writeValue(
                     bytes, at: found.path, interface: BlueZ.descriptor, options: [:],
-                    operation: "writing descriptor \(descriptor) of \(characteristic) of \(peripheral.address)")
+                    operation: description)
             }
-        }.eraseToAnyPublisher()
+        }
     }
 
     /// Reads the descriptor and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
-    public func read<T: Readable>(descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type)
-        -> AnyPublisher<T, BluetoothError>
-    {
-        read(descriptor: descriptor, of: characteristic).decoded(as: type)
+    public func read<T: Readable>(
+        descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<T, BluetoothError> {
+        read(descriptor: descriptor, of: characteristic, timeout: timeout).decoded(as: type)
     }
 }
 

@@ -16,14 +16,18 @@ extension Peripheral {
     }
 
     /// Reads the characteristic's value (`ReadValue`; bluetoothd reads long values whole): emits the
-    /// bytes, then finishes. Fails with ``BluetoothError/Kind/notConnected`` when the peripheral is not
+    /// bytes, then finishes.
+    ///
+    /// The read waits for its turn in the peripheral's operation queue (one GATT operation at a time,
+    /// in the order asked for, so bluetoothd never answers `InProgress`) and fails with
+    /// ``BluetoothError/Kind/timeout`` when not answered within `timeout` of its start. Fails with ``BluetoothError/Kind/notConnected`` when the peripheral is not
     /// connected or disconnects during the read, ``BluetoothError/Kind/attributeNotFound``,
     /// ``BluetoothError/Kind/notPermitted``, ``BluetoothError/Kind/attError(_:)`` and the other errors of
     /// bluetoothd. The read's value never reaches this characteristic's listeners as a notification.
-    public func read(_ characteristic: CharacteristicReference) -> AnyPublisher<[UInt8], BluetoothError> {
+    public func read(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30)) -> AnyPublisher<[UInt8], BluetoothError> {
         let core = central.core
         let peripheral = self
-        return Deferred { () -> AnyPublisher<[UInt8], BluetoothError> in
+        return core.queued(on: path, "reading \(characteristic) of \(address)", timeout: timeout) { () -> AnyPublisher<[UInt8], BluetoothError> in
             switch core.characteristic(characteristic, of: peripheral) {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()
@@ -45,13 +49,15 @@ extension Peripheral {
                     receiveCancel: { end(nil) })
                 .eraseToAnyPublisher()
             }
-        }.eraseToAnyPublisher()
+        }
     }
 
     /// Reads the characteristic and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
-    public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) -> AnyPublisher<T, BluetoothError> {
-        read(characteristic).decoded(as: type)
+    public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30))
+        -> AnyPublisher<T, BluetoothError>
+    {
+        read(characteristic, timeout: timeout).decoded(as: type)
     }
 
     /// Writes `bytes` to the characteristic (`WriteValue` with type `request` or `command`): emits once
@@ -59,14 +65,15 @@ extension Peripheral {
     ///
     /// A write with response may be longer than the link's MTU allows in one packet: bluetoothd writes
     /// it in parts (a long write), up to the 512 bytes an attribute holds. A write without response must fit in one packet (MTU − 3 bytes); a
-    /// longer one fails at once with ``BluetoothError/Kind/invalidArgument``. Fails otherwise as
-    /// ``read(_:)`` does.
-    public func write(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
-        -> AnyPublisher<Void, BluetoothError>
-    {
+    /// longer one fails at once with ``BluetoothError/Kind/invalidArgument``. Waits for its turn in the
+    /// peripheral's operation queue and fails otherwise as ``read(_:timeout:)`` does.
+    public func write(
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse,
+        timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Void, BluetoothError> {
         let core = central.core
         let peripheral = self
-        return Deferred { () -> AnyPublisher<Void, BluetoothError> in
+        return core.queued(on: path, "writing \(characteristic) of \(address)", timeout: timeout) { () -> AnyPublisher<Void, BluetoothError> in
             let found: GATTCharacteristic
             switch core.characteristic(characteristic, of: peripheral) {
             case let .success(value): found = value
@@ -85,14 +92,14 @@ extension Peripheral {
             }
             let options: [String: DBusValue] = ["type": .string(type == .withResponse ? "request" : "command")]
             return core.writeValue(bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation)
-        }.eraseToAnyPublisher()
+        }
     }
 
-    /// Writes `value`'s bytes: see ``write(_:to:type:)-([UInt8],_,_)``.
-    public func write<T: Writable>(_ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse)
-        -> AnyPublisher<Void, BluetoothError>
-    {
-        write(value.bluetoothBytes, to: characteristic, type: type)
+    /// Writes `value`'s bytes: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
+    public func write<T: Writable>(
+        _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Void, BluetoothError> {
+        write(value.bluetoothBytes, to: characteristic, type: type, timeout: timeout)
     }
 
     /// Disconnects: see ``Central/disconnect(_:)``.

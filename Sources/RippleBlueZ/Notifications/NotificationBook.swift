@@ -59,10 +59,22 @@ extension CentralCore {
         }
     }
 
+    /// A notification method of the characteristic at `path` (`AcquireNotify`, `StartNotify`, `StopNotify`),
+    /// in its turn in the device's operation queue.
+    private func notifyCall(_ member: String, _ path: DBusObjectPath, arguments: [DBusValue] = [], _ operation: String)
+        -> AnyPublisher<DBusMessage, BluetoothError>
+    {
+        let connection = self.connection
+        return queued(on: path.devicePath, operation, timeout: .seconds(30)) {
+            connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: member, arguments: arguments)
+                .mapError { BluetoothError($0, during: operation) }
+                .eraseToAnyPublisher()
+        }
+    }
+
     private func acquireNotify(_ path: DBusObjectPath, device: Peripheral) {
-        let call = connection.call(
-            destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "AcquireNotify",
-            arguments: [.stringVariantDictionary([:])])
+        let call = notifyCall(
+            "AcquireNotify", path, arguments: [.stringVariantDictionary([:])], "acquiring notifications of \(device.address)")
         let subscription = call.sink(
             receiveCompletion: { [weak self] completion in
                 // Refused (another client's StartNotify session, an older bluetoothd, …): the bus path.
@@ -91,11 +103,10 @@ extension CentralCore {
     }
 
     private func startNotify(_ path: DBusObjectPath, device: Peripheral) {
-        let call = connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StartNotify")
+        let call = notifyCall("StartNotify", path, "subscribing to notifications of \(device.address)")
         let subscription = call.sink(
             receiveCompletion: { [weak self] completion in
-                guard let self, case let .failure(error) = completion else { return }
-                let failure = BluetoothError(error, during: "subscribing to notifications of \(device.address)")
+                guard let self, case let .failure(failure) = completion else { return }
                 let listeners = lock.withLock { () -> [NotificationListener] in
                     defer { notifications.sessions[path] = nil }
                     return notifications.sessions[path].map { Array($0.listeners.values) } ?? []
@@ -159,8 +170,9 @@ extension CentralCore {
         if let socket {
             socket.close()
         } else if started {
-            run(connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify"),
-                operation: "stopping notifications") { _ in }
+            let box = CancellableBox()
+            box.cancellable = notifyCall("StopNotify", path, "stopping notifications")
+                .sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
         }
     }
 

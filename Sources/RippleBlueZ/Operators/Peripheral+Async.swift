@@ -8,24 +8,24 @@ extension Central {
 }
 
 extension Peripheral {
-    /// Reads `characteristic`: see ``read(_:)``.
+    /// Reads `characteristic`: see ``read(_:timeout:)``.
     public func readValue(_ characteristic: CharacteristicReference) async throws(BluetoothError) -> [UInt8] {
         try await awaitFirst(read(characteristic), "reading \(characteristic)")
     }
 
-    /// Reads `characteristic` as `type`: see ``read(_:as:)``.
+    /// Reads `characteristic` as `type`: see ``read(_:as:timeout:)``.
     public func readValue<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) async throws(BluetoothError) -> T {
         try await awaitFirst(read(characteristic, as: type), "reading \(characteristic)")
     }
 
-    /// Writes `bytes` to `characteristic`: see ``write(_:to:type:)-([UInt8],_,_)``.
+    /// Writes `bytes` to `characteristic`: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
     public func writeValue(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
         async throws(BluetoothError)
     {
         try await awaitFirst(write(bytes, to: characteristic, type: type), "writing \(characteristic)")
     }
 
-    /// Writes `value`'s bytes to `characteristic`: see ``write(_:to:type:)-([UInt8],_,_)``.
+    /// Writes `value`'s bytes to `characteristic`: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
     public func writeValue<T: Writable>(_ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse)
         async throws(BluetoothError)
     {

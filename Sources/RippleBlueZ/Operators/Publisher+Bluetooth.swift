@@ -9,18 +9,18 @@ extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothErr
 }
 
 extension Publisher where Output == Peripheral, Failure == BluetoothError {
-    /// Reads `characteristic` of each peripheral: see ``Peripheral/read(_:)``.
+    /// Reads `characteristic` of each peripheral: see ``Peripheral/read(_:timeout:)``.
     public func read(_ characteristic: CharacteristicReference) -> AnyPublisher<[UInt8], BluetoothError> {
         flatMap(maxPublishers: .max(1)) { $0.read(characteristic) }.eraseToAnyPublisher()
     }
 
-    /// Reads `characteristic` of each peripheral as `type`: see ``Peripheral/read(_:as:)``.
+    /// Reads `characteristic` of each peripheral as `type`: see ``Peripheral/read(_:as:timeout:)``.
     public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) -> AnyPublisher<T, BluetoothError> {
         flatMap(maxPublishers: .max(1)) { $0.read(characteristic, as: type) }.eraseToAnyPublisher()
     }
 
     /// Writes `bytes` to `characteristic` of each peripheral, then passes the peripheral on: see
-    /// ``Peripheral/write(_:to:type:)-([UInt8],_,_)``.
+    /// ``Peripheral/write(_:to:type:timeout:)-([UInt8],_,_,_)``.
     public func write(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
         -> AnyPublisher<Peripheral, BluetoothError>
     {
