@@ -29,6 +29,8 @@ final class CentralCore: Sendable {
     nonisolated(unsafe) var connectedPaths: [DBusObjectPath: Peripheral] = [:]
     nonisolated(unsafe) var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
     nonisolated(unsafe) var notifications = NotificationBook()
+    /// The peripherals under a reconnection policy.
+    nonisolated(unsafe) var reconnections: [DBusObjectPath: ReconnectState] = [:]
     /// Each device's GATT operation queue.
     nonisolated(unsafe) var gattQueues: [DBusObjectPath: GATTOperationQueue] = [:]
     nonisolated(unsafe) private var lastID = 0

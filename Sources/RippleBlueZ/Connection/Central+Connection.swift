@@ -2,14 +2,18 @@ import Ripple
 import RippleDBus
 
 extension Central {
-    /// Connects to the peripheral of `discovery`: see ``connect(to:timeout:)-(String,_)``.
-    public func connect(to discovery: PeripheralDiscovery, timeout: Duration = .seconds(30)) -> AnyPublisher<Peripheral, BluetoothError> {
-        connect(to: discovery.address, timeout: timeout)
+    /// Connects to the peripheral of `discovery`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    public func connect(
+        to discovery: PeripheralDiscovery, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+    ) -> AnyPublisher<Peripheral, BluetoothError> {
+        connect(to: discovery.address, timeout: timeout, autoReconnect: autoReconnect)
     }
 
-    /// Connects to `peripheral`: see ``connect(to:timeout:)-(String,_)``.
-    public func connect(to peripheral: Peripheral, timeout: Duration = .seconds(30)) -> AnyPublisher<Peripheral, BluetoothError> {
-        connect(to: peripheral.address, timeout: timeout)
+    /// Connects to `peripheral`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    public func connect(
+        to peripheral: Peripheral, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+    ) -> AnyPublisher<Peripheral, BluetoothError> {
+        connect(to: peripheral.address, timeout: timeout, autoReconnect: autoReconnect)
     }
 
     /// Connects to the peripheral with Bluetooth address `address` (seen in a scan, or stored by
@@ -24,7 +28,13 @@ extension Central {
     /// share one attempt; when the last cancels, the attempt is cancelled. Discovery pauses meanwhile.
     /// Fails at once with the state's error when the adapter is not powered on, and with
     /// ``BluetoothError/Kind/peripheralNotFound`` when bluetoothd does not know the address.
-    public func connect(to address: String, timeout: Duration = .seconds(30)) -> AnyPublisher<Peripheral, BluetoothError> {
+    ///
+    /// With `autoReconnect`, the peripheral stays under that ``ReconnectPolicy`` once connected: when
+    /// its link drops, the central reconnects it and re-arms its listeners (they wait meanwhile, and see
+    /// no error); ``disconnect(_:)`` ends the policy.
+    public func connect(
+        to address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+    ) -> AnyPublisher<Peripheral, BluetoothError> {
         let core = self.core
         return Deferred { () -> AnyPublisher<Peripheral, BluetoothError> in
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
@@ -32,13 +42,18 @@ extension Central {
                 return Fail(error: BluetoothError(.peripheralNotFound, "bluetoothd does not know \(address): discover it first"))
                     .eraseToAnyPublisher()
             }
+            let adopt: @Sendable (Peripheral) -> Void = { ready in
+                if let autoReconnect { core.setReconnectPolicy(autoReconnect, for: ready) }
+            }
             if core.adoptIfReady(peripheral) {
+                adopt(peripheral)
                 return Just(peripheral).setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
             }
             let subject = PassthroughSubject<Peripheral, BluetoothError>()
             let id = core.nextID()
             return subject.handleEvents(
                 receiveSubscription: { _ in core.joinAttempt(peripheral, id: id, subject: subject, timeout: timeout) },
+                receiveOutput: adopt,
                 receiveCancel: { core.leaveAttempt(peripheral, id: id) }
             ).eraseToAnyPublisher()
         }.eraseToAnyPublisher()
@@ -50,6 +65,7 @@ extension Central {
     public func disconnect(_ peripheral: Peripheral) -> AnyPublisher<Void, BluetoothError> {
         let core = self.core
         return Deferred { () -> AnyPublisher<Void, BluetoothError> in
+            core.cancelReconnection(peripheral.path)
             core.cancelAttempt(peripheral.path, with: BluetoothError(.connectionFailed, "the connection was cancelled by disconnect"))
             return core.connection.call(
                 destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Disconnect"
@@ -209,6 +225,8 @@ extension CentralCore {
     }
 
     func failAttempts(with error: BluetoothError) {
+        let reconnecting = lock.withLock { Array(reconnections.keys) }
+        for path in reconnecting { cancelReconnection(path) }
         let paths = lock.withLock { Array(attempts.keys) }
         for path in paths { finishAttempt(path, error, disconnect: false) }
         let connected = lock.withLock { () -> [(DBusObjectPath, Peripheral)] in
@@ -285,6 +303,10 @@ extension CentralCore {
     ) {
         let reported = lock.withLock { disconnectReasons.removeValue(forKey: path) }
         let reason = given ?? reported ?? .unknown
+        if error == nil, reconnectAfterDrop(path, peripheral, reason: reason) {
+            connectionEvents.send(.disconnected(peripheral, reason))
+            return
+        }
         failNotifications(under: path, with: error ?? BluetoothError(.notConnected, "the peripheral disconnected: \(reason.message)",
             bluezName: reason.name == DisconnectionReason.unknown.name ? nil : reason.name, bluezMessage: reason.message))
         connectionEvents.send(.disconnected(peripheral, reason))

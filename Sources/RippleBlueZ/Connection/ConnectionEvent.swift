@@ -33,12 +33,15 @@ public enum ConnectionEvent: Sendable, Hashable {
     case connectionFailed(Peripheral, BluetoothError)
     /// A connected peripheral's link ended.
     case disconnected(Peripheral, DisconnectionReason)
+    /// A peripheral under a ``ReconnectPolicy`` is ready again after its link dropped, and its listeners
+    /// are being re-armed (after its own `connecting`, `connected` and `ready`).
+    case autoConnected(Peripheral)
 
     /// The peripheral the event is about.
     public var peripheral: Peripheral {
         switch self {
         case let .connecting(peripheral), let .connected(peripheral), let .ready(peripheral),
-            let .connectionFailed(peripheral, _), let .disconnected(peripheral, _):
+            let .connectionFailed(peripheral, _), let .disconnected(peripheral, _), let .autoConnected(peripheral):
             peripheral
         }
     }

@@ -21,6 +21,11 @@ struct NotificationBook {
         var held: [[UInt8]] = []
         /// Called once the session is on.
         var onStarted: [@Sendable () -> Void] = []
+        /// What the first listener asked for: the characteristic (to find it again after a
+        /// reconnection), the transport and the peripheral.
+        var reference: CharacteristicReference?
+        var transport = NotificationTransport.automatic
+        var device: Peripheral?
     }
 
     var sessions: [DBusObjectPath: Session] = [:]
@@ -31,11 +36,16 @@ extension CentralCore {
     /// `AcquireNotify` socket when `transport` and the characteristic allow it, falling back to
     /// `StartNotify` when bluetoothd refuses the socket.
     func addListener(
-        _ listener: NotificationListener, to characteristic: GATTCharacteristic, device: Peripheral,
-        transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
+        _ listener: NotificationListener, to characteristic: GATTCharacteristic, named reference: CharacteristicReference,
+        device: Peripheral, transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
     ) {
         let path = characteristic.path
         let (first, started) = lock.withLock { () -> (Bool, Bool) in
+            if notifications.sessions[path]?.listeners.isEmpty ?? true {
+                notifications.sessions[path, default: .init()].reference = reference
+                notifications.sessions[path]?.transport = transport
+                notifications.sessions[path]?.device = device
+            }
             notifications.sessions[path, default: .init()].listeners[listener.id] = listener
             if let onStarted { notifications.sessions[path]?.onStarted.append(onStarted) }
             let session = notifications.sessions[path]
@@ -182,8 +192,22 @@ extension CentralCore {
         for packet in packets { for listener in listeners { listener.push(packet) } }
     }
 
-    /// bluetoothd closed the socket: the link dropped, or the acquisition ended. The listeners end.
+    /// bluetoothd closed the socket: the link dropped, or the acquisition ended. Under a reconnection
+    /// policy the listeners wait for the session to be re-armed (at once if the link is still up);
+    /// otherwise they end.
     private func socketClosed(_ path: DBusObjectPath, device: Peripheral) {
+        if lock.withLock({ reconnections[path.devicePath] != nil }) {
+            let socket = lock.withLock { () -> NotificationSocket? in
+                defer {
+                    notifications.sessions[path]?.socket = nil
+                    notifications.sessions[path]?.started = false
+                }
+                return notifications.sessions[path]?.socket
+            }
+            socket?.close()
+            if gattError(device) == nil { rearmNotifications(under: path.devicePath, peripheral: device) }
+            return
+        }
         let (listeners, socket) = lock.withLock { () -> ([NotificationListener], NotificationSocket?) in
             guard let session = notifications.sessions[path], session.socket != nil else { return ([], nil) }
             notifications.sessions[path] = nil
@@ -254,6 +278,63 @@ extension CentralCore {
             return paths.compactMap { notifications.sessions[$0] }
         }
         end(ended, with: error)
+    }
+
+    /// The link of the device at `device` dropped and will be reconnected: its sessions stop (sockets
+    /// closed, calls dropped) but keep their listeners, to be re-armed by ``rearmNotifications(under:peripheral:)``.
+    func suspendNotifications(under device: DBusObjectPath) {
+        let prefix = device.description + "/"
+        let stopped = lock.withLock { () -> [NotificationBook.Session] in
+            var stopped: [NotificationBook.Session] = []
+            for path in notifications.sessions.keys where path.description.hasPrefix(prefix) {
+                guard let session = notifications.sessions[path] else { continue }
+                stopped.append(session)
+                if session.listeners.isEmpty {
+                    notifications.sessions[path] = nil
+                    continue
+                }
+                notifications.sessions[path]?.started = false
+                notifications.sessions[path]?.call = nil
+                notifications.sessions[path]?.socket = nil
+                notifications.sessions[path]?.readsInFlight = 0
+                notifications.sessions[path]?.held = []
+            }
+            return stopped
+        }
+        for session in stopped {
+            session.call?.cancel()
+            session.socket?.close()
+        }
+    }
+
+    /// The device at `device` is ready again: each session that still has listeners starts again, on
+    /// the characteristic found anew by its reference (its object path may have changed). A session
+    /// whose characteristic is gone ends its listeners with ``BluetoothError/Kind/attributeNotFound``.
+    func rearmNotifications(under device: DBusObjectPath, peripheral: Peripheral) {
+        let prefix = device.description + "/"
+        let waiting = lock.withLock { () -> [(DBusObjectPath, NotificationBook.Session)] in
+            notifications.sessions.filter {
+                $0.key.description.hasPrefix(prefix) && !$0.value.listeners.isEmpty && !$0.value.started && $0.value.call == nil
+            }.map { ($0.key, $0.value) }
+        }
+        for (path, session) in waiting {
+            guard let reference = session.reference, case let .success(found) = characteristic(reference, of: peripheral) else {
+                let gone = lock.withLock { notifications.sessions.removeValue(forKey: path) }
+                let error = BluetoothError(.attributeNotFound, "\(peripheral.address) no longer has \(session.reference.map { "\($0)" } ?? "the characteristic")")
+                if let gone { end([gone], with: error) }
+                continue
+            }
+            lock.withLock {
+                if found.path != path, let moved = notifications.sessions.removeValue(forKey: path) {
+                    notifications.sessions[found.path] = moved
+                }
+            }
+            if session.transport == .automatic, canAcquireNotify(found) {
+                acquireNotify(found.path, device: peripheral)
+            } else {
+                startNotify(found.path, device: peripheral)
+            }
+        }
     }
 
     /// Ends sessions that are no longer in the book: their calls, sockets and listeners.

@@ -37,6 +37,7 @@ struct NotificationPublisher: Publisher {
             id: id, downstream: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
             onCancel: { [weak core] id in core?.removeListener(id, from: path) })
         subscriber.receive(subscription: listener)
-        core.addListener(listener, to: found, device: peripheral, transport: transport, onStarted: onStarted)
+        core.addListener(
+            listener, to: found, named: characteristic, device: peripheral, transport: transport, onStarted: onStarted)
     }
 }

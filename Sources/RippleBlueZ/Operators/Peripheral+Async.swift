@@ -1,9 +1,11 @@
 import Ripple
 
 extension Central {
-    /// Connects to the peripheral with `address`: see ``connect(to:timeout:)-(String,_)``.
-    public func connect(address: String, timeout: Duration = .seconds(30)) async throws(BluetoothError) -> Peripheral {
-        try await awaitFirst(connect(to: address, timeout: timeout), "connecting to \(address)")
+    /// Connects to the peripheral with `address`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    public func connect(address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil)
+        async throws(BluetoothError) -> Peripheral
+    {
+        try await awaitFirst(connect(to: address, timeout: timeout, autoReconnect: autoReconnect), "connecting to \(address)")
     }
 }
 

@@ -2,9 +2,12 @@ import Ripple
 
 extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothError {
     /// Connects to each discovered peripheral, one at a time, on `central`: see
-    /// ``Central/connect(to:timeout:)-(PeripheralDiscovery,_)``. Typically after `first()`.
-    public func connect(on central: Central, timeout: Duration = .seconds(30)) -> AnyPublisher<Peripheral, BluetoothError> {
-        flatMap(maxPublishers: .max(1)) { central.connect(to: $0, timeout: timeout) }.eraseToAnyPublisher()
+    /// ``Central/connect(to:timeout:autoReconnect:)-(PeripheralDiscovery,_,_)``. Typically after `first()`.
+    public func connect(on central: Central, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil)
+        -> AnyPublisher<Peripheral, BluetoothError>
+    {
+        flatMap(maxPublishers: .max(1)) { central.connect(to: $0, timeout: timeout, autoReconnect: autoReconnect) }
+            .eraseToAnyPublisher()
     }
 }
 

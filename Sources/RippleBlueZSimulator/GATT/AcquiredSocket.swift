@@ -12,6 +12,8 @@ final class AcquiredSocket: Sendable {
     /// The simulator's end.
     let fd: Int32
     nonisolated(unsafe) private var watch: AnyCancellable?
+    /// The loop watching the descriptor, once watched.
+    nonisolated(unsafe) private var watchingLoop: EventLoop?
     nonisolated(unsafe) private var emitter: NotificationEmitter?
     nonisolated(unsafe) private(set) var isOpen = true
 
@@ -40,6 +42,7 @@ final class AcquiredSocket: Sendable {
     /// Watches the simulator's end on `loop`: `packet` gets each packet the client writes, `closed` runs
     /// once when the client closes its end.
     func watch(on loop: EventLoop, packet: @escaping ([UInt8]) -> Void, closed: @escaping () -> Void) {
+        watchingLoop = loop
         watch = loop.poll(fd, for: [.readable, .disconnect]).sink(
             receiveCompletion: { [weak self] _ in
                 guard let self, self.isOpen else { return }
@@ -76,20 +79,38 @@ final class AcquiredSocket: Sendable {
 
     /// Stops the emitter and the watch and closes the simulator's end (the client sees it hang up).
     /// Idempotent.
+    ///
+    /// The client sees the hang-up at once (`shutdown`); the descriptor itself is closed only after the
+    /// loop has dropped its watch (the watch's removal is queued on the loop by the cancel, and so is
+    /// the close, after it): libuv aborts when it finds a watched descriptor closed, and a reused number
+    /// would be watched by mistake.
     func close() {
         guard isOpen else { return }
         isOpen = false
+        watch?.cancel()
         watch = nil
         emitter?.stop()
         emitter = nil
         shutdown(fd, Int32(SHUT_RDWR))
-        Glibc.close(fd)
+        let descriptor = DescriptorCloser(fd)
+        // Closed when the loop has run this (or dropped it, when it stops).
+        watchingLoop?.schedule { withExtendedLifetime(descriptor) {} }
     }
 
     deinit {
-        if isOpen {
-            emitter?.stop()
-            Glibc.close(fd)
-        }
+        close()
+    }
+}
+
+/// Closes a descriptor when released.
+private final class DescriptorCloser: Sendable {
+    private let fd: Int32
+
+    init(_ fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        Glibc.close(fd)
     }
 }

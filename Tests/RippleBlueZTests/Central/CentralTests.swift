@@ -132,6 +132,7 @@ extension ConnectionEvent {
         case .ready: "ready"
         case .connectionFailed: "failed"
         case .disconnected: "disconnected"
+        case .autoConnected: "autoConnected"
         }
     }
 }

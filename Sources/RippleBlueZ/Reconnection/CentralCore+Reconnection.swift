@@ -1,0 +1,106 @@
+import Ripple
+import RippleDBus
+
+extension CentralCore {
+    /// Puts `peripheral` under `policy` (replacing any policy it had).
+    func setReconnectPolicy(_ policy: ReconnectPolicy, for peripheral: Peripheral) {
+        let previous = lock.withLock { () -> AnyCancellable? in
+            defer { reconnections[peripheral.path] = ReconnectState(peripheral: peripheral, policy: policy) }
+            return reconnections[peripheral.path]?.pending
+        }
+        previous?.cancel()
+    }
+
+    /// Takes `path` out of reconnection (an explicit disconnect, bluetoothd gone): true if it was in.
+    @discardableResult
+    func cancelReconnection(_ path: DBusObjectPath) -> Bool {
+        guard let state = lock.withLock({ reconnections.removeValue(forKey: path) }) else { return false }
+        state.pending?.cancel()
+        return true
+    }
+
+    /// A ready link of `peripheral` dropped for `reason`: true when its policy reconnects it (its
+    /// listeners then wait), false when the drop is final.
+    func reconnectAfterDrop(_ path: DBusObjectPath, _ peripheral: Peripheral, reason: DisconnectionReason) -> Bool {
+        guard let policy = lock.withLock({ reconnections[path]?.policy }), policy.shouldReconnect(reason) else {
+            cancelReconnection(path)
+            return false
+        }
+        suspendNotifications(under: path)
+        lock.withLock { reconnections[path]?.failures = 0 }
+        scheduleReconnect(path)
+        return true
+    }
+
+    /// Waits the policy's delay for the next attempt, then makes it.
+    private func scheduleReconnect(_ path: DBusObjectPath) {
+        guard let (policy, failures) = lock.withLock({ reconnections[path].map { ($0.policy, $0.failures) } }) else { return }
+        let timer = loop.after(policy.delay(before: failures)) { [weak self] in self?.attemptReconnect(path) }
+        let kept = lock.withLock { () -> Bool in
+            guard reconnections[path] != nil else { return false }
+            reconnections[path]?.pending = timer
+            return true
+        }
+        if !kept { timer.cancel() }
+    }
+
+    /// One attempt: an ordinary connection attempt (with its events), whose end decides what follows.
+    private func attemptReconnect(_ path: DBusObjectPath) {
+        guard let state = lock.withLock({ reconnections[path] }) else { return }
+        let peripheral = self.peripheral(at: path) ?? state.peripheral
+        guard operationError() == nil, deviceProperties(path) != nil else {
+            reconnectFailed(path, operationError() ?? BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(state.peripheral.address)"))
+            return
+        }
+        let subject = PassthroughSubject<Peripheral, BluetoothError>()
+        let subscription = subject.sink(
+            receiveCompletion: { [weak self] completion in
+                if case let .failure(error) = completion { self?.reconnectFailed(path, error) }
+            },
+            receiveValue: { [weak self] peripheral in self?.reconnected(path, peripheral) })
+        let kept = lock.withLock { () -> Bool in
+            guard reconnections[path] != nil else { return false }
+            reconnections[path]?.pending = subscription
+            return true
+        }
+        guard kept else { return }
+        if adoptIfReady(peripheral) {
+            reconnected(path, peripheral)
+        } else {
+            joinAttempt(peripheral, id: nextID(), subject: subject, timeout: .seconds(30))
+        }
+    }
+
+    private func reconnected(_ path: DBusObjectPath, _ peripheral: Peripheral) {
+        let wanted = lock.withLock { () -> Bool in
+            guard reconnections[path] != nil else { return false }
+            reconnections[path]?.failures = 0
+            reconnections[path]?.pending = nil
+            return true
+        }
+        guard wanted else { return }
+        connectionEvents.send(.autoConnected(peripheral))
+        rearmNotifications(under: path, peripheral: peripheral)
+    }
+
+    private func reconnectFailed(_ path: DBusObjectPath, _ error: BluetoothError) {
+        let giveUp = lock.withLock { () -> Bool? in
+            guard let state = reconnections[path] else { return nil }
+            let failures = state.failures + 1
+            reconnections[path]?.failures = failures
+            reconnections[path]?.pending = nil
+            if let maximum = state.policy.maximumAttempts, failures >= maximum { return true }
+            return false
+        }
+        switch giveUp {
+        case true?:
+            cancelReconnection(path)
+            failNotifications(under: path, with: BluetoothError(
+                .connectionFailed, "gave up reconnecting: \(error.message)", bluezName: error.bluezName, bluezMessage: error.bluezMessage))
+        case false?:
+            scheduleReconnect(path)
+        case nil:
+            break
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
+    private let sensor = Lab.reference(Lab.sensor)
+    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+
+    private func connected(_ fixture: CentralFixture, policy: ReconnectPolicy) async throws -> Peripheral {
+        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
+        return try await fixture.central.connect(address: Lab.address, autoReconnect: policy)
+    }
+
+    @Test(arguments: [NotificationTransport.automatic, .bus])
+    func aStreamSurvivesTwentyDropsWithOnlyTheGaps(transport: NotificationTransport) async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(100)]))
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+        var expected: [[UInt8]] = []
+        for round in 0..<20 {
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            let values = (0..<5).map { [UInt8(round), UInt8($0)] }
+            try await fixture.notify(Lab.sensor, values)
+            expected += values
+            let count = expected.count
+            await listener.wait { $0.values.count == count }
+            try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
+            // Sent while the link is down: lost, the only gap the subscriber sees.
+            try await fixture.notify(Lab.sensor, [[0xEE, UInt8(round)]])
+            await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1 }
+        }
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[0xAA]])
+        expected.append([0xAA])
+        let total = expected.count
+        await listener.wait { $0.values.count == total }
+        #expect(listener.values == expected)
+        #expect(listener.completion == nil)
+        let names = events.values.map(\.name)
+        #expect(names.filter { $0 == "disconnected" }.count == 20)
+        #expect(names.filter { $0 == "autoConnected" }.count == 20)
+        #expect(Array(names.prefix(5)) == ["disconnected", "connecting", "connected", "ready", "autoConnected"])
+        await fixture.stop()
+    }
+
+    @Test func anExplicitDisconnectEndsThePolicyAndTheListeners() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await connected(fixture, policy: .always)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await peripheral.disconnect()
+        await listener.wait { $0.completion != nil }
+        guard case let .failure(error)? = listener.completion else {
+            Issue.record("the listener did not fail")
+            await fixture.stop()
+            return
+        }
+        #expect(error.kind == .notConnected)
+        #expect(events.values.map(\.name) == ["disconnected"])
+        #expect(try await fixture.simulator.isConnected(lab) == false)
+        await fixture.stop()
+    }
+
+    @Test func thePolicyDecidesFromTheReason() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let policy = ReconnectPolicy(delays: [.zero]) { reason in reason.name != "org.bluez.Reason.Authentication" }
+        let peripheral = try await connected(fixture, policy: policy)
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.simulator.disconnect(peripheral: lab, reason: .authentication)
+        await listener.wait { $0.completion != nil }
+        guard case let .failure(error)? = listener.completion else {
+            Issue.record("the listener did not fail")
+            await fixture.stop()
+            return
+        }
+        #expect(error.kind == .notConnected)
+        #expect(error.bluezName == "org.bluez.Reason.Authentication")
+        await fixture.stop()
+    }
+
+    @Test func aPolicyGivesUpAfterItsAttemptsAndTheListenersEnd() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let policy = ReconnectPolicy(delays: [.zero, .milliseconds(20)], maximumAttempts: 3)
+        let peripheral = try await connected(fixture, policy: policy)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.simulator.setInRange(false, peripheral: lab)
+        try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
+        await listener.wait { $0.completion != nil }
+        guard case let .failure(error)? = listener.completion else {
+            Issue.record("the listener did not fail")
+            await fixture.stop()
+            return
+        }
+        #expect(error.kind == .connectionFailed)
+        #expect(error.message.hasPrefix("gave up reconnecting"))
+        #expect(events.values.filter { $0.name == "failed" }.count == 3)
+        await fixture.stop()
+    }
+}
