@@ -75,7 +75,7 @@ final class CentralCore: Sendable {
         }
         for cancellable in cancellables { cancellable.cancel() }
         // Streams under way end now, whether or not the connection is the central's own.
-        failEverything(with: BluetoothError(.bluetoothUnavailable, "the central was closed"))
+        failEverything(with: BluetoothError(.bluetoothUnavailable, "the central was closed"), final: true)
         if ownsConnection { connection.close() }
     }
 
@@ -113,7 +113,7 @@ final class CentralCore: Sendable {
 
     private func busClosed() {
         lock.withLock { hasOwner = false }
-        failEverything(with: BluetoothError(.bluetoothUnavailable, "the connection to the bus closed"))
+        failEverything(with: BluetoothError(.bluetoothUnavailable, "the connection to the bus closed"), final: true)
         updateState()
     }
 
@@ -171,10 +171,14 @@ final class CentralCore: Sendable {
 
     private func updateState() {
         let new = computeState()
-        guard state.value != new else { return }
+        // Unknown only until the first answer: a returning bluetoothd is unavailable until its tree comes.
+        guard state.value != new, new != .unknown || state.value == .unknown else { return }
         state.send(new)
         if new != .poweredOn, new != .unknown, let error = new.error { failEverything(with: error) }
-        if new == .poweredOn { discoveryMayResume() }
+        if new == .poweredOn {
+            discoveryMayResume()
+            reconnectionsMayResume()
+        }
     }
 
     /// The error an operation fails with now, or nil when it can run.
@@ -190,10 +194,12 @@ final class CentralCore: Sendable {
         }
     }
 
-    /// Ends what is under way when bluetoothd or the adapter goes.
-    private func failEverything(with error: BluetoothError) {
+    /// Ends what is under way when bluetoothd or the adapter goes. Peripherals under a reconnection
+    /// policy keep their listeners and wait for bluetoothd and the adapter to return, unless the end is
+    /// `final` (the central or its bus closed).
+    private func failEverything(with error: BluetoothError, final: Bool = false) {
         failDiscovery(with: error)
-        failAttempts(with: error)
+        failAttempts(with: error, final: final)
         failNotifications(with: error)
     }
 

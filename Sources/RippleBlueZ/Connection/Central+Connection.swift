@@ -224,19 +224,31 @@ extension CentralCore {
         }
     }
 
-    func failAttempts(with error: BluetoothError) {
-        let reconnecting = lock.withLock { Array(reconnections.keys) }
-        for path in reconnecting { cancelReconnection(path) }
+    /// bluetoothd or the adapter went (or the central closed, `final`): attempts fail and links end.
+    /// A peripheral under a reconnection policy waits, listeners and all, for them to return (not when
+    /// `final`).
+    func failAttempts(with error: BluetoothError, final: Bool) {
+        if final {
+            let reconnecting = lock.withLock { Array(reconnections.keys) }
+            for path in reconnecting { cancelReconnection(path) }
+        }
         let paths = lock.withLock { Array(attempts.keys) }
         for path in paths { finishAttempt(path, error, disconnect: false) }
         let connected = lock.withLock { () -> [(DBusObjectPath, Peripheral)] in
             defer { connectedPaths = [:] }
             return connectedPaths.map { ($0.key, $0.value) }
         }
+        publishConnectionLists()
         // The links are lost to this central for the reason everything ends (bluetoothd or the adapter
         // went, the central closed): that is what their listeners hear.
         let reason = DisconnectionReason(name: DisconnectionReason.unknown.name, message: error.message)
-        for (path, peripheral) in connected { linkEnded(path, peripheral, reason: reason, listenersFailWith: error) }
+        for (path, peripheral) in connected {
+            if holdForReconnection(path) {
+                connectionEvents.send(.disconnected(peripheral, reason))
+            } else {
+                linkEnded(path, peripheral, reason: reason, listenersFailWith: error)
+            }
+        }
     }
 
     func publishConnectionLists() {

@@ -260,11 +260,14 @@ extension CentralCore {
         for value in held { for listener in listeners { listener.push(value) } }
     }
 
-    /// bluetoothd or the adapter went: every listener ends with `error`.
+    /// bluetoothd or the adapter went: every listener ends with `error`, except those of peripherals
+    /// waiting to be reconnected.
     func failNotifications(with error: BluetoothError) {
         let ended = lock.withLock { () -> [NotificationBook.Session] in
-            defer { notifications.sessions = [:] }
-            return Array(notifications.sessions.values)
+            let held = Set(reconnections.keys)
+            let ending = notifications.sessions.filter { !held.contains($0.key.devicePath) }
+            for path in ending.keys { notifications.sessions[path] = nil }
+            return Array(ending.values)
         }
         end(ended, with: error)
     }

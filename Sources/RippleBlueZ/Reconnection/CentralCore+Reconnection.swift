@@ -32,6 +32,32 @@ extension CentralCore {
         return true
     }
 
+    /// bluetoothd or the adapter went while `path` was connected: if it is under a policy, its listeners
+    /// wait (true) until ``reconnectionsMayResume()``.
+    func holdForReconnection(_ path: DBusObjectPath) -> Bool {
+        guard lock.withLock({ reconnections[path] != nil }) else { return false }
+        suspendNotifications(under: path)
+        let pending = lock.withLock { () -> AnyCancellable? in
+            defer {
+                reconnections[path]?.pending = nil
+                reconnections[path]?.failures = 0
+            }
+            return reconnections[path]?.pending
+        }
+        pending?.cancel()
+        return true
+    }
+
+    /// bluetoothd and the adapter are back: every peripheral waiting under a policy reconnects.
+    func reconnectionsMayResume() {
+        let waiting = lock.withLock { reconnections.filter { $0.value.pending == nil }.map(\.key) }
+        for path in waiting where connectedPaths(contains: path) == false { scheduleReconnect(path) }
+    }
+
+    private func connectedPaths(contains path: DBusObjectPath) -> Bool {
+        lock.withLock { connectedPaths[path] != nil || attempts[path] != nil }
+    }
+
     /// Waits the policy's delay for the next attempt, then makes it.
     private func scheduleReconnect(_ path: DBusObjectPath) {
         guard let (policy, failures) = lock.withLock({ reconnections[path].map { ($0.policy, $0.failures) } }) else { return }
@@ -84,6 +110,12 @@ extension CentralCore {
     }
 
     private func reconnectFailed(_ path: DBusObjectPath, _ error: BluetoothError) {
+        // Without bluetoothd or a powered adapter nothing can succeed: the attempt does not count, and
+        // the next waits for them (reconnectionsMayResume).
+        if operationError() != nil {
+            lock.withLock { reconnections[path]?.pending = nil }
+            return
+        }
         let giveUp = lock.withLock { () -> Bool? in
             guard let state = reconnections[path] else { return nil }
             let failures = state.failures + 1

@@ -103,3 +103,71 @@ import Testing
         await fixture.stop()
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct BluetoothdRestartTests {
+    private let sensor = Lab.reference(Lab.sensor)
+    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+
+    private func fixtureWithStoredLab() async throws -> CentralFixture {
+        var stored = Lab.peripheral
+        stored.isKnown = true
+        return try await CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))
+    }
+
+    @Test func aStreamResumesAfterBluetoothdRestarts() async throws {
+        let fixture = try await fixtureWithStoredLab()
+        let states = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
+        let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2]])
+        await listener.wait { $0.values.count == 2 }
+        try await fixture.simulator.restart(downtime: .milliseconds(100))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[3]])
+        await listener.wait { $0.values.count == 3 }
+        #expect(listener.values == [[1], [2], [3]])
+        #expect(listener.completion == nil)
+        // While the tree is taken down and rebuilt the state may pass through "no adapter" too.
+        #expect(states.values.first == .poweredOn)
+        #expect(states.values.contains(.bluetoothUnavailable))
+        #expect(states.values.last == .poweredOn)
+        await fixture.stop()
+    }
+
+    @Test func aStreamResumesAfterTheAdapterIsPoweredOffAndOn() async throws {
+        let fixture = try await fixtureWithStoredLab()
+        let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1]])
+        await listener.wait { $0.values.count == 1 }
+        try await fixture.simulator.setPowered(false, adapter: "hci0")
+        await events.wait { $0.values.contains { $0.name == "disconnected" } }
+        try await fixture.simulator.setPowered(true, adapter: "hci0")
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[2]])
+        await listener.wait { $0.values.count == 2 }
+        #expect(listener.values == [[1], [2]])
+        #expect(listener.completion == nil)
+        #expect(events.values.map(\.name).last == "autoConnected")
+        await fixture.stop()
+    }
+
+    @Test func withoutAPolicyBluetoothdGoingEndsTheListeners() async throws {
+        let fixture = try await fixtureWithStoredLab()
+        let peripheral = try await fixture.central.connect(address: Lab.address)
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.simulator.restart(downtime: .milliseconds(50))
+        await listener.wait { $0.completion != nil }
+        guard case let .failure(error)? = listener.completion else {
+            Issue.record("the listener did not fail")
+            await fixture.stop()
+            return
+        }
+        #expect([.bluetoothUnavailable, .notConnected].contains(error.kind))
+        await fixture.stop()
+    }
+}
