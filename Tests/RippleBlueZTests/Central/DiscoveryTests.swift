@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func availablePeripheralsAreSortedByRSSIAndLeaveWhenBluetoothdForgetsThem() async throws {
-        let fixture = try await CentralFixture(world: Self.world, deviceTimeout: .milliseconds(300))
+        let fixture = try await CentralFixture(world: Self.world, deviceTimeout: .seconds(1))
         let lists = Collector(fixture.central.availablePeripherals())
         await lists.wait { $0.values.last?.count == 3 }
         #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:0A", "C0:FF:EE:00:00:02"])
