@@ -11,11 +11,15 @@ public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
     public let address: String
     /// Its object path, `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.
     public let path: DBusObjectPath
+    /// The handle a connection task gets: its operations go before every other operation of the
+    /// peripheral, which wait until the tasks are done.
+    let isInConnectionTask: Bool
 
-    init(central: Central, address: String, path: DBusObjectPath) {
+    init(central: Central, address: String, path: DBusObjectPath, isInConnectionTask: Bool = false) {
         self.central = central
         self.address = address
         self.path = path
+        self.isInConnectionTask = isInConnectionTask
     }
 
     /// Its name as bluetoothd knows it now (the advertised or GATT name), if any.

@@ -191,18 +191,26 @@ extension CentralCore {
             guard var attempt = attempts[path], attempt.linkIsUp else { return (false, false) }
             let announce = !attempt.announced
             attempt.announced = true
-            attempts[path] = attempt
             let resolved = tree.properties(of: path, interface: BlueZ.device)?["ServicesResolved"]?.boolean == true
-            return (announce, resolved)
+            let startTasks = resolved && !attempt.tasksStarted
+            if startTasks { attempt.tasksStarted = true }
+            attempts[path] = attempt
+            return (announce, startTasks)
         }
         if announce, let peripheral = peripheral(at: path) { connectionEvents.send(.connected(peripheral)) }
-        if ready { finishAttempt(path, nil, disconnect: false) }
+        // Resolved: the connection tasks run, then the attempt ends.
+        if ready {
+            runConnectionTasks(path) { [weak self] failure in
+                self?.finishAttempt(path, failure, disconnect: failure != nil)
+            }
+        }
     }
 
     /// Ends the attempt for `path`: with its peripheral (`failure` nil) or with the failure.
     func finishAttempt(_ path: DBusObjectPath, _ failure: BluetoothError?, disconnect: Bool) {
         guard let attempt = lock.withLock({ attempts.removeValue(forKey: path) }) else { return }
         attempt.timer?.cancel()
+        attempt.tasks?.cancel()
         attempt.call?.cancel()
         if failure == nil { lock.withLock { connectedPaths[path] = attempt.peripheral } }
         publishConnectionLists()

@@ -13,6 +13,9 @@ struct ConnectionAttempt {
     var announced = false
     var timer: AnyCancellable?
     var call: AnyCancellable?
+    /// The connection tasks, once the services are resolved.
+    var tasks: AnyCancellable?
+    var tasksStarted = false
 
     var linkIsUp: Bool { replied || signalled }
 }

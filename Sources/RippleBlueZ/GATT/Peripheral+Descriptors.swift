@@ -11,7 +11,7 @@ extension Peripheral {
         let core = central.core
         let peripheral = self
         let description = "reading descriptor \(descriptor) of \(characteristic) of \(address)"
-        return core.queued(on: path, description, timeout: timeout) { () -> AnyPublisher<[UInt8], BluetoothError> in
+        return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<[UInt8], BluetoothError> in
             switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()
@@ -34,7 +34,7 @@ extension Peripheral {
         let core = central.core
         let peripheral = self
         let description = "writing descriptor \(descriptor) of \(characteristic) of \(address)"
-        return core.queued(on: path, description, timeout: timeout) { () -> AnyPublisher<Void, BluetoothError> in
+        return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<Void, BluetoothError> in
             switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()

@@ -27,7 +27,7 @@ extension Peripheral {
     public func read(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30)) -> AnyPublisher<[UInt8], BluetoothError> {
         let core = central.core
         let peripheral = self
-        return core.queued(on: path, "reading \(characteristic) of \(address)", timeout: timeout) { () -> AnyPublisher<[UInt8], BluetoothError> in
+        return core.queued(on: path, "reading \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<[UInt8], BluetoothError> in
             switch core.characteristic(characteristic, of: peripheral) {
             case let .failure(error):
                 return Fail(error: error).eraseToAnyPublisher()
@@ -73,7 +73,7 @@ extension Peripheral {
     ) -> AnyPublisher<Void, BluetoothError> {
         let core = central.core
         let peripheral = self
-        return core.queued(on: path, "writing \(characteristic) of \(address)", timeout: timeout) { () -> AnyPublisher<Void, BluetoothError> in
+        return core.queued(on: path, "writing \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<Void, BluetoothError> in
             let found: GATTCharacteristic
             switch core.characteristic(characteristic, of: peripheral) {
             case let .success(value): found = value

@@ -12,14 +12,16 @@ extension CentralCore {
         }
     }
 
-    /// `make`'s single-value operation, run in its turn in the queue of `device`, failing with
-    /// ``BluetoothError/Kind/timeout`` when it has not ended `timeout` after it started.
+    /// `make`'s single-value operation, run in its turn in the queue of `device` (an `urgent` one — a
+    /// connection task's — first), failing with ``BluetoothError/Kind/timeout`` when it has not ended
+    /// `timeout` after it started.
     func queued<Output: Sendable>(
-        on device: DBusObjectPath, _ description: String, timeout: Duration,
+        on device: DBusObjectPath, _ description: String, timeout: Duration, urgent: Bool = false,
         _ make: @escaping @Sendable () -> AnyPublisher<Output, BluetoothError>
     ) -> AnyPublisher<Output, BluetoothError> {
         QueuedOperation(
-            queue: gattQueue(for: device), loop: loop, id: nextID(), timeout: timeout, description: description, make: make
+            queue: gattQueue(for: device), loop: loop, id: nextID(), urgent: urgent, timeout: timeout,
+            description: description, make: make
         ).eraseToAnyPublisher()
     }
 }

@@ -13,6 +13,8 @@ struct QueuedOperation<Output: Sendable>: Publisher {
     let queue: GATTOperationQueue
     let loop: EventLoop
     let id: Int
+    /// A connection task's operation: it goes first and runs while the queue is held.
+    let urgent: Bool
     let timeout: Duration
     let description: String
     let make: @Sendable () -> AnyPublisher<Output, BluetoothError>
@@ -52,7 +54,7 @@ private final class QueuedOperationSubscription<Output: Sendable>: Subscription,
             stage = .waiting
             return true
         }
-        if join { operation.queue.enqueue(operation.id) { self.start() } }
+        if join { operation.queue.enqueue(operation.id, urgent: operation.urgent) { self.start() } }
         deliver()
     }
 
