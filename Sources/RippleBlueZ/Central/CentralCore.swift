@@ -31,6 +31,8 @@ final class CentralCore: Sendable {
     nonisolated(unsafe) var notifications = NotificationBook()
     /// The connection tasks of each peripheral, by upper-case address, in the order added.
     nonisolated(unsafe) var connectionTasks: [String: [(id: Int, task: ConnectionTask)]] = [:]
+    /// The peripherals lent to another tool (``PeripheralHandOver``).
+    nonisolated(unsafe) var handedOver: Set<DBusObjectPath> = []
     /// The peripherals under a reconnection policy.
     nonisolated(unsafe) var reconnections: [DBusObjectPath: ReconnectState] = [:]
     /// Each device's GATT operation queue.

@@ -27,8 +27,12 @@ extension CentralCore {
             return false
         }
         suspendNotifications(under: path)
-        lock.withLock { reconnections[path]?.failures = 0 }
-        scheduleReconnect(path)
+        let lent = lock.withLock { () -> Bool in
+            reconnections[path]?.failures = 0
+            return handedOver.contains(path)
+        }
+        // A peripheral lent to another tool reconnects when it is taken back (reconnectionsMayResume).
+        if !lent { scheduleReconnect(path) }
         return true
     }
 
@@ -50,7 +54,7 @@ extension CentralCore {
 
     /// bluetoothd and the adapter are back: every peripheral waiting under a policy reconnects.
     func reconnectionsMayResume() {
-        let waiting = lock.withLock { reconnections.filter { $0.value.pending == nil }.map(\.key) }
+        let waiting = lock.withLock { reconnections.filter { $0.value.pending == nil && !handedOver.contains($0.key) }.map(\.key) }
         for path in waiting where connectedPaths(contains: path) == false { scheduleReconnect(path) }
     }
 
