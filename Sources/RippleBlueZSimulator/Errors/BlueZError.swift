@@ -85,6 +85,10 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let agentNotAvailable = BlueZError(
         name: namePrefix + "AgentNotAvailable", message: "Agent Not Available")
 
+    /// `org.bluez.Error.AuthenticationRejected` "Authentication Rejected".
+    public static let authenticationRejected = BlueZError(
+        name: namePrefix + "AuthenticationRejected", message: "Authentication Rejected")
+
     /// `org.bluez.Error.AuthenticationFailed` "Authentication Failed".
     public static let authenticationFailed = BlueZError(
         name: namePrefix + "AuthenticationFailed", message: "Authentication Failed")

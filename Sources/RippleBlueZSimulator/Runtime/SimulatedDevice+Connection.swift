@@ -189,7 +189,46 @@ extension SimulatedDevice {
             return
         default: break
         }
-        pairing = (invocation, core.loop.after(delay) { [weak self] in self?.finishPairing(with: nil) })
+        let sender = invocation.call.sender
+        pairing = (invocation, core.loop.after(delay) { [weak self] in self?.authenticate(for: sender) })
+    }
+
+    /// The pairing method's question to the caller's agent (or the default agent), then the end of the
+    /// pairing by its answer.
+    private func authenticate(for sender: String?) {
+        guard let (invocation, _) = pairing, let core else { return }
+        let member: String
+        var arguments: [DBusValue] = [.objectPath(path)]
+        switch peripheral.pairingMethod {
+        case .justWorks:
+            return finishPairing(with: nil)
+        case let .confirmPasskey(passkey):
+            member = "RequestConfirmation"
+            arguments.append(.uint32(passkey))
+        case .enterPasskey:
+            member = "RequestPasskey"
+        case let .displayPasskey(passkey):
+            member = "DisplayPasskey"
+            arguments += [.uint32(passkey), .uint16(0)]
+        }
+        guard let agent = core.agents.agent(for: sender) else { return finishPairing(with: .authenticationFailed) }
+        let method = peripheral.pairingMethod
+        let question = core.connection.call(
+            destination: agent.name, path: agent.path, interface: "org.bluez.Agent1", member: member, arguments: arguments
+        ).sink(
+            receiveCompletion: { [weak self] completion in
+                guard case .failure = completion else { return }
+                if case .confirmPasskey = method { self?.finishPairing(with: .authenticationRejected) }
+                else { self?.finishPairing(with: .authenticationFailed) }
+            },
+            receiveValue: { [weak self] reply in
+                if case let .enterPasskey(expected) = method, reply.body.first?.uint32 != expected {
+                    self?.finishPairing(with: .authenticationFailed)
+                } else {
+                    self?.finishPairing(with: nil)
+                }
+            })
+        pairing = (invocation, question)
     }
 
     private func finishPairing(with error: BlueZError?) {

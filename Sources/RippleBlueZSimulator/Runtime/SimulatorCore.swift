@@ -14,6 +14,8 @@ final class SimulatorCore: Sendable {
     /// Whether bluetoothd is "running": it owns the name and its tree is exported.
     nonisolated(unsafe) private(set) var isServing = false
     nonisolated(unsafe) private var agentManager: DBusExportedObject?
+    /// The agents clients registered (loop-confined).
+    let agents = AgentRegistry()
     /// Clients whose departure from the bus matters (discovery, filters, notification sessions).
     nonisolated(unsafe) private var watchedClients: Set<String> = []
     nonisolated(unsafe) private var nameWatch: AnyCancellable?
@@ -96,7 +98,7 @@ final class SimulatorCore: Sendable {
     func exportTree() throws(SimulatorError) {
         do {
             try connection.exportObjectManager(at: .root)
-            let agentManager = try DBusExportedObject(path: BlueZInterface.root, interfaces: [Self.agentManagerInterface()])
+            let agentManager = try DBusExportedObject(path: BlueZInterface.root, interfaces: [Self.agentManagerInterface(agents)])
             try connection.export(agentManager)
             self.agentManager = agentManager
             for adapter in adapters { try adapter.export() }
@@ -159,8 +161,7 @@ final class SimulatorCore: Sendable {
 
     // MARK: Agent manager
 
-    private static func agentManagerInterface() -> DBusInterface {
-        let registered = AgentRegistry()
+    private static func agentManagerInterface(_ registered: AgentRegistry) -> DBusInterface {
         return DBusInterface(
             name: BlueZInterface.agentManager,
             methods: [
@@ -207,6 +208,12 @@ final class AgentRegistry: Sendable {
         agents[sender] = nil
         if defaultAgent?.0 == sender { defaultAgent = nil }
         return .success(())
+    }
+
+    /// The agent that answers for a `Pair()` from `sender`: its own, else the default one.
+    func agent(for sender: String?) -> (name: String, path: DBusObjectPath)? {
+        if let sender, let path = agents[sender] { return (sender, path) }
+        return defaultAgent.map { (name: $0.0, path: $0.1) }
     }
 
     func requestDefault(_ call: DBusMethodCall) -> Result<Void, DBusError> {

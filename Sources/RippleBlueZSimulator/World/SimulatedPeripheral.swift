@@ -52,6 +52,8 @@ public struct SimulatedPeripheral: Sendable {
     public var mtu: Int
     /// Its GATT database, in handle order.
     public var services: [SimulatedService]
+    /// How it pairs (the question for the client's agent); just works by default.
+    public var pairingMethod: PairingMethod = .justWorks
 
     /// A peripheral at `address`; everything else has the default of a typical LE sensor.
     public init(

@@ -1,0 +1,67 @@
+import Ripple
+import RippleDBus
+
+extension Central {
+    /// Registers a pairing agent that answers bluetoothd's pairing questions with `handler`, as the
+    /// default agent when `asDefault` (for pairings other programs start too). Fails with bluetoothd's
+    /// error (``BluetoothError/Kind/failed`` with `AlreadyExists` when this connection has an agent).
+    public func registerPairingAgent(
+        capability: PairingCapability = .keyboardDisplay, asDefault: Bool = true, handler: @escaping PairingHandler
+    ) async throws(BluetoothError) -> PairingAgent {
+        let connection = core.connection
+        let path: DBusObjectPath
+        do {
+            path = try DBusObjectPath("/org/ripple/agent\(core.nextID())")
+            try connection.export(DBusExportedObject(path: path, interfaces: [PairingAgent.interface(handler: handler)]))
+        } catch {
+            throw BluetoothError(.failed, "cannot export the pairing agent: \(error)")
+        }
+        let agent = PairingAgent(path: path, connection: connection)
+        do {
+            for try await _ in connection.call(
+                destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "RegisterAgent",
+                arguments: [.objectPath(path), .string(capability.rawValue)]
+            ).values {}
+            if asDefault {
+                for try await _ in connection.call(
+                    destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "RequestDefaultAgent",
+                    arguments: [.objectPath(path)]
+                ).values {}
+            }
+        } catch {
+            _ = connection.unexport(path)
+            throw BluetoothError(error as? DBusError ?? .disconnected, during: "registering the pairing agent")
+        }
+        return agent
+    }
+}
+
+extension Peripheral {
+    /// Whether bluetoothd has it paired.
+    public var isPaired: Bool { central.core.deviceProperties(path)?["Paired"]?.boolean ?? false }
+
+    /// Pairs with the peripheral (`Device1.Pair()`; bluetoothd asks the registered pairing agent what it
+    /// needs): emits once paired, then finishes; succeeds at once when it is paired already. Fails with
+    /// ``BluetoothError/Kind/notAuthorized`` when the pairing is rejected or fails
+    /// (`AuthenticationRejected`, `AuthenticationFailed`, …, named in the error), with
+    /// ``BluetoothError/Kind/timeout`` after `timeout`, and with bluetoothd's other errors.
+    public func pair(timeout: Duration = .seconds(60)) -> AnyPublisher<Void, BluetoothError> {
+        let core = central.core
+        let peripheral = self
+        return Deferred { () -> AnyPublisher<Void, BluetoothError> in
+            if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
+            if peripheral.isPaired { return Just(()).setFailureType(to: BluetoothError.self).eraseToAnyPublisher() }
+            return core.connection.call(
+                destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Pair", timeout: timeout
+            )
+            .map { _ in () }
+            .catch { error -> AnyPublisher<Void, BluetoothError> in
+                if error.remoteName == "org.bluez.Error.AlreadyExists" {
+                    return Just(()).setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
+                }
+                return Fail(error: BluetoothError(error, during: "pairing with \(peripheral.address)")).eraseToAnyPublisher()
+            }
+            .eraseToAnyPublisher()
+        }.eraseToAnyPublisher()
+    }
+}

@@ -1,0 +1,86 @@
+import Ripple
+import RippleDBus
+import Synchronization
+
+/// This process's pairing agent (`org.bluez.Agent1`), registered with bluetoothd by
+/// ``Central/registerPairingAgent(capability:asDefault:handler:)``: bluetoothd puts its pairing questions
+/// to the handler. ``unregister()`` (or releasing it) takes it away.
+public final class PairingAgent: Sendable {
+    /// Its object path on the central's connection.
+    public let path: DBusObjectPath
+    private let connection: DBusConnection
+    private let registered = Atomic<Bool>(true)
+
+    init(path: DBusObjectPath, connection: DBusConnection) {
+        self.path = path
+        self.connection = connection
+    }
+
+    /// Unregisters the agent and stops answering. Idempotent.
+    public func unregister() {
+        guard registered.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let call = connection.call(
+            destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "UnregisterAgent",
+            arguments: [.objectPath(path)])
+        let box = CancellableBox()
+        box.cancellable = call.sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
+        _ = connection.unexport(path)
+    }
+
+    deinit {
+        unregister()
+    }
+
+    /// The `org.bluez.Agent1` interface answering with `handler`.
+    static func interface(handler: @escaping PairingHandler) -> DBusInterface {
+        func method(_ name: String, _ inputs: [DBusType], _ outputs: [DBusType] = [],
+                    _ question: @escaping @Sendable (DBusMethodCall) -> PairingRequest.Kind?,
+                    _ answer: @escaping @Sendable (PairingResponse) -> [DBusValue]?) -> DBusMethod {
+            DBusMethod(name: name, inputSignature: DBusSignature(types: inputs), outputSignature: DBusSignature(types: outputs)) {
+                invocation in
+                guard let kind = question(invocation.call) else {
+                    _ = invocation.fail(.remote(name: "org.bluez.Error.Rejected", message: "Rejected"))
+                    return
+                }
+                let request = PairingRequest(address: invocation.call.arguments.first?.objectPath.flatMap(Self.address(of:)), kind: kind)
+                Task {
+                    let response = await handler(request)
+                    if let values = answer(response) {
+                        _ = invocation.reply(values)
+                    } else {
+                        _ = invocation.fail(.remote(name: "org.bluez.Error.Rejected", message: "Rejected"))
+                    }
+                }
+            }
+        }
+        let yes: @Sendable (PairingResponse) -> [DBusValue]? = { $0 == .reject ? nil : [] }
+        return DBusInterface(name: BlueZ.agent, methods: [
+            DBusMethod(name: "Release") { _ throws(DBusError) in [] },
+            DBusMethod(name: "Cancel") { _ throws(DBusError) in [] },
+            method("RequestConfirmation", [.objectPath, .uint32], [], { call in call.arguments.dropFirst().first?.uint32.map { .confirmPasskey($0) } }, yes),
+            method("RequestPasskey", [.objectPath], [.uint32], { _ in .enterPasskey }) { response in
+                if case let .passkey(value) = response, value <= 999_999 { return [.uint32(value)] }
+                return nil
+            },
+            method("DisplayPasskey", [.objectPath, .uint32, .uint16], [], { call in call.arguments.dropFirst().first?.uint32.map { .displayPasskey($0) } }, yes),
+            method("RequestPinCode", [.objectPath], [.string], { _ in .enterPinCode }) { response in
+                if case let .pinCode(code) = response, (1...16).contains(code.utf8.count) { return [.string(code)] }
+                return nil
+            },
+            method("DisplayPinCode", [.objectPath, .string], [], { call in call.arguments.dropFirst().first?.string.map { .displayPinCode($0) } }, yes),
+            method("RequestAuthorization", [.objectPath], [], { _ in .authorizePairing }, yes),
+            method("AuthorizeService", [.objectPath, .string], [], { call in call.arguments.dropFirst().first?.string.map { .authorizeService($0) } }, yes),
+        ])
+    }
+
+    /// `C0:FF:EE:00:00:01` from `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.
+    static func address(of device: DBusObjectPath) -> String? {
+        guard let last = device.description.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
+        return last.dropFirst(4).replacingUnderscores
+    }
+}
+
+extension Substring {
+    /// The text with `_` as `:`.
+    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? ":" : $0 }) }
+}
