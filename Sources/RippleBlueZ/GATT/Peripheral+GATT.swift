@@ -47,6 +47,11 @@ extension Peripheral {
                     receiveOutput: { end($0) },
                     receiveCompletion: { _ in end(nil) },
                     receiveCancel: { end(nil) })
+                .catch { error in
+                    core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
+                        core.readValue(at: moved.path, interface: BlueZ.characteristic, operation: "reading \(characteristic) of \(peripheral.address)")
+                    }
+                }
                 .eraseToAnyPublisher()
             }
         }
@@ -92,6 +97,12 @@ extension Peripheral {
             }
             let options: [String: DBusValue] = ["type": .string(type == .withResponse ? "request" : "command")]
             return core.writeValue(bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation)
+                .catch { error in
+                    core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
+                        core.writeValue(bytes, at: moved.path, interface: BlueZ.characteristic, options: options, operation: operation)
+                    }
+                }
+                .eraseToAnyPublisher()
         }
     }
 
@@ -109,6 +120,19 @@ extension Peripheral {
 }
 
 extension CentralCore {
+    /// When bluetoothd answers that the object is unknown — its database changed and the characteristic
+    /// moved — looks the characteristic up again by its reference and runs `retry` on it once; any other
+    /// error (or a characteristic that is gone or did not move) stays the answer.
+    func retryOnMovedAttribute<Output: Sendable>(
+        _ error: BluetoothError, _ reference: CharacteristicReference, of peripheral: Peripheral, was path: DBusObjectPath,
+        _ retry: (GATTCharacteristic) -> AnyPublisher<Output, BluetoothError>
+    ) -> AnyPublisher<Output, BluetoothError> {
+        guard error.bluezName == "org.freedesktop.DBus.Error.UnknownObject" || error.bluezName == "org.freedesktop.DBus.Error.UnknownMethod",
+            case let .success(moved) = characteristic(reference, of: peripheral), moved.path != path
+        else { return Fail(error: error).eraseToAnyPublisher() }
+        return retry(moved)
+    }
+
     /// `ReadValue` on the attribute at `path`: its bytes, or bluetoothd's error as a ``BluetoothError``.
     func readValue(at path: DBusObjectPath, interface: String, operation: String) -> AnyPublisher<[UInt8], BluetoothError> {
         connection.call(

@@ -192,34 +192,42 @@ extension CentralCore {
         for packet in packets { for listener in listeners { listener.push(packet) } }
     }
 
-    /// bluetoothd closed the socket: the link dropped, or the acquisition ended. Under a reconnection
-    /// policy the listeners wait for the session to be re-armed (at once if the link is still up);
-    /// otherwise they end.
+    /// bluetoothd closed the socket: the link dropped, the database changed, or the acquisition ended.
+    /// The session waits, listeners and all: the link's end (if that is why) decides whether they end or
+    /// wait for a reconnection; while the device is connected the session starts again.
     private func socketClosed(_ path: DBusObjectPath, device: Peripheral) {
-        if lock.withLock({ reconnections[path.devicePath] != nil }) {
-            let socket = lock.withLock { () -> NotificationSocket? in
-                defer {
-                    notifications.sessions[path]?.socket = nil
-                    notifications.sessions[path]?.started = false
-                }
-                return notifications.sessions[path]?.socket
-            }
-            socket?.close()
-            if gattError(device) == nil { rearmNotifications(under: path.devicePath, peripheral: device) }
-            return
+        let socket = lock.withLock { () -> NotificationSocket? in
+            guard let socket = notifications.sessions[path]?.socket else { return nil }
+            notifications.sessions[path]?.socket = nil
+            notifications.sessions[path]?.started = false
+            return socket
         }
-        let (listeners, socket) = lock.withLock { () -> ([NotificationListener], NotificationSocket?) in
-            guard let session = notifications.sessions[path], session.socket != nil else { return ([], nil) }
-            notifications.sessions[path] = nil
-            return (Array(session.listeners.values), session.socket)
+        guard let socket else { return }
+        socket.close()
+        let lent = lock.withLock { handedOver.contains(path.devicePath) }
+        if !lent, gattError(device) == nil {
+            rearmNotifications(under: path.devicePath, peripheral: device, waitForMissing: true)
         }
-        socket?.close()
-        let error = BluetoothError(.notConnected, "bluetoothd closed the notification socket of \(device.address)")
-        for listener in listeners { listener.finish(.failure(error)) }
     }
 
-    /// A `Value` change of a characteristic goes to its listeners (held while a read is under way).
+    /// A `Value` change of a characteristic goes to its listeners (held while a read is under way). A
+    /// characteristic that goes (a database change, or the link's end) leaves its listeners waiting; one
+    /// that comes on a connected device re-arms them (the link's end, if that was why, decides the rest).
     func notificationTreeEvent(_ event: DBusObjectManagerEvent) {
+        switch event {
+        case let .interfacesRemoved(path, interfaces) where interfaces.contains(BlueZ.characteristic):
+            suspendSession(path)
+            return
+        case let .interfacesAdded(path, interfaces) where interfaces[BlueZ.characteristic] != nil:
+            let device = path.devicePath
+            guard lock.withLock({ !handedOver.contains(device) }), let peripheral = peripheral(at: device),
+                gattError(peripheral) == nil
+            else { return }
+            rearmNotifications(under: device, peripheral: peripheral, waitForMissing: true)
+            return
+        default:
+            break
+        }
         guard case let .propertiesChanged(path, change) = event, change.interface == BlueZ.characteristic,
             let value = change.changed["Value"]?.bytes
         else { return }
@@ -313,7 +321,24 @@ extension CentralCore {
     /// The device at `device` is ready again: each session that still has listeners starts again, on
     /// the characteristic found anew by its reference (its object path may have changed). A session
     /// whose characteristic is gone ends its listeners with ``BluetoothError/Kind/attributeNotFound``.
-    func rearmNotifications(under device: DBusObjectPath, peripheral: Peripheral) {
+    /// The characteristic at `path` went: its session stops but keeps its listeners.
+    private func suspendSession(_ path: DBusObjectPath) {
+        let stopped = lock.withLock { () -> NotificationBook.Session? in
+            guard let session = notifications.sessions[path], !session.listeners.isEmpty else { return nil }
+            notifications.sessions[path]?.started = false
+            notifications.sessions[path]?.call = nil
+            notifications.sessions[path]?.socket = nil
+            notifications.sessions[path]?.readsInFlight = 0
+            notifications.sessions[path]?.held = []
+            return session
+        }
+        stopped?.call?.cancel()
+        stopped?.socket?.close()
+    }
+
+    /// With `waitForMissing`, a session whose characteristic is not (yet) there keeps waiting instead of
+    /// ending (objects come one by one while bluetoothd re-discovers a changed database).
+    func rearmNotifications(under device: DBusObjectPath, peripheral: Peripheral, waitForMissing: Bool = false) {
         let prefix = device.description + "/"
         let waiting = lock.withLock { () -> [(DBusObjectPath, NotificationBook.Session)] in
             notifications.sessions.filter {
@@ -322,6 +347,7 @@ extension CentralCore {
         }
         for (path, session) in waiting {
             guard let reference = session.reference, case let .success(found) = characteristic(reference, of: peripheral) else {
+                if waitForMissing { continue }
                 let gone = lock.withLock { notifications.sessions.removeValue(forKey: path) }
                 let error = BluetoothError(.attributeNotFound, "\(peripheral.address) no longer has \(session.reference.map { "\($0)" } ?? "the characteristic")")
                 if let gone { end([gone], with: error) }

@@ -72,6 +72,21 @@ final class GATTServer: PeripheralGATT {
         }
     }
 
+    /// Replaces the database with `services` (a firmware update, a Service Changed indication): while
+    /// connected, the old objects go (`InterfacesRemoved`) and the new ones come (`InterfacesAdded`), as
+    /// bluetoothd's re-discovery shows them; the link stays up.
+    func replace(with services: [SimulatedService]) throws(SimulatorError) {
+        let fresh = try GATTServer(services: services)
+        let link = self.link
+        if link != nil { detach() }
+        self.services = fresh.services
+        for characteristic in characteristics {
+            characteristic.server = self
+            for descriptor in characteristic.descriptors { descriptor.server = self }
+        }
+        if let link { try attach(link) }
+    }
+
     var serviceUUIDs: [AttributeUUID] {
         services.filter(\.description.isPrimary).map(\.description.uuid)
     }

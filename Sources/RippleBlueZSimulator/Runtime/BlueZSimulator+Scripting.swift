@@ -125,6 +125,16 @@ extension BlueZSimulator {
         for await _ in stream { return }
     }
 
+    /// The peripheral's GATT database becomes `services` (a firmware update): while it is connected its
+    /// old service, characteristic and descriptor objects are removed and the new ones added — with new
+    /// handles and paths where the layout changed — as bluetoothd shows a re-discovery after a Service
+    /// Changed indication; the link stays up.
+    ///
+    /// Throws ``SimulatorError/invalidWorld(_:)`` for a malformed database.
+    public func changeServices(of peripheral: DeviceAddress, to services: [SimulatedService]) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device throws(SimulatorError) in try device.gatt.replace(with: services) }
+    }
+
     /// bluetoothd "restarts": releases `org.bluez` and takes its whole tree down (connections, sessions
     /// and sockets end), waits `downtime`, then exports a fresh tree — adapters as configured (powered as
     /// at first), only paired and known devices — and takes the name back.
