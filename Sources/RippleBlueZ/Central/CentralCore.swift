@@ -202,7 +202,7 @@ final class CentralCore: Sendable {
     /// policy keep their listeners and wait for bluetoothd and the adapter to return, unless the end is
     /// `final` (the central or its bus closed).
     private func failEverything(with error: BluetoothError, final: Bool = false) {
-        failDiscovery(with: error)
+        failDiscovery(with: error, interruption: !final)
         failAttempts(with: error, final: final)
         failNotifications(with: error)
     }

@@ -9,17 +9,23 @@ extension Central {
     /// and stops after the last cancels; subscribers with different filters share it (bluetoothd gets
     /// their merged filter, each subscriber gets what its own filter asks for). Discovery pauses while a
     /// connection is being made and resumes after. Fails at once with the state's error when the adapter
-    /// is not powered on, with bluetoothd's error when it refuses to discover, and with
-    /// ``BluetoothError/Kind/poweredOff`` or ``BluetoothError/Kind/bluetoothUnavailable`` when the
-    /// adapter or bluetoothd goes.
-    public func startDiscovery(filter: DiscoveryFilter = .all) -> AnyPublisher<PeripheralDiscovery, BluetoothError> {
+    /// is not powered on, and with bluetoothd's error when it refuses to discover. When the adapter or
+    /// bluetoothd goes, the stream waits and discovery starts again once they are back
+    /// (``isScanning`` shows the gap); with `resumesAfterInterruption` false it fails instead, with
+    /// ``BluetoothError/Kind/poweredOff`` or ``BluetoothError/Kind/bluetoothUnavailable``. Closing the
+    /// central ends it with ``BluetoothError/Kind/bluetoothUnavailable``.
+    public func startDiscovery(filter: DiscoveryFilter = .all, resumesAfterInterruption: Bool = true)
+        -> AnyPublisher<PeripheralDiscovery, BluetoothError>
+    {
         let core = self.core
         return Deferred { () -> AnyPublisher<PeripheralDiscovery, BluetoothError> in
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
             let subject = PassthroughSubject<PeripheralDiscovery, BluetoothError>()
             let id = core.nextID()
             return subject.handleEvents(
-                receiveSubscription: { _ in core.addDiscoveryClient(id, .init(filter: filter, subject: subject)) },
+                receiveSubscription: { _ in
+                    core.addDiscoveryClient(id, .init(filter: filter, subject: subject, resumes: resumesAfterInterruption))
+                },
                 receiveCompletion: { _ in core.removeDiscoveryClient(id) },
                 receiveCancel: { core.removeDiscoveryClient(id) }
             ).eraseToAnyPublisher()
@@ -183,7 +189,8 @@ extension CentralCore {
                         lock.withLock { discovery.isOn = true }
                         isScanning.send(true)
                     } else {
-                        failDiscovery(with: error)
+                        // Refused because bluetoothd or the adapter went meanwhile: an interruption.
+                        failDiscovery(with: error, interruption: operationError() != nil)
                     }
                     // What changed meanwhile (the last client left, a filter came) is done now.
                     updateDiscovery(filterChanged: false)
@@ -217,15 +224,17 @@ extension CentralCore {
             receiveValue: { message in completion(.success(message)) })
     }
 
-    func failDiscovery(with error: BluetoothError) {
+    /// Discovery ends with `error`. When it is an `interruption` (bluetoothd or the adapter went), the
+    /// clients that resume stay, to start it again when the state is powered on.
+    func failDiscovery(with error: BluetoothError, interruption: Bool = false) {
         let clients = lock.withLock { () -> [DiscoveryBook.Client] in
-            defer {
-                discovery.clients = [:]
-                discovery.isOn = false
-            }
-            return Array(discovery.clients.values)
+            let ending = discovery.clients.filter { !interruption || !$0.value.resumes }
+            for id in ending.keys { discovery.clients[id] = nil }
+            discovery.isOn = false
+            if !discovery.clients.isEmpty { discovery.filterIsStale = true }
+            return Array(ending.values)
         }
-        if !clients.isEmpty || isScanning.value { isScanning.send(false) }
+        if isScanning.value { isScanning.send(false) }
         for client in clients { client.subject.send(completion: .failure(error)) }
     }
 

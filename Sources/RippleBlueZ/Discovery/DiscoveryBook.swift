@@ -6,6 +6,8 @@ struct DiscoveryBook {
     struct Client {
         let filter: DiscoveryFilter
         let subject: PassthroughSubject<PeripheralDiscovery, BluetoothError>
+        /// Waits through bluetoothd's or the adapter's absence instead of failing.
+        var resumes = true
     }
 
     var clients: [Int: Client] = [:]

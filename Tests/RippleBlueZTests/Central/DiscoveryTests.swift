@@ -84,3 +84,31 @@ import Testing
         await fixture.stop()
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct DiscoveryInterruptionTests {
+    @Test func discoveryWaitsThroughAPowerCycleAndResumes() async throws {
+        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(.heartRateMonitor())]))
+        let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
+        let discoveries = Collector(fixture.central.startDiscovery())
+        await discoveries.wait { !$0.values.isEmpty }
+        try await fixture.simulator.setPowered(false, adapter: "hci0")
+        await scanning.wait { $0.values == [false, true, false] }
+        let seen = discoveries.values.count
+        try await fixture.simulator.setPowered(true, adapter: "hci0")
+        await scanning.wait { $0.values == [false, true, false, true] }
+        await discoveries.wait { $0.values.count > seen }
+        #expect(discoveries.completion == nil)
+        #expect(try await fixture.simulator.discoveringClients().count == 1)
+        await fixture.stop()
+    }
+
+    @Test func aDiscoveryThatDoesNotResumeFailsWhenTheAdapterGoesOff() async throws {
+        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(.heartRateMonitor())]))
+        let discoveries = Collector(fixture.central.startDiscovery(resumesAfterInterruption: false))
+        await discoveries.wait { !$0.values.isEmpty }
+        try await fixture.simulator.setPowered(false, adapter: "hci0")
+        await discoveries.wait { $0.completion != nil }
+        #expect(discoveries.completion == .failure(.poweredOff))
+        await fixture.stop()
+    }
+}
