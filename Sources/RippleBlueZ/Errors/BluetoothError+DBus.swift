@@ -45,6 +45,9 @@ extension BluetoothError {
         case "org.freedesktop.DBus.Error.AccessDenied": kind = .notAuthorizedOnBus
         case "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod":
             kind = .notConnected
+        case "org.freedesktop.DBus.Error.NoReply" where message.lowercased().contains("disconnected"):
+            // bluetoothd left the bus (it stopped or crashed) with the call unanswered.
+            kind = .bluetoothUnavailable
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout",
             "org.freedesktop.DBus.Error.TimedOut":
             kind = .timeout

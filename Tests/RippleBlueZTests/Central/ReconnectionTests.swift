@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleDBus
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
@@ -169,5 +170,31 @@ import Testing
         }
         #expect([.bluetoothUnavailable, .notConnected].contains(error.kind))
         await fixture.stop()
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct InFlightOperationTests {
+    @Test func anOperationInFlightWhenBluetoothdRestartsFailsClearly() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
+        let read = Collector(peripheral.read(Lab.reference(Lab.sensor)))
+        try await fixture.simulator.restart(downtime: .milliseconds(20))
+        await read.wait { $0.completion != nil }
+        guard case let .failure(error)? = read.completion else {
+            Issue.record("the read did not fail")
+            await fixture.stop()
+            return
+        }
+        #expect([.notConnected, .bluetoothUnavailable].contains(error.kind))
+        await fixture.stop()
+    }
+
+    @Test func bluetoothdLeavingTheBusWithACallUnansweredIsUnavailable() {
+        let error = BluetoothError(
+            .remote(name: "org.freedesktop.DBus.Error.NoReply",
+                    message: "Message recipient disconnected from message bus without replying"),
+            during: "reading 2A37")
+        #expect(error.kind == .bluetoothUnavailable)
     }
 }
