@@ -16,16 +16,11 @@ struct HeartRateMonitor: AsyncParsableCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How many measurements to print before disconnecting.")
-    var count = 10
-
-    func validate() throws {
-        if count <= 0 { throw ValidationError("--count must be positive") }
-    }
+    @OptionGroup var count: MeasurementCount
 
     func run() async throws {
         let bluetooth = self.bluetooth
-        let count = self.count
+        let count = self.count.value
         try await ExampleSession.run(bluetooth, simulating: [.heartRateMonitor(rate: 4)]) { central in
             print("Scanning for heart-rate monitors…")
             let connected = ConnectedPeripheral()

@@ -16,16 +16,11 @@ struct SharedListener: AsyncParsableCommand {
 
     @OptionGroup var bluetooth: BluetoothOptions
 
-    @Option(help: "How many measurements each subscriber takes.")
-    var count = 8
-
-    func validate() throws {
-        if count <= 0 { throw ValidationError("--count must be positive") }
-    }
+    @OptionGroup var count: MeasurementCount
 
     func run() async throws {
         let bluetooth = self.bluetooth
-        let count = self.count
+        let count = self.count.value
         try await ExampleSession.run(bluetooth, simulating: [.heartRateMonitor(rate: 4)]) { central in
             print("Scanning for heart-rate monitors…")
             let found = try await central.startDiscovery(filter: .services([.heartRate]))

@@ -4,28 +4,12 @@ import RippleBlueZSimulator
 import Synchronization
 import Testing
 
-/// What a simulated characteristic was written, in order.
-private final class Writes: Sendable {
-    private let values = Mutex<[[UInt8]]>([])
-    var all: [[UInt8]] { values.withLock { $0 } }
-    func append(_ value: [UInt8]) { values.withLock { $0.append(value) } }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct ConnectionTaskTests {
     private let sensor = Lab.reference(Lab.sensor)
 
-    private func world(_ writes: Writes) -> SimulatedWorld {
-        var peripheral = Lab.peripheral
-        peripheral.services[0].characteristics[0].onWrite = { request throws(BlueZError) in
-            writes.append(request.value)
-            return .accept
-        }
-        return SimulatedWorld(peripherals: [.init(peripheral)])
-    }
-
     @Test func tasksRunBeforeReadyAndOtherOperationsWaitForThem() async throws {
-        let writes = Writes()
-        let fixture = try await CentralFixture(world: world(writes))
+        let writes = WriteLog()
+        let fixture = try await CentralFixture(world: Lab.world(loggingWritesTo: writes))
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
         let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
         let early = Mutex<Collector<Void>?>(nil)
@@ -42,7 +26,7 @@ private final class Writes: Sendable {
         let plainWrite = try #require(early.withLock { $0 })
         await plainWrite.wait { $0.completion != nil }
         #expect(plainWrite.completion == .finished)
-        #expect(writes.all == [[0xA5], [1]])
+        #expect(writes.values == [[0xA5], [1]])
         #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
         #expect(peripheral.isConnected)
         task.cancel()
@@ -70,8 +54,8 @@ private final class Writes: Sendable {
     }
 
     @Test func tasksRunAgainAfterEachReconnection() async throws {
-        let writes = Writes()
-        let fixture = try await CentralFixture(world: world(writes))
+        let writes = WriteLog()
+        let fixture = try await CentralFixture(world: Lab.world(loggingWritesTo: writes))
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
         let sensor = self.sensor
         let task = fixture.central.onConnect(Lab.address) { privileged in privileged.write([0xA5], to: sensor) }
@@ -79,7 +63,7 @@ private final class Writes: Sendable {
         _ = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
         try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
         await events.wait { $0.values.contains { $0.name == "autoConnected" } }
-        #expect(writes.all == [[0xA5], [0xA5]])
+        #expect(writes.values == [[0xA5], [0xA5]])
         task.cancel()
         await fixture.stop()
     }

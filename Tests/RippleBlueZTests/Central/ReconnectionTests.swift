@@ -54,8 +54,7 @@ import Testing
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
         try await peripheral.disconnect()
         await listener.wait { $0.completion != nil }
-        guard case let .failure(error)? = listener.completion else {
-            Issue.record("the listener did not fail")
+        guard let error = listener.failure() else {
             await fixture.stop()
             return
         }
@@ -73,8 +72,7 @@ import Testing
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
         try await fixture.simulator.disconnect(peripheral: lab, reason: .authentication)
         await listener.wait { $0.completion != nil }
-        guard case let .failure(error)? = listener.completion else {
-            Issue.record("the listener did not fail")
+        guard let error = listener.failure() else {
             await fixture.stop()
             return
         }
@@ -93,8 +91,7 @@ import Testing
         try await fixture.simulator.setInRange(false, peripheral: lab)
         try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
         await listener.wait { $0.completion != nil }
-        guard case let .failure(error)? = listener.completion else {
-            Issue.record("the listener did not fail")
+        guard let error = listener.failure() else {
             await fixture.stop()
             return
         }
@@ -163,8 +160,7 @@ import Testing
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
         try await fixture.simulator.restart(downtime: .milliseconds(50))
         await listener.wait { $0.completion != nil }
-        guard case let .failure(error)? = listener.completion else {
-            Issue.record("the listener did not fail")
+        guard let error = listener.failure() else {
             await fixture.stop()
             return
         }
@@ -181,8 +177,7 @@ import Testing
         let read = Collector(peripheral.read(Lab.reference(Lab.sensor)))
         try await fixture.simulator.restart(downtime: .milliseconds(20))
         await read.wait { $0.completion != nil }
-        guard case let .failure(error)? = read.completion else {
-            Issue.record("the read did not fail")
+        guard let error = read.failure() else {
             await fixture.stop()
             return
         }

@@ -66,6 +66,15 @@ final class Collector<Output: Sendable>: Subscriber, Sendable {
     var values: [Output] { lock.withLock { record.values } }
     var completion: Subscribers.Completion<BluetoothError>? { lock.withLock { record.completion } }
 
+    /// The error the stream failed with; records an issue and returns nil when it did not fail.
+    func failure(sourceLocation: SourceLocation = #_sourceLocation) -> BluetoothError? {
+        guard case let .failure(error)? = completion else {
+            Issue.record("the stream did not fail: \(String(describing: completion))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return error
+    }
+
     func receive(subscription: any Subscription) {
         lock.withLock { self.subscription = subscription }
         if initialDemand > .none { subscription.request(initialDemand) }

@@ -48,6 +48,28 @@ enum Lab {
     }
 
     static var world: SimulatedWorld { SimulatedWorld(peripherals: [.init(peripheral)]) }
+
+    /// The lab world whose sensor records what it is written in `log`.
+    static func world(loggingWritesTo log: WriteLog) -> SimulatedWorld {
+        var logged = peripheral
+        logged.services[0].characteristics[0].onWrite = { request throws(BlueZError) in
+            log.append(request.value)
+            return .accept
+        }
+        return SimulatedWorld(peripherals: [.init(logged)])
+    }
+}
+
+/// What a simulated characteristic was written, in order.
+final class WriteLog: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var stored: [[UInt8]] = []
+
+    var values: [[UInt8]] { lock.withLock { stored } }
+
+    func append(_ value: [UInt8]) {
+        lock.withLock { stored.append(value) }
+    }
 }
 
 extension CentralFixture {
