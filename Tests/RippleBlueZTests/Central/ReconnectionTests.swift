@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func aStreamSurvivesTwentyDropsWithOnlyTheGaps(transport: NotificationTransport) async throws {
         let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(100)]))
+        let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
         let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
         let listener = Collector(peripheral.listen(to: sensor, transport: transport))
         var expected: [[UInt8]] = []
@@ -27,9 +27,13 @@ import Testing
             expected += values
             let count = expected.count
             await listener.wait { $0.values.count == count }
+            // Out of range, the link drops and the reconnection attempts fail until it is back.
+            try await fixture.simulator.setInRange(false, peripheral: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
+            await events.wait { record in record.values.filter { $0.name == "disconnected" }.count == round + 1 }
             // Sent while the link is down: lost, the only gap the subscriber sees.
             try await fixture.notify(Lab.sensor, [[0xEE, UInt8(round)]])
+            try await fixture.simulator.setInRange(true, peripheral: lab)
             await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1 }
         }
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -42,7 +46,8 @@ import Testing
         let names = events.values.map(\.name)
         #expect(names.filter { $0 == "disconnected" }.count == 20)
         #expect(names.filter { $0 == "autoConnected" }.count == 20)
-        #expect(Array(names.prefix(5)) == ["disconnected", "connecting", "connected", "ready", "autoConnected"])
+        #expect(names.first == "disconnected")
+        #expect(names.last == "autoConnected")
         await fixture.stop()
     }
 
