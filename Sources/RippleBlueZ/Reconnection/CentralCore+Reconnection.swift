@@ -126,7 +126,7 @@ extension CentralCore {
             reconnections[path]?.failures = failures
             reconnections[path]?.pending = nil
             if let maximum = state.policy.maximumAttempts, failures >= maximum { return true }
-            return false
+            return !state.policy.shouldRetry(error)
         }
         switch giveUp {
         case true?:

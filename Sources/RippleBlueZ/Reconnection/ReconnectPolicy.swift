@@ -11,15 +11,19 @@ public struct ReconnectPolicy: Sendable {
     public var maximumAttempts: Int?
     /// Decides from the reason of the drop whether to reconnect at all.
     public var shouldReconnect: @Sendable (DisconnectionReason) -> Bool
+    /// Decides from the error of a failed attempt whether to try again (within ``maximumAttempts``).
+    public var shouldRetry: @Sendable (BluetoothError) -> Bool
 
-    /// A policy with this backoff schedule (empty: no wait), limit and decision.
+    /// A policy with this backoff schedule (empty: no wait), limit and decisions.
     public init(
         delays: [Duration] = [.zero, .milliseconds(250), .seconds(1), .seconds(2), .seconds(5)],
         maximumAttempts: Int? = nil,
-        shouldReconnect: @escaping @Sendable (DisconnectionReason) -> Bool = { _ in true }
+        shouldReconnect: @escaping @Sendable (DisconnectionReason) -> Bool = { _ in true },
+        shouldRetry: @escaping @Sendable (BluetoothError) -> Bool = { _ in true }
     ) {
         self.delays = delays
         self.maximumAttempts = maximumAttempts
+        self.shouldRetry = shouldRetry
         self.shouldReconnect = shouldReconnect
     }
 

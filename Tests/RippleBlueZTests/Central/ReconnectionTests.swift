@@ -71,7 +71,7 @@ import Testing
 
     @Test func thePolicyDecidesFromTheReason() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
-        let policy = ReconnectPolicy(delays: [.zero]) { reason in reason.name != "org.bluez.Reason.Authentication" }
+        let policy = ReconnectPolicy(delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
         let peripheral = try await connected(fixture, policy: policy)
         let listener = Collector(peripheral.listen(to: sensor))
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -83,6 +83,21 @@ import Testing
         }
         #expect(error.kind == .notConnected)
         #expect(error.bluezName == "org.bluez.Reason.Authentication")
+        await fixture.stop()
+    }
+
+    @Test func aPolicyGivesUpWhenItsHandlerSaysSo() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let policy = ReconnectPolicy(delays: [.zero], shouldRetry: { $0.kind != .connectionFailed })
+        let peripheral = try await connected(fixture, policy: policy)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let listener = Collector(peripheral.listen(to: sensor))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.simulator.setInRange(false, peripheral: lab)
+        try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
+        await listener.wait { $0.completion != nil }
+        #expect(listener.failure()?.kind == .connectionFailed)
+        #expect(events.values.filter { $0.name == "failed" }.count == 1)
         await fixture.stop()
     }
 
