@@ -1,0 +1,66 @@
+import Ripple
+import Testing
+@testable import RippleLoop
+
+/// A typed error for `perform`.
+private struct Refused: Error, Equatable {}
+
+@Suite("EventLoop: Duration helpers", .timeLimit(.minutes(1)))
+struct EventLoopDurationTests {
+    @Test func durationsBecomeClampedNanoseconds() {
+        #expect(Duration.seconds(1).clampedNanoseconds == 1_000_000_000)
+        #expect(Duration.milliseconds(250).clampedNanoseconds == 250_000_000)
+        #expect(Duration.nanoseconds(5).clampedNanoseconds == 5)
+        #expect(Duration.seconds(-3).clampedNanoseconds == 0)
+        #expect(Duration.seconds(Int64.max).clampedNanoseconds == Int.max)
+    }
+
+    @Test func performRunsOnTheLoopThreadAndReturnsOrThrows() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        #expect(await loop.perform { loop.isInLoopThread })
+        #expect(await loop.perform { 6 * 7 } == 42)
+        await #expect(throws: Refused()) {
+            try await loop.perform { () throws(Refused) -> Int in throw Refused() }
+        }
+    }
+
+    /// Resumes once `action` has run on `loop` after `delay`.
+    private func marker(on loop: EventLoop, after delay: Duration) async {
+        await withCheckedContinuation { continuation in loop.later(delay) { continuation.resume() } }
+    }
+
+    @Test func afterRunsOnceAndACancelledOneNever() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let fired = Recorder<String>()
+        let kept = loop.after(.milliseconds(10)) { fired.append("kept") }
+        let cancelled = loop.after(.milliseconds(40)) { fired.append("cancelled") }
+        cancelled.cancel()
+        await marker(on: loop, after: .milliseconds(100))
+        #expect(fired.all == ["kept"])
+        _ = kept
+    }
+
+    @Test func everyRepeatsUntilCancelled() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let ticks = Recorder<Int>()
+        let counter = Box(0)
+        let repeating = loop.every(.milliseconds(5)) {
+            ticks.append(counter.update { value -> Int in
+                value += 1
+                return value
+            })
+        }
+        while ticks.count < 3 { await marker(on: loop, after: .milliseconds(5)) }
+        repeating.cancel()
+        let seen = ticks.count
+        await marker(on: loop, after: .milliseconds(40))
+        #expect(ticks.count == seen)
+        #expect(ticks.all == Array(1...seen))
+    }
+}
