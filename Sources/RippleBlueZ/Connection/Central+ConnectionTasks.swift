@@ -1,5 +1,6 @@
 import Ripple
 import RippleDBus
+import Synchronization
 
 /// An operation run on a peripheral after each connection and reconnection, before it is ready: an
 /// authentication write, a configuration read. It gets a handle whose operations go before every
@@ -42,12 +43,10 @@ extension CentralCore {
         }
         let queue = gattQueue(for: path)
         queue.hold()
-        let released = CancellableBox()
+        let released = Atomic(false)
         let release: @Sendable () -> Void = {
             // Once: the chain ends, or the attempt is abandoned.
-            guard released.cancellable == nil else { return }
-            released.cancellable = AnyCancellable {}
-            queue.release()
+            if !released.exchange(true, ordering: .acquiringAndReleasing) { queue.release() }
         }
         let privileged = Peripheral(central: central, address: address, path: path, isInConnectionTask: true)
         let chain = Publishers.Sequence<[ConnectionTask], BluetoothError>(sequence: tasks)

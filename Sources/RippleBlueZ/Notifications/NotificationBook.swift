@@ -26,6 +26,19 @@ struct NotificationBook {
         var reference: CharacteristicReference?
         var transport = NotificationTransport.automatic
         var device: Peripheral?
+
+        /// Stops the session but keeps its listeners (to be re-armed): returns what must be cancelled
+        /// and closed outside the lock.
+        mutating func suspend() -> (call: AnyCancellable?, socket: NotificationSocket?) {
+            defer {
+                started = false
+                call = nil
+                socket = nil
+                readsInFlight = 0
+                held = []
+            }
+            return (call, socket)
+        }
     }
 
     var sessions: [DBusObjectPath: Session] = [:]
@@ -292,50 +305,30 @@ extension CentralCore {
     }
 
     /// The link of the device at `device` dropped and will be reconnected: its sessions stop (sockets
-    /// closed, calls dropped) but keep their listeners, to be re-armed by ``rearmNotifications(under:peripheral:)``.
+    /// closed, calls dropped) but keep their listeners, to be re-armed by ``rearmNotifications(under:peripheral:waitForMissing:)``;
+    /// sessions without listeners go.
     func suspendNotifications(under device: DBusObjectPath) {
         let prefix = device.description + "/"
-        let stopped = lock.withLock { () -> [NotificationBook.Session] in
-            var stopped: [NotificationBook.Session] = []
-            for path in notifications.sessions.keys where path.description.hasPrefix(prefix) {
-                guard let session = notifications.sessions[path] else { continue }
-                stopped.append(session)
-                if session.listeners.isEmpty {
-                    notifications.sessions[path] = nil
-                    continue
-                }
-                notifications.sessions[path]?.started = false
-                notifications.sessions[path]?.call = nil
-                notifications.sessions[path]?.socket = nil
-                notifications.sessions[path]?.readsInFlight = 0
-                notifications.sessions[path]?.held = []
-            }
-            return stopped
-        }
-        for session in stopped {
-            session.call?.cancel()
-            session.socket?.close()
-        }
+        let paths = lock.withLock { notifications.sessions.keys.filter { $0.description.hasPrefix(prefix) } }
+        for path in paths { suspendSession(path) }
     }
 
-    /// The device at `device` is ready again: each session that still has listeners starts again, on
-    /// the characteristic found anew by its reference (its object path may have changed). A session
-    /// whose characteristic is gone ends its listeners with ``BluetoothError/Kind/attributeNotFound``.
-    /// The characteristic at `path` went: its session stops but keeps its listeners.
+    /// The characteristic at `path` went (or its link): its session stops but keeps its listeners; a
+    /// session without listeners goes.
     private func suspendSession(_ path: DBusObjectPath) {
-        let stopped = lock.withLock { () -> NotificationBook.Session? in
-            guard let session = notifications.sessions[path], !session.listeners.isEmpty else { return nil }
-            notifications.sessions[path]?.started = false
-            notifications.sessions[path]?.call = nil
-            notifications.sessions[path]?.socket = nil
-            notifications.sessions[path]?.readsInFlight = 0
-            notifications.sessions[path]?.held = []
-            return session
+        let stopped = lock.withLock { () -> (call: AnyCancellable?, socket: NotificationSocket?)? in
+            guard var session = notifications.sessions[path] else { return nil }
+            let stopped = session.suspend()
+            notifications.sessions[path] = session.listeners.isEmpty ? nil : session
+            return stopped
         }
         stopped?.call?.cancel()
         stopped?.socket?.close()
     }
 
+    /// The device at `device` is ready again: each session that still has listeners starts again, on
+    /// the characteristic found anew by its reference (its object path may have changed). A session
+    /// whose characteristic is gone ends its listeners with ``BluetoothError/Kind/attributeNotFound``.
     /// With `waitForMissing`, a session whose characteristic is not (yet) there keeps waiting instead of
     /// ending (objects come one by one while bluetoothd re-discovers a changed database).
     func rearmNotifications(under device: DBusObjectPath, peripheral: Peripheral, waitForMissing: Bool = false) {

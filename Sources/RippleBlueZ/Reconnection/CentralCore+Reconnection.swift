@@ -55,10 +55,10 @@ extension CentralCore {
     /// bluetoothd and the adapter are back: every peripheral waiting under a policy reconnects.
     func reconnectionsMayResume() {
         let waiting = lock.withLock { reconnections.filter { $0.value.pending == nil && !handedOver.contains($0.key) }.map(\.key) }
-        for path in waiting where connectedPaths(contains: path) == false { scheduleReconnect(path) }
+        for path in waiting where !isConnectedOrConnecting(path) { scheduleReconnect(path) }
     }
 
-    private func connectedPaths(contains path: DBusObjectPath) -> Bool {
+    private func isConnectedOrConnecting(_ path: DBusObjectPath) -> Bool {
         lock.withLock { connectedPaths[path] != nil || attempts[path] != nil }
     }
 
