@@ -25,11 +25,15 @@ let package = Package(
         .library(name: "RippleBlueZ", targets: ["RippleBlueZ"]),
         .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
         .executable(name: "ripple-bluez-sim", targets: ["ripple-bluez-sim"]),
+        .executable(name: "ripple-ble", targets: ["ripple-ble"]),
     ],
     dependencies: [
-        // Only executables use these: ripple-bluez-sim (command line, YAML world files) and the examples.
+        // Only executables and tooling use these: ripple-bluez-sim and ripple-ble (command line, YAML world
+        // files), the examples, and the documentation plugin.
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        // `swift package generate-documentation`: the DocC catalogs of the library modules.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .target(
@@ -66,14 +70,33 @@ let package = Package(
             dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "ripple-bluez-sim",
+        // What the two command-line tools share to serve a simulated world as a process (not a product).
+        .target(
+            name: "RippleSimulatorServing",
             dependencies: [
                 "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ripple-bluez-sim",
+            dependencies: [
+                "RippleSimulatorServing", "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Sources/ripple-bluez-sim",
+            swiftSettings: swiftSettings
+        ),
+        // `ripple-ble`: scan, info, read, write, listen, bench, doctor and sim from a shell.
+        .executableTarget(
+            name: "ripple-ble",
+            dependencies: [
+                "RippleSimulatorServing", "RippleBlueZ", "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/ripple-ble",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -62,6 +62,17 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // End-to-end notification throughput, CPU and latency: ripple-ble, the C peers and bleak, each a
+        // process against the simulator in a process of its own (run by Scripts/notification-benchmarks).
+        .executableTarget(
+            name: "NotificationBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/NotificationBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "LoopBenchmarks",
             dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RippleBlueZSimulator
+import RippleSimulatorServing
 
 /// `ripple-bluez-sim`: a simulated bluetoothd on a private D-Bus bus, serving a world file.
 @main
@@ -42,6 +43,7 @@ struct RippleBlueZSim: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Output.commandName = "ripple-bluez-sim"
         let world: SimulatedWorld
         do {
             if let path = self.world {

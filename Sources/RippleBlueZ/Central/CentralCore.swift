@@ -65,7 +65,13 @@ final class CentralCore: Sendable {
         let reasons = connection.signals(from: BlueZ.service, interface: BlueZ.device, member: "Disconnected").sink(
             receiveCompletion: { _ in },
             receiveValue: { [weak self] message in self?.disconnectedSignal(message) })
-        lock.withLock { subscriptions = [owner, reasons] }
+        // Characteristic values take the connection's fast path: a notification over StartNotify is a
+        // `Value` change that skips the object tree (the tree's `Value` stays as it was).
+        let values = connection.byteArrayPropertyChanges(from: BlueZ.service, interface: BlueZ.characteristic, property: "Value")
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { [weak self] change in self?.characteristicValueChanged(change.path, to: change.bytes) })
+        lock.withLock { subscriptions = [owner, reasons, values] }
         subscribeToTree()
     }
 

@@ -223,9 +223,9 @@ extension CentralCore {
         }
     }
 
-    /// A `Value` change of a characteristic goes to its listeners (held while a read is under way). A
-    /// characteristic that goes (a database change, or the link's end) leaves its listeners waiting; one
+    /// A characteristic that goes (a database change, or the link's end) leaves its listeners waiting; one
     /// that comes on a connected device re-arms them (the link's end, if that was why, decides the rest).
+    /// (`Value` changes come by ``characteristicValueChanged(_:to:)``, not through the tree.)
     func notificationTreeEvent(_ event: DBusObjectManagerEvent) {
         switch event {
         case let .interfacesRemoved(path, interfaces) where interfaces.contains(BlueZ.characteristic):
@@ -241,9 +241,11 @@ extension CentralCore {
         default:
             break
         }
-        guard case let .propertiesChanged(path, change) = event, change.interface == BlueZ.characteristic,
-            let value = change.changed["Value"]?.bytes
-        else { return }
+    }
+
+    /// A `Value` change of the characteristic at `path` goes to its listeners (held while a read is under
+    /// way); over a socket, such changes are reads' results and go nowhere.
+    func characteristicValueChanged(_ path: DBusObjectPath, to value: [UInt8]) {
         let listeners = lock.withLock { () -> [NotificationListener] in
             guard var session = notifications.sessions[path], session.socket == nil else { return [] }
             if session.readsInFlight > 0 {

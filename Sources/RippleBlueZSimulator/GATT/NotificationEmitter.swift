@@ -59,10 +59,15 @@ final class NotificationEmitter: Sendable {
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var buffer: [UInt8]
         var numbered = false
-        if case let .numbered(size) = source.payload {
+        var timestamped = false
+        switch source.payload {
+        case let .numbered(size):
             buffer = source.payload(sequence: 0)
             numbered = size >= 4
-        } else {
+        case .timestamped:
+            buffer = source.payload(sequence: 0)
+            timestamped = true
+        default:
             buffer = []
         }
         while sent < count, !stopRequested.load(ordering: .acquiring) {
@@ -72,13 +77,17 @@ final class NotificationEmitter: Sendable {
                 buffer[1] = UInt8(truncatingIfNeeded: sequence >> 8)
                 buffer[2] = UInt8(truncatingIfNeeded: sequence >> 16)
                 buffer[3] = UInt8(truncatingIfNeeded: sequence >> 24)
-            } else {
+            } else if !timestamped {
                 buffer = source.payload(sequence: sequence)
             }
             if interval > 0 {
                 Self.advance(&deadline, by: interval)
                 while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
                 if stopRequested.load(ordering: .acquiring) { break }
+            }
+            if timestamped {
+                // Stamped after the pacing wait, just before the send, so that latency is the client's.
+                NotificationSource.stamp(&buffer, sequence: sequence)
             }
             let result = buffer.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if result < 0 {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A stream of notifications a characteristic sends by itself while a client listens: a number of
 /// them, or an endless stream, as fast as possible or at a rate, with numbered or given payloads.
 ///
@@ -14,6 +18,10 @@ public struct NotificationSource: Sendable, Hashable {
         case numbered(size: Int)
         /// `size` bytes, each the low byte of the sequence number.
         case sequenceByte(size: Int)
+        /// `size` bytes for latency measurements: the sequence number as a little-endian `UInt32` in the
+        /// first 4, the send time (`CLOCK_MONOTONIC`, nanoseconds) as a little-endian `UInt64` in the next 8,
+        /// taken just before the notification is sent, then `0xA5`. `size` must be at least 12.
+        case timestamped(size: Int)
         /// The given payloads in turn, starting again after the last (a heart-rate monitor's readings).
         case cycle([[UInt8]])
     }
@@ -44,9 +52,27 @@ public struct NotificationSource: Sendable, Hashable {
             return bytes
         case let .sequenceByte(size):
             return [UInt8](repeating: UInt8(truncatingIfNeeded: sequence), count: Swift.max(size, 0))
+        case let .timestamped(size):
+            var bytes = [UInt8](repeating: 0xA5, count: Swift.max(size, 0))
+            Self.stamp(&bytes, sequence: sequence)
+            return bytes
         case let .cycle(payloads):
             guard !payloads.isEmpty else { return [] }
             return payloads[Int(sequence % UInt32(truncatingIfNeeded: payloads.count))]
+        }
+    }
+
+    /// Writes `sequence` and the current monotonic time into the first 12 bytes of `bytes` (as
+    /// ``Payload/timestamped(size:)`` lays them out); shorter buffers get what fits.
+    static func stamp(_ bytes: inout [UInt8], sequence: UInt32) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+        for index in 0..<Swift.min(4, bytes.count) {
+            bytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * UInt32(index)))
+        }
+        for index in 0..<Swift.max(0, Swift.min(8, bytes.count - 4)) {
+            bytes[4 + index] = UInt8(truncatingIfNeeded: nanoseconds >> (8 * UInt64(index)))
         }
     }
 
@@ -57,6 +83,8 @@ public struct NotificationSource: Sendable, Hashable {
         switch payload {
         case let .numbered(size):
             if size < 4 || size > 512 { return "a numbered notification source needs payloads of 4…512 bytes" }
+        case let .timestamped(size):
+            if size < 12 || size > 512 { return "a timestamped notification source needs payloads of 12…512 bytes" }
         case let .sequenceByte(size):
             if size < 0 || size > 512 { return "a notification source's payload size is not within 0…512" }
         case let .cycle(payloads):

@@ -413,6 +413,8 @@ private struct WorldChecker {
             payload = .numbered(size: description.size ?? 20)
         case "sequence-byte":
             payload = .sequenceByte(size: description.size ?? 20)
+        case "timestamped":
+            payload = .timestamped(size: description.size ?? 20)
         case "cycle":
             if description.size != nil { report(path + ".size", "does not apply to a cycle (each payload has its size)") }
             guard let cycle = description.cycle else {
@@ -423,7 +425,7 @@ private struct WorldChecker {
             payload = .cycle(payloads.compactMap { $0 })
             guard payloads.allSatisfy({ $0 != nil }) else { return nil }
         case let other:
-            report(path + ".payload", "unknown payload \"\(other)\" (the payloads are: numbered, sequence-byte, cycle)")
+            report(path + ".payload", "unknown payload \"\(other)\" (the payloads are: numbered, sequence-byte, timestamped, cycle)")
             return nil
         }
         if description.cycle != nil, description.payload != nil, description.payload != "cycle" {

@@ -457,16 +457,17 @@ public struct WorldDescription: Codable, Sendable, Hashable {
 
     /// A ``NotificationSource``: `count` (none: endless), `rate` per second (none: as fast as possible),
     /// and a payload: `payload: numbered` (the default; a little-endian `UInt32` sequence number, then
-    /// 0xA5) or `payload: sequence-byte`, each of `size` bytes (20 by default), or `cycle`, a list of hex
-    /// payloads sent in turn.
+    /// 0xA5), `payload: sequence-byte`, or `payload: timestamped` (the sequence number, then the send
+    /// time as a little-endian `UInt64` of `CLOCK_MONOTONIC` nanoseconds), each of `size` bytes (20 by
+    /// default), or `cycle`, a list of hex payloads sent in turn.
     public struct Notifications: Codable, Sendable, Hashable {
         /// How many; nil for no end.
         public var count: Int?
         /// Per second; nil for as fast as possible.
         public var rate: Double?
-        /// `numbered`, `sequence-byte` or `cycle`.
+        /// `numbered`, `sequence-byte`, `timestamped` or `cycle`.
         public var payload: String?
-        /// Payload size in bytes for `numbered` and `sequence-byte`.
+        /// Payload size in bytes for `numbered`, `sequence-byte` and `timestamped`.
         public var size: Int?
         /// The hex payloads of `cycle`.
         public var cycle: [String]?

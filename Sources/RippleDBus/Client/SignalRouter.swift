@@ -40,6 +40,8 @@ final class SignalRouter: Sendable {
     }
 
     private nonisolated(unsafe) var routes: [Route] = []
+    /// Fast paths that take some signals before they are decoded (see ``DBusByteArrayPropertyTap``).
+    private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap] = []
     /// How many active routes use each rule (by its text): `AddMatch` on the first, `RemoveMatch` after the last.
     private nonisolated(unsafe) var ruleUsers: [String: Int] = [:]
     /// Tracked well-known names.
@@ -54,12 +56,17 @@ final class SignalRouter: Sendable {
 
     /// Adds `route`, then makes the bus send what it matches; `activated` runs once with nil when the bus
     /// accepted the rule, or with the error that refused it (the route is then removed).
-    func add(_ route: Route, core: ConnectionCore, activated: ((DBusError?) -> Void)? = nil) {
+    /// With `tap`, the route's fast path is installed with it and removed with it.
+    func add(
+        _ route: Route, core: ConnectionCore, tap: DBusByteArrayPropertyTap? = nil,
+        activated: ((DBusError?) -> Void)? = nil
+    ) {
         guard !closed else {
             route.close(.disconnected)
             return
         }
         routes.append(route)
+        if let tap { taps.append(tap) }
         beginActivation()
         let addRule = { [self] in
             guard routes.contains(where: { $0.id == route.id }) else {
@@ -91,12 +98,21 @@ final class SignalRouter: Sendable {
     func remove(_ id: ObjectIdentifier, core: ConnectionCore, dropRule: Bool = true) {
         guard let index = routes.firstIndex(where: { $0.id == id }) else { return }
         let route = routes.remove(at: index)
+        taps.removeAll { $0.id == id }
         if dropRule {
             releaseRule(route.rule, core: core)
         }
         if let name = route.rule.wellKnownSender {
             untrackOwner(of: name, core: core)
         }
+    }
+
+    /// Whether any fast path is installed.
+    var hasTaps: Bool { !taps.isEmpty }
+
+    /// Offers an undecoded signal to the fast paths; returns whether one took it.
+    func deliverToTaps(_ raw: OpaquePointer) -> Bool {
+        DBusByteArrayPropertyTap.deliver(raw, to: taps) { [self] name in owners[name]?.owner }
     }
 
     /// Hands `message` to every route whose rule it matches, in the order the routes were added.
@@ -121,6 +137,7 @@ final class SignalRouter: Sendable {
         closed = true
         let ended = routes
         routes = []
+        taps = []
         ruleUsers = [:]
         let watchers = owners.values.flatMap { $0.watchers.values }
         owners = [:]

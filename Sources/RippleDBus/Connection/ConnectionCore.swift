@@ -271,6 +271,7 @@ final class ConnectionCore: Sendable {
             pending.complete(with: Self.replyResult(raw, names: headerNames))
             return true
         case DBUS_MESSAGE_TYPE_SIGNAL:
+            if signalRouter.hasTaps, signalRouter.deliverToTaps(raw) { return true }
             guard let message = try? DBusMessage(reading: raw, checkingHeaderNames: false, names: headerNames) else {
                 // libdbus validated the bytes; a body the reader still refuses cannot match anything.
                 return false

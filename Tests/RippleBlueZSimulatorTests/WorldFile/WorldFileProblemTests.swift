@@ -174,7 +174,7 @@ import Testing
         func source(_ json: String) -> String {
             WorldJSON.characteristics(#"{"uuid": "ffe1", "flags": ["notify"], "notifications": \#(json)}"#)
         }
-        expectProblem(source(#"{"payload": "random"}"#), "\(path).payload: unknown payload \"random\" (the payloads are: numbered, sequence-byte, cycle)")
+        expectProblem(source(#"{"payload": "random"}"#), "\(path).payload: unknown payload \"random\" (the payloads are: numbered, sequence-byte, timestamped, cycle)")
         expectProblem(source(#"{"size": 3}"#), "\(path): a numbered notification source needs payloads of 4…512 bytes")
         expectProblem(source(#"{"count": -1}"#), "\(path): a notification source's count is negative")
         expectProblem(source(#"{"rate": 0}"#), "\(path): a notification source's rate is not a positive number")

@@ -7,14 +7,27 @@ import RippleBlueZSimulator
 import RippleDBus
 import RippleLoop
 
-/// Serves a world until SIGINT or SIGTERM: the bus, the simulator, the control service, the address line,
-/// and the statistics at the end.
-struct Server {
-    let world: SimulatedWorld
-    let busAddress: String?
-    let systemBus: Bool
+/// Serves a world as a process until SIGINT or SIGTERM: a private bus (unless told another), the
+/// simulator, the control service, the address line first on standard output, and the statistics at the
+/// end.
+public struct Server {
+    /// The world served.
+    public let world: SimulatedWorld
+    /// The bus to serve on instead of a private one.
+    public let busAddress: String?
+    /// Serve on the system bus instead of a private one.
+    public let systemBus: Bool
 
-    func run() async throws {
+    /// A server of `world` on a private bus, the bus at `busAddress`, or the system bus.
+    public init(world: SimulatedWorld, busAddress: String?, systemBus: Bool) {
+        self.world = world
+        self.busAddress = busAddress
+        self.systemBus = systemBus
+    }
+
+    /// Serves until SIGINT or SIGTERM. Prints `DBUS_SYSTEM_BUS_ADDRESS=<address>` on standard output once
+    /// it serves; throws `ExitCode(1)` after printing why when the bus or the simulator cannot start.
+    public func run() async throws {
         var daemon: PrivateDBusDaemon?
         let bus: DBusBus
         let address: String
@@ -39,7 +52,7 @@ struct Server {
         defer { daemon?.stop() }
 
         let simulator = BlueZSimulator(world: world, bus: bus)
-        let controlLoop = try EventLoopThread(name: "ripple-bluez-sim-control")
+        let controlLoop = try EventLoopThread(name: "simulator-control")
         defer { controlLoop.stop() }
         let control = SimulatorControlService(simulator: simulator, bus: bus, loop: controlLoop.loop)
         do {

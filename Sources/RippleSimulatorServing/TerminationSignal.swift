@@ -5,9 +5,9 @@ import Dispatch
 import Synchronization
 
 /// Waiting for SIGINT or SIGTERM, which end the simulator in order instead of killing it.
-enum TerminationSignal {
+public enum TerminationSignal {
     /// Stops SIGINT and SIGTERM from killing the process, then returns the first of them that arrives.
-    static func wait() async -> Int32 {
+    public static func wait() async -> Int32 {
         let watched: [Int32] = [SIGINT, SIGTERM]
         for number in watched { signal(number, SIG_IGN) }
         let arrival = Arrival()

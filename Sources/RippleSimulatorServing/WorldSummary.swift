@@ -1,8 +1,9 @@
 import RippleBlueZSimulator
 
 /// A few lines telling what a world holds, for `--check` and the start-up banner.
-enum WorldSummary {
-    static func lines(_ world: SimulatedWorld) -> [String] {
+public enum WorldSummary {
+    /// A line per adapter, and under it a line per peripheral: address, name, RSSI, services.
+    public static func lines(_ world: SimulatedWorld) -> [String] {
         var lines: [String] = []
         for adapter in world.adapters {
             lines.append("adapter \(adapter.name) \(adapter.address)\(adapter.isPowered ? "" : " (powered off)")")

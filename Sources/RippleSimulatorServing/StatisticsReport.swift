@@ -1,8 +1,9 @@
 import RippleBlueZSimulator
 
 /// The statistics the simulator prints when it stops.
-enum StatisticsReport {
-    static func lines(_ snapshot: SimulatorStatistics.Snapshot) -> [String] {
+public enum StatisticsReport {
+    /// One line each: notifications sent by path, the emitter's CPU time, the process's CPU time.
+    public static func lines(_ snapshot: SimulatorStatistics.Snapshot) -> [String] {
         [
             "notifications sent: \(snapshot.socketNotifications + snapshot.signalNotifications) "
                 + "(\(snapshot.socketNotifications) over AcquireNotify sockets, "

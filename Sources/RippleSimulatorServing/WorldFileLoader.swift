@@ -4,10 +4,10 @@ import Yams
 
 /// Reads a world file (`.json`, `.yaml`, `.yml`) into a checked ``SimulatedWorld``, or says what is wrong
 /// with it, where.
-enum WorldFileLoader {
+public enum WorldFileLoader {
     /// The world the file at `path` describes. Throws ``SimulatorError/invalidWorld(_:)`` whose message
     /// names the file and, for each problem, its line when it can be found and its path in the file.
-    static func load(_ path: String) throws(SimulatorError) -> (WorldDescription, SimulatedWorld) {
+    public static func load(_ path: String) throws(SimulatorError) -> (WorldDescription, SimulatedWorld) {
         let isJSON: Bool
         switch (path as NSString).pathExtension.lowercased() {
         case "json": isJSON = true
@@ -25,7 +25,7 @@ enum WorldFileLoader {
     }
 
     /// The world `text` describes (JSON when `isJSON`, else YAML); problems are reported against `name`.
-    static func parse(_ text: String, isJSON: Bool, name: String) throws(SimulatorError) -> (WorldDescription, SimulatedWorld) {
+    public static func parse(_ text: String, isJSON: Bool, name: String) throws(SimulatorError) -> (WorldDescription, SimulatedWorld) {
         let lines = LineFinder(text)
         do {
             let description = try WorldDescription.decode {

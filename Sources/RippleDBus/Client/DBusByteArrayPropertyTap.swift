@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDBus
+import Ripple
+
+/// A change of a byte-array property, from ``DBusConnection/byteArrayPropertyChanges(from:interface:property:buffering:)``.
+public struct DBusByteArrayPropertyChange: Sendable, Hashable {
+    /// The object whose property changed.
+    public var path: DBusObjectPath
+    /// The property's new value.
+    public var bytes: [UInt8]
+
+    /// A change of the property of the object at `path` to `bytes`.
+    public init(path: DBusObjectPath, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+    }
+}
+
+/// The publisher ``DBusConnection/byteArrayPropertyChanges(from:interface:property:buffering:)`` returns.
+public struct DBusByteArrayPropertyPublisher: Publisher, Sendable {
+    /// A changed object and the property's new bytes.
+    public typealias Output = DBusByteArrayPropertyChange
+    /// Why the stream ended: ``DBusError/disconnected``, ``DBusError/bufferOverflow(limit:)``, or the bus's
+    /// refusal of the match rule.
+    public typealias Failure = DBusError
+
+    /// The connection receiving the signals.
+    public let connection: DBusConnection
+    /// The well-known name of the objects' owner (`org.bluez`).
+    public let sender: String
+    /// The interface the property belongs to.
+    public let interface: String
+    /// The property (of D-Bus type `ay`).
+    public let property: String
+    /// How many changes are kept for a subscriber without demand.
+    public let buffering: DBusSignalBuffering
+
+    /// Subscribes `subscriber`: adds the match rule (shared as usual) and the fast path.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == DBusError {
+        let subscription = LoopStreamSubscription(
+            core: connection.core, limit: buffering.limit, description: "DBusByteArrayPropertyChanges",
+            downstream: subscriber)
+        subscriber.receive(subscription: subscription)
+        let rule = DBusMatchRule(
+            sender: sender, interface: DBusByteArrayPropertyTap.propertiesInterface,
+            member: DBusByteArrayPropertyTap.changedMember, arguments: [0: interface])
+        do {
+            try rule.validate()
+        } catch {
+            connection.core.perform { _ in subscription.finish(.failure(error)) }
+            return
+        }
+        let connection = connection
+        let property = property
+        let id = ObjectIdentifier(subscription)
+        let tap = DBusByteArrayPropertyTap(
+            id: id, sender: sender, interface: interface, property: property,
+            deliver: { change in withExtendedLifetime(connection) { subscription.offer(change) } })
+        connection.core.perform { core in
+            guard subscription.isActive else { return }
+            // The route holds the rule and the sender's owner; it sees only what the fast path leaves:
+            // changes of several properties at once, which it decodes the ordinary way.
+            let route = SignalRouter.Route(
+                id: id, rule: rule,
+                receive: { message in
+                    guard let path = message.path, let change = try? DBusPropertiesChange(decoding: message),
+                        let bytes = change.changed[property]?.bytes
+                    else { return }
+                    withExtendedLifetime(connection) {
+                        subscription.offer(DBusByteArrayPropertyChange(path: path, bytes: bytes))
+                    }
+                },
+                close: { error in subscription.finish(.failure(error)) })
+            guard subscription.setDetach({ core in core.signalRouter.remove(id, core: core) }) else { return }
+            core.signalRouter.add(route, core: core, tap: tap)
+        }
+    }
+}
+
+extension DBusConnection {
+    /// The changes of the byte-array (`ay`) property `property` of `interface`, on every object of
+    /// `sender`, taken on a fast path: a `PropertiesChanged` signal that changes that property alone is
+    /// read straight from libdbus's message (no decoded message, no other subscription) — the path a BLE
+    /// characteristic's `Value` notifications take through bluetoothd.
+    ///
+    /// Such a signal is *claimed*: the connection's other signal subscriptions and object managers do
+    /// not receive it (their mirror keeps the property's older value). A signal that changes other
+    /// properties too, or invalidates any, is routed as usual and also reaches this stream. Only signals
+    /// from the current owner of `sender` are taken. Delivered on the loop thread in the bus's order;
+    /// buffered as ``signals(matching:buffering:)`` does; fails with ``DBusError/disconnected`` when the
+    /// connection closes and with the bus's error if it refuses the match rule.
+    public func byteArrayPropertyChanges(
+        from sender: String, interface: String, property: String, buffering: DBusSignalBuffering = .default
+    ) -> DBusByteArrayPropertyPublisher {
+        DBusByteArrayPropertyPublisher(
+            connection: self, sender: sender, interface: interface, property: property, buffering: buffering)
+    }
+}
+
+/// One fast-path subscription: reads matching `PropertiesChanged` signals from the raw libdbus message.
+struct DBusByteArrayPropertyTap {
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    static let changedMember = "PropertiesChanged"
+
+    let id: ObjectIdentifier
+    /// The well-known name whose owner must have sent the signal.
+    let sender: String
+    let interface: String
+    let property: String
+    let deliver: (DBusByteArrayPropertyChange) -> Void
+
+    /// Hands `raw` to the first of `taps` it is for, if any: a `PropertiesChanged` of that tap's
+    /// interface, sent by its sender's current owner (`owner`), changing its property alone. Returns
+    /// whether a tap took it (then no other route sees it). Loop thread.
+    static func deliver(_ raw: OpaquePointer, to taps: [DBusByteArrayPropertyTap], owner: (String) -> String?) -> Bool {
+        guard dbus_message_is_signal(raw, propertiesInterface, changedMember) != 0,
+            let sender = dbus_message_get_sender(raw), let path = dbus_message_get_path(raw)
+        else { return false }
+        for tap in taps {
+            guard let expected = owner(tap.sender), expected.withCString({ strcmp($0, sender) == 0 }),
+                let bytes = bytes(in: raw, interface: tap.interface, property: tap.property)
+            else { continue }
+            // libdbus validated the path when it read the message.
+            tap.deliver(DBusByteArrayPropertyChange(path: DBusObjectPath(unchecked: String(cString: path)), bytes: bytes))
+            return true
+        }
+        return false
+    }
+
+    /// The bytes `raw` sets `property` of `interface` to, when that is all it changes (and it
+    /// invalidates nothing); nil for any other message, which then takes the ordinary route.
+    static func bytes(in raw: OpaquePointer, interface: String, property: String) -> [UInt8]? {
+        var arguments = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &arguments) != 0,
+            dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.string),
+            Self.string(&arguments, equals: interface), dbus_message_iter_next(&arguments) != 0,
+            dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.array)
+        else { return nil }
+        var entries = DBusMessageIter()
+        dbus_message_iter_recurse(&arguments, &entries)
+        guard dbus_message_iter_get_arg_type(&entries) == Int32(DBusTypeCode.dictEntry) else { return nil }
+        var entry = DBusMessageIter()
+        dbus_message_iter_recurse(&entries, &entry)
+        guard dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.string), Self.string(&entry, equals: property),
+            dbus_message_iter_next(&entry) != 0, dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.variant)
+        else { return nil }
+        var variant = DBusMessageIter()
+        dbus_message_iter_recurse(&entry, &variant)
+        guard dbus_message_iter_get_arg_type(&variant) == Int32(DBusTypeCode.array),
+            dbus_message_iter_get_element_type(&variant) == Int32(DBusTypeCode.byte)
+        else { return nil }
+        var elements = DBusMessageIter()
+        dbus_message_iter_recurse(&variant, &elements)
+        var start: UnsafeRawPointer?
+        var count: Int32 = 0
+        dbus_message_iter_get_fixed_array(&elements, &start, &count)
+        // One change only, and nothing invalidated.
+        guard dbus_message_iter_next(&entries) == 0, dbus_message_iter_next(&arguments) != 0,
+            dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.array)
+        else { return nil }
+        var invalidated = DBusMessageIter()
+        dbus_message_iter_recurse(&arguments, &invalidated)
+        guard dbus_message_iter_get_arg_type(&invalidated) == Int32(DBusTypeCode.invalid) else { return nil }
+        guard count > 0, let start else { return [] }
+        return Array(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(count)))
+    }
+
+    /// Whether the string at `iterator` is `expected`, compared in place.
+    private static func string(_ iterator: inout DBusMessageIter, equals expected: String) -> Bool {
+        var value = DBusBasicValue()
+        dbus_message_iter_get_basic(&iterator, &value)
+        guard let characters = value.str else { return false }
+        return expected.withCString { strcmp($0, characters) == 0 }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import RippleBlueZSimulator
+import RippleSimulatorServing
+
+/// `ripple-ble sim`: serves a simulated world (a simulated bluetoothd on a private bus) until interrupted.
+struct SimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Serve a simulated bluetoothd with the peripherals of a world file, until Ctrl-C.",
+        discussion: """
+            Starts a private dbus-daemon, serves org.bluez on it with the world of --world (the demo world \
+            without it), and prints DBUS_SYSTEM_BUS_ADDRESS=<address> first: run another ripple-ble (or any \
+            BlueZ client) with that variable set and it talks to the simulator as if it were bluetoothd. \
+            Scripting: org.ripple.BlueZSimulator on the same bus (see ripple-bluez-sim --help).
+            """)
+
+    @Option(help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
+    var world: String?
+
+    @Option(name: .customLong("bus-address"), help: ArgumentHelp("Serve on this bus instead of a private one.", valueName: "address"))
+    var busAddress: String?
+
+    func run() async throws {
+        Output.commandName = "ripple-ble"
+        let world: SimulatedWorld
+        do {
+            world = try self.world.map { try WorldFileLoader.load($0).1 } ?? WorldDescription.demo.makeWorld()
+        } catch {
+            Output.error("\(error)")
+            throw ExitCode.validationFailure
+        }
+        try await Server(world: world, busAddress: busAddress, systemBus: false).run()
+    }
+}

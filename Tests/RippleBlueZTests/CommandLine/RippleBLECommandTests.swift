@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+/// Runs the built `ripple-ble` (beside the test bundle) and collects what it prints.
+enum RippleBLECommand {
+    struct Result {
+        let status: Int32
+        let output: String
+        let error: String
+
+        /// Standard output's lines.
+        var lines: [String] { output.split(separator: "\n").map(String.init) }
+    }
+
+    /// The executable, built with the tests (`swift build --build-tests` builds every product).
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return bundle.deletingLastPathComponent().appendingPathComponent("ripple-ble")
+    }
+
+    /// The path of a world file in `Examples/Worlds`.
+    static func world(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/Worlds/\(name)").path
+    }
+
+    /// A system bus address where nothing listens: the tests never reach the machine's system bus.
+    static let noSystemBus = "unix:path=/nonexistent/ripple-test-system-bus"
+
+    /// Runs `ripple-ble` with `arguments` to its end, with `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus`.
+    static func run(_ arguments: [String], systemBus: String = noSystemBus) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
+        process.environment = environment
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-ble-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
+    }
+
+    /// A JSON line as a dictionary.
+    static func object(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+}
+
+/// `ripple-ble` as a process, on its built-in simulator (the system bus these runs see has nobody on it).
+@Suite(.timeLimit(.minutes(2))) struct RippleBLECommandTests {
+    static let heartRateMonitor = "C0:FF:EE:00:00:01"
+    static let ledDevice = "C0:FF:EE:00:00:02"
+    static let stream = "C0:FF:EE:10:00:00"
+    static let streamCharacteristic = "52495054-0000-4000-8000-0000000000b1"
+
+    @Test func scanPrintsATableStrongestFirst() throws {
+        let result = try RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.lines.first?.hasPrefix("ADDRESS") == true)
+        #expect(result.lines.dropFirst().dropLast().map { String($0.prefix(17)) } == [Self.heartRateMonitor, Self.ledDevice])
+        #expect(result.lines.last == "2 peripherals")
+    }
+
+    @Test func scanWithJSONPrintsOneObjectPerAdvertisement() throws {
+        let result = try RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5", "--json", "--name-prefix", "Ripple H"])
+        #expect(result.status == 0, "\(result.error)")
+        let objects = result.lines.compactMap(RippleBLECommand.object)
+        #expect(!objects.isEmpty && objects.count == result.lines.count)
+        #expect(Set(objects.compactMap { $0["address"] as? String }) == [Self.heartRateMonitor])
+        #expect(objects.first?["name"] as? String == "Ripple HRM")
+        #expect(objects.first?["services"] as? [String] == ["0000180d-0000-1000-8000-00805f9b34fb"])
+    }
+
+    @Test func withoutBluetoothdItFallsBackToTheSimulatorAndSaysSo() throws {
+        let result = try RippleBLECommand.run(["read", Self.heartRateMonitor, "2a19", "--format", "auto"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "87 %\n")
+        #expect(result.error.contains("using the built-in simulator (--real insists on BlueZ)"))
+    }
+
+    @Test func infoPrintsTheGATTTreeWithAssignedNamesAndValues() throws {
+        let result = try RippleBLECommand.run(["info", "--simulated", Self.heartRateMonitor])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.lines.first == "Ripple HRM (\(Self.heartRateMonitor))")
+        #expect(result.lines.contains("  service 180D Heart Rate"))
+        #expect(result.lines.contains("    characteristic 2A37 Heart Rate Measurement [notify]"))
+        #expect(result.lines.contains("      descriptor 2902 Client Characteristic Configuration"))
+        #expect(result.lines.contains("    characteristic 2A38 Body Sensor Location [read] = chest"))
+        #expect(result.lines.contains("    characteristic 2A29 Manufacturer Name String [read] = \"Ripple Devices\""))
+    }
+
+    @Test func readShowsTheValueInTheAskedFormat() throws {
+        let hex = try RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "180f/2a19"])
+        #expect(hex.status == 0, "\(hex.error)")
+        #expect(hex.output == "57\n")
+        let text = try RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "2a29", "--format", "text"])
+        #expect(text.output == "Ripple Devices\n")
+    }
+
+    @Test func writeSendsHexadecimalBytesAndRefusesAnythingElse() throws {
+        let led = "5249504c-0001-4c45-4442-7574746f6e00"
+        let write = try RippleBLECommand.run(["write", "--simulated", Self.ledDevice, led, "01"])
+        #expect(write.status == 0, "\(write.error)")
+        #expect(write.error.contains("wrote 1 byte to"))
+        let badValue = try RippleBLECommand.run(["write", "--simulated", Self.ledDevice, led, "0g"])
+        #expect(badValue.status == 64)
+        #expect(badValue.error.contains("is not hexadecimal bytes"))
+    }
+
+    @Test func listenPrintsEachValueDecodedAndTheStatistics() throws {
+        let result = try RippleBLECommand.run(["listen", "--simulated", Self.heartRateMonitor, "2a37", "--count", "3"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.lines.count == 3)
+        #expect(result.lines.allSatisfy { $0.contains(" bpm, contact detected") })
+        #expect(result.error.contains("received 3 notifications"))
+        #expect(result.error.contains("lost 0, reordered 0, dropped by the buffer 0"))
+    }
+
+    @Test(arguments: ["auto", "bus"])
+    func benchCountsEveryNotificationInOrderWithLatency(transport: String) throws {
+        let result = try RippleBLECommand.run([
+            "bench", "--world", RippleBLECommand.world("bench.yaml"), Self.stream, Self.streamCharacteristic,
+            "--payload", "timestamped", "--count", "20000", "--transport", transport, "--json", "--quiet",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let figures = try #require(result.lines.last.flatMap(RippleBLECommand.object))
+        #expect(figures["received"] as? Int == 20_000)
+        #expect(figures["bytes"] as? Int == 400_000)
+        #expect(figures["lost"] as? Int == 0)
+        #expect(figures["reordered"] as? Int == 0)
+        #expect(figures["transport"] as? String == (transport == "auto" ? "socket" : "bus"))
+        #expect((figures["rate"] as? Double ?? 0) > 0)
+        #expect((figures["cpu_ns_per_notification"] as? Double ?? 0) > 0)
+        #expect((figures["latency_p50_us"] as? Double ?? 0) > 0)
+    }
+
+    @Test func anUnknownPeripheralTimesOutWithStatus75() throws {
+        let result = try RippleBLECommand.run(["read", "--simulated", "--timeout", "1", "C0:FF:EE:00:00:99", "2a19"])
+        #expect(result.status == 75)
+        #expect(result.error.contains("C0:FF:EE:00:00:99 was not seen within"))
+        #expect(result.error.contains("fix: "))
+    }
+
+    @Test func badArgumentsExitWith64() throws {
+        #expect(try RippleBLECommand.run(["read", "not-an-address", "2a19"]).status == 64)
+        #expect(try RippleBLECommand.run(["read", Self.heartRateMonitor, "zz"]).status == 64)
+        #expect(try RippleBLECommand.run(["scan", "--real", "--simulated"]).status == 64)
+    }
+
+    @Test func realBluetoothThatIsNotThereExitsWith69AndTheFix() throws {
+        let result = try RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a19"])
+        #expect(result.status == 69)
+        #expect(result.error.contains("fix: start bluetoothd"))
+        let doctor = try RippleBLECommand.run(["doctor"])
+        #expect(doctor.status == 69)
+    }
+
+    @Test func doctorReportsOnTheSimulatorAndExitsZeroWhenHealthy() throws {
+        let result = try RippleBLECommand.run(["doctor", "--simulated"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("hci0"))
+    }
+
+    @Test func simServesAWorldThatAnotherRunUsesAsBluetoothd() throws {
+        let process = Process()
+        process.executableURL = RippleBLECommand.executable
+        process.arguments = ["sim"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(output.fileHandleForReading.fileDescriptor, &byte, 1) == 1, byte != 10 { line.append(byte) }
+        let first = String(decoding: line, as: UTF8.self)
+        #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
+        let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
+        let result = try RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a38", "--format", "auto"], systemBus: address)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "chest\n")
+        #expect(!result.error.contains("simulator"))
+    }
+}

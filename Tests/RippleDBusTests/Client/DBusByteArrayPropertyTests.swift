@@ -1,0 +1,106 @@
+import Ripple
+import Testing
+
+@testable import RippleDBus
+
+/// ``DBusConnection/byteArrayPropertyChanges(from:interface:property:buffering:)``: the fast path for a
+/// byte-array property's changes.
+@Suite(.timeLimit(.minutes(1))) struct DBusByteArrayPropertyTests {
+    static let service = "com.example.Sensors"
+    static let interface = "com.example.Characteristic1"
+    static let first = (try? DBusObjectPath("/com/example/sensor0/char1")) ?? .root
+    static let second = (try? DBusObjectPath("/com/example/sensor1/char1")) ?? .root
+
+    /// Emits a `PropertiesChanged` of `interface` at `path`.
+    static func change(
+        _ emitter: DBusConnection, _ path: DBusObjectPath, interface: String = interface, _ changed: [String: DBusValue],
+        invalidated: [String] = []
+    ) throws {
+        try emitter.emitSignal(
+            path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            arguments: [
+                .string(interface),
+                .dictionary(
+                    key: .string, value: .variant,
+                    changed.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }),
+                .array(.string, invalidated.map(DBusValue.string)),
+            ])
+    }
+
+    @Test func aChangeOfThePropertyAloneComesWithItsPathAndBytesAndIsClaimed() async throws {
+        let bus = try BusFixture()
+        let listener = try bus.connect()
+        let service = try bus.connect()
+        try await service.takeName(Self.service)
+        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        try await listener.settle()
+        try Self.change(service, Self.first, ["Value": .bytes([1, 2, 3])])
+        try Self.change(service, Self.second, ["Value": .bytes([])])
+        try Self.change(service, Self.first, ["Value": .bytes(Array(0...243))])
+        // A marker the fast path does not take: it arrives after the three, in the bus's order.
+        try Self.change(service, Self.first, interface: "com.example.Other", ["Value": .bytes([9])])
+        await values.waitForValues(3)
+        await everything.waitForValues(1)
+        #expect(values.values == [
+            DBusByteArrayPropertyChange(path: Self.first, bytes: [1, 2, 3]),
+            DBusByteArrayPropertyChange(path: Self.second, bytes: []),
+            DBusByteArrayPropertyChange(path: Self.first, bytes: Array(0...243)),
+        ])
+        // The claimed signals reached no other subscription; the marker did.
+        #expect(everything.values.count == 1)
+        #expect(everything.values.first?.body.first == .string("com.example.Other"))
+    }
+
+    @Test func aChangeOfSeveralPropertiesTakesTheOrdinaryRouteAndStillComes() async throws {
+        let bus = try BusFixture()
+        let listener = try bus.connect()
+        let service = try bus.connect()
+        try await service.takeName(Self.service)
+        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        try await listener.settle()
+        try Self.change(service, Self.first, ["Value": .bytes([7]), "Notifying": .boolean(true)])
+        try Self.change(service, Self.first, ["Value": .bytes([8])], invalidated: ["Flags"])
+        try Self.change(service, Self.first, ["Notifying": .boolean(false)])
+        await everything.waitForValues(3)
+        await values.waitForValues(2)
+        #expect(values.values.map(\.bytes) == [[7], [8]])
+    }
+
+    @Test func anotherSenderOrAnotherTypeIsNeverTaken() async throws {
+        let bus = try BusFixture()
+        let listener = try bus.connect()
+        let service = try bus.connect()
+        let impostor = try bus.connect()
+        try await service.takeName(Self.service)
+        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        try await listener.settle()
+        try Self.change(impostor, Self.first, ["Value": .bytes([6, 6, 6])])
+        try Self.change(service, Self.first, ["Value": .string("not bytes")])
+        try Self.change(service, Self.first, ["Value": .array(.uint16, [.uint16(1)])])
+        try Self.change(service, Self.first, ["Value": .bytes([1])])
+        await values.waitForValues(1)
+        await everything.waitForValues(3)
+        #expect(values.values.map(\.bytes) == [[1]])
+        #expect(everything.values.map(\.sender) == [impostor.uniqueName, service.uniqueName, service.uniqueName])
+    }
+
+    @Test func cancellingRemovesTheFastPath() async throws {
+        let bus = try BusFixture()
+        let listener = try bus.connect()
+        let service = try bus.connect()
+        try await service.takeName(Self.service)
+        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        try await listener.settle()
+        try Self.change(service, Self.first, ["Value": .bytes([1])])
+        await values.waitForValues(1)
+        values.cancel()
+        try Self.change(service, Self.first, ["Value": .bytes([2])])
+        await everything.waitForValues(1)
+        #expect(everything.values.first?.body.count == 3)
+        #expect(values.values.map(\.bytes) == [[1]])
+    }
+}
