@@ -202,7 +202,7 @@ extension CentralCore {
     /// Packets from an acquired socket go to the characteristic's listeners.
     private func socketPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
         let listeners = lock.withLock { notifications.sessions[path].map { Array($0.listeners.values) } ?? [] }
-        for packet in packets { for listener in listeners { listener.push(packet) } }
+        for packet in packets { for listener in listeners { listener.deliver(packet) } }
     }
 
     /// bluetoothd closed the socket: the link dropped, the database changed, or the acquisition ended.
@@ -255,7 +255,7 @@ extension CentralCore {
             }
             return Array(session.listeners.values)
         }
-        for listener in listeners { listener.push(value) }
+        for listener in listeners { listener.deliver(value) }
     }
 
     /// A read of the characteristic at `path` starts.
@@ -280,7 +280,7 @@ extension CentralCore {
             notifications.sessions[path] = session.listeners.isEmpty && session.call == nil && !session.started ? nil : session
             return (Array(session.listeners.values), held)
         }
-        for value in held { for listener in listeners { listener.push(value) } }
+        for value in held { for listener in listeners { listener.deliver(value) } }
     }
 
     /// bluetoothd or the adapter went: every listener ends with `error`, except those of peripherals

@@ -62,6 +62,30 @@ final class NotificationListener: Subscription, Sendable {
         drain()
     }
 
+    /// A notification for the subscriber: straight to it when it has demand and nothing is waiting or
+    /// being delivered (one lock, no buffering: the common case), else as ``push(_:)``.
+    func deliver(_ value: [UInt8]) {
+        let direct = lock.withLock { () -> AnySubscriber<[UInt8], BluetoothError>? in
+            guard let downstream, completion == nil, !draining, buffer.isEmpty, demand > .none else { return nil }
+            statistics.countReceived()
+            demand -= 1
+            draining = true
+            return downstream
+        }
+        guard let direct else {
+            push(value)
+            return
+        }
+        statistics.countDelivered()
+        let more = direct.receive(value)
+        lock.withLock {
+            demand += more
+            draining = false
+        }
+        // What arrived meanwhile (a request, a completion, a value pushed from another thread) is handed on.
+        drain()
+    }
+
     /// Ends the stream after the waiting notifications.
     func finish(_ end: Subscribers.Completion<BluetoothError>) {
         lock.withLock { if completion == nil { completion = end } }

@@ -25,7 +25,7 @@ final class NotificationSocket: Sendable {
         self.capacity = Swift.max(mtu, 512)
     }
 
-    /// Starts reading: `packets` gets what each readiness brings (on the loop thread, in order), and
+    /// Starts reading: `packets` gets what each readiness brings, in batches (on the loop thread, in order), and
     /// `closed` runs once when bluetoothd closes its end or the socket fails.
     func start(packets: @escaping @Sendable ([[UInt8]]) -> Void, closed: @escaping @Sendable () -> Void) {
         let subscription = loop.poll(fileDescriptor, for: [.readable, .disconnect]).sink(
@@ -34,9 +34,7 @@ final class NotificationSocket: Sendable {
             },
             receiveValue: { [weak self] _ in
                 guard let self else { return }
-                let (received, ended) = self.readAvailable()
-                if !received.isEmpty { packets(received) }
-                if ended, self.markClosed() { closed() }
+                if self.readAvailable(packets), self.markClosed() { closed() }
             })
         let keep = lock.withLock { () -> Bool in
             guard isOpen else { return false }
@@ -46,21 +44,31 @@ final class NotificationSocket: Sendable {
         if !keep { subscription.cancel() }
     }
 
-    /// Reads every waiting packet without blocking; `ended` when the other end is gone.
-    private func readAvailable() -> (packets: [[UInt8]], ended: Bool) {
-        var packets: [[UInt8]] = []
-        var buffer = [UInt8](repeating: 0, count: capacity)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 {
-                packets.append(Array(buffer[0..<count]))
-                continue
-            }
-            if count == 0 { return (packets, true) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return (packets, false)
-            default: return (packets, true)
+    /// The most packets handed over at once: under a flood the socket may hold thousands, and small
+    /// batches keep the memory they take small and reused.
+    private static let batchLimit = 64
+
+    /// Reads every waiting packet without blocking, handing them to `packets` in batches; returns whether
+    /// the other end is gone.
+    private func readAvailable(_ packets: ([[UInt8]]) -> Void) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var batch: [[UInt8]] = []
+            batch.reserveCapacity(Self.batchLimit)
+            while true {
+                let count = recv(fileDescriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                if count > 0 {
+                    batch.append(Array(buffer[0..<count]))
+                    if batch.count == Self.batchLimit {
+                        packets(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                    continue
+                }
+                // errno is read before anything else can change it.
+                let failure = count < 0 ? errno : 0
+                if failure == EINTR { continue }
+                if !batch.isEmpty { packets(batch) }
+                return count == 0 || !(failure == EAGAIN || failure == EWOULDBLOCK)
             }
         }
     }
