@@ -53,7 +53,7 @@ def ratio(a, b):
 
 
 def table(runs, machine):
-    lines = [f"Measured {machine}.", ""]
+    lines = [f"Measured {machine}; the simulator and its dbus-daemon on CPU 0, the client on CPU 1 (`taskset`).", ""]
     ceilings = {"bus": "C libdbus", "socket": "C socket"}
     lines += [
         "**Throughput and cost** (one peripheral sending as fast as the path takes; client CPU time from "

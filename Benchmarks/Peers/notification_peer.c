@@ -227,11 +227,21 @@ int main(int argc, char **argv) {
                      "member='PropertiesChanged',path='%.255s'", characteristics[index]);
             dbus_bus_add_match(connection, rule, &error);
             if (dbus_error_is_set(&error)) die("AddMatch failed", &error);
-            dbus_message_unref(call(connection, method(characteristics[index], "org.bluez.GattCharacteristic1", "StartNotify"), 30000));
+        }
+        /* StartNotify for every peripheral without waiting for each answer (the first peripherals'
+           notifications would pile up while later calls wait); the answers are checked as they come. */
+        for (int index = 0; index < peripherals; index++) {
+            DBusMessage *message = method(characteristics[index], "org.bluez.GattCharacteristic1", "StartNotify");
+            if (!dbus_connection_send(connection, message, NULL)) die("out of memory", NULL);
+            dbus_message_unref(message);
         }
         while (meter.received < count && dbus_connection_read_write(connection, -1)) {
             DBusMessage *message;
             while (meter.received < count && (message = dbus_connection_pop_message(connection))) {
+                if (dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_ERROR) {
+                    fprintf(stderr, "notification_peer: %s\n", dbus_message_get_error_name(message));
+                    die("StartNotify failed", NULL);
+                }
                 if (dbus_message_is_signal(message, "org.freedesktop.DBus.Properties", "PropertiesChanged")) {
                     const char *path = dbus_message_get_path(message);
                     int source = 0;

@@ -42,9 +42,11 @@ struct ScanCommand: AsyncParsableCommand {
                 let scanning: AnyPublisher<ScanTable.Event, BluetoothError> = json
                     ? session.central.startDiscovery(filter: filter).map(ScanTable.Event.advertisement).eraseToAnyPublisher()
                     : session.central.availablePeripherals(filter: filter).map(ScanTable.Event.list).eraseToAnyPublisher()
-                let bounded = duration > 0
-                    ? scanning.prefix(untilOutputFrom: Deadline.after(duration, on: session)).eraseToAnyPublisher()
-                    : scanning
+                // Ends after --duration, or at Ctrl-C (then the table is still printed).
+                let end = duration > 0
+                    ? Deadline.after(duration, on: session).merge(with: Deadline.interrupted()).eraseToAnyPublisher()
+                    : Deadline.interrupted()
+                let bounded = scanning.prefix(untilOutputFrom: end)
                 for try await event in bounded.values {
                     table.show(event)
                 }
@@ -133,8 +135,18 @@ struct ScanTable {
     }
 }
 
-/// A publisher that emits once after a number of seconds on the session's loop.
+/// Publishers that emit once when a command should stop.
 enum Deadline {
+    /// Emits once when SIGINT or SIGTERM arrives (which then no longer kill the process).
+    static func interrupted() -> AnyPublisher<Void, Never> {
+        let signal = PassthroughSubject<Void, Never>()
+        Task {
+            _ = await TerminationSignal.wait()
+            signal.send(())
+        }
+        return signal.eraseToAnyPublisher()
+    }
+
     /// Emits once, `seconds` from now, and finishes.
     static func after(_ seconds: Double, on session: BluetoothSession) -> AnyPublisher<Void, Never> {
         Just(()).delay(for: .seconds(seconds), scheduler: session.central.loop).eraseToAnyPublisher()
