@@ -2,10 +2,10 @@ import Foundation
 import RippleBlueZSimulator
 import Yams
 
-/// Reads a world file (`.json`, `.yaml`, `.yml`) into a checked ``SimulatedWorld``, or says what is wrong
+/// Reads a world file (`.json`, `.yaml`, `.yml`) into a checked `SimulatedWorld`, or says what is wrong
 /// with it, where.
 public enum WorldFileLoader {
-    /// The world the file at `path` describes. Throws ``SimulatorError/invalidWorld(_:)`` whose message
+    /// The world the file at `path` describes. Throws `SimulatorError.invalidWorld` whose message
     /// names the file and, for each problem, its line when it can be found and its path in the file.
     public static func load(_ path: String) throws(SimulatorError) -> (WorldDescription, SimulatedWorld) {
         let isJSON: Bool

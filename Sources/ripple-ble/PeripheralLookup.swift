@@ -7,7 +7,7 @@ import RippleSimulatorServing
 /// Turning an address from the command line into a connected peripheral.
 extension BluetoothSession {
     /// Connects to the peripheral with `address`, scanning for it first when bluetoothd does not know it.
-    /// Throws ``BluetoothError/Kind/timeout`` when it is not seen or does not connect within `limit`.
+    /// Throws `BluetoothError.Kind.timeout` when it is not seen or does not connect within `limit`.
     func connect(_ address: String, within limit: Duration) async throws(BluetoothError) -> Peripheral {
         if central.peripheral(address: address) == nil {
             Output.progress("scanning for \(address)…")

@@ -1,5 +1,5 @@
 /// An asynchronous sequence of the values of a publisher that cannot fail: what
-/// ``Publisher/values-(Publisher)`` returns when `Failure` is `Never`, as in Combine.
+/// `values` returns when `Failure` is `Never`, as in Combine.
 ///
 /// Making an iterator subscribes to the publisher; each `next()` requests one value and waits for it,
 /// and returns `nil` once the publisher finished. Cancelling the task that waits cancels the

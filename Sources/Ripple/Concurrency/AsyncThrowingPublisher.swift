@@ -1,5 +1,5 @@
 /// An asynchronous sequence of the values of a publisher that can fail: what
-/// ``Publisher/values-(Publisher)`` returns, as in Combine.
+/// `values` returns, as in Combine.
 ///
 /// Making an iterator subscribes to the publisher; each `next()` requests one value and waits for it,
 /// returns `nil` once the publisher finished, and throws the publisher's error once if it failed (then

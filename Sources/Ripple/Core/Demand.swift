@@ -95,7 +95,7 @@ extension Subscribers {
             return lhs.rawValue >= rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
         }
 
-        /// Subtracts `rhs` from `lhs`, as ``-(_:_:)-(Demand,Demand)``.
+        /// Subtracts `rhs` from `lhs`, as `-(_:_:)`.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs

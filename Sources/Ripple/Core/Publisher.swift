@@ -12,7 +12,7 @@ public protocol Publisher<Output, Failure> {
     /// Attaches `subscriber` to this publisher.
     ///
     /// Implementations must call `subscriber.receive(subscription:)` exactly once. Call
-    /// ``subscribe(_:)-(Subscriber)`` rather than this method in your own code.
+    /// `subscribe(_:)` (with a subscriber) rather than this method in your own code.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

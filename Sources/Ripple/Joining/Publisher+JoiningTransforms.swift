@@ -14,7 +14,7 @@ extension Publisher {
         Publishers.Map(upstream: combineLatest(other), transform: transform)
     }
 
-    /// Combines this publisher with two others like ``combineLatest(_:_:)`` and publishes `transform`
+    /// Combines this publisher with two others like `combineLatest(_:_:)` and publishes `transform`
     /// of the three latest values instead of the tuple.
     ///
     /// - Returns: a publisher that emits the transformed latest values whenever any upstream publishes
@@ -28,7 +28,7 @@ extension Publisher {
         Publishers.Map(upstream: combineLatest(publisher1, publisher2), transform: transform)
     }
 
-    /// Combines this publisher with three others like ``combineLatest(_:_:_:)`` and publishes `transform`
+    /// Combines this publisher with three others like `combineLatest(_:_:_:)` and publishes `transform`
     /// of the four latest values instead of the tuple.
     ///
     /// - Returns: a publisher that emits the transformed latest values whenever any upstream publishes
@@ -55,7 +55,7 @@ extension Publisher {
         Publishers.Map(upstream: zip(other), transform: transform)
     }
 
-    /// Groups this publisher's values with two others' like ``zip(_:_:)`` and publishes `transform` of
+    /// Groups this publisher's values with two others' like `zip(_:_:)` and publishes `transform` of
     /// each group instead of the tuple.
     ///
     /// - Returns: a publisher that emits one transformed value per complete group, finishes when an
@@ -68,7 +68,7 @@ extension Publisher {
         Publishers.Map(upstream: zip(publisher1, publisher2), transform: transform)
     }
 
-    /// Groups this publisher's values with three others' like ``zip(_:_:_:)`` and publishes `transform`
+    /// Groups this publisher's values with three others' like `zip(_:_:_:)` and publishes `transform`
     /// of each group instead of the tuple.
     ///
     /// - Returns: a publisher that emits one transformed value per complete group, finishes when an

@@ -1,6 +1,6 @@
 /// A publisher that eventually produces one value and finishes, or fails.
 ///
-/// The closure given to ``init(_:)`` runs once, at once, and receives a ``Promise`` to call with the
+/// The closure given to `init(_:)` runs once, at once, and receives a ``Promise`` to call with the
 /// result, from any thread, at any later time; only the first call counts. Every subscriber, whenever it
 /// attaches, receives that result: a success value once it has requested anything, followed at once by
 /// `.finished`; a failure as soon as it is known, without demand. The subscriptions are described as

@@ -3,7 +3,7 @@ import RippleDBus
 import RippleLoop
 
 /// The BLE central: drives any number of peripherals through bluetoothd over one D-Bus connection, on
-/// that connection's ``EventLoop``.
+/// that connection's `EventLoop` (RippleLoop).
 ///
 /// ```swift
 /// let central = try Central()                       // the system bus, the default adapter

@@ -39,7 +39,7 @@ extension Central {
 
     /// The peripherals seen by a discovery with `filter`, strongest first, after each change: each
     /// entry is the latest advertisement of a peripheral. Runs discovery while subscribed; fails as
-    /// ``startDiscovery(filter:)``.
+    /// ``startDiscovery(filter:resumesAfterInterruption:)``.
     ///
     /// An entry leaves the list when bluetoothd forgets the peripheral (it removes a device it has not
     /// heard for its `TemporaryTimeout`, 30 s by default) and, when `expiry` is given, when no new

@@ -3,7 +3,7 @@ import RippleDBus
 import RippleLoop
 
 /// The simulator's scripting API on D-Bus, so that a test in any language (bleak's, in Python) can change
-/// the world while its client runs: the object ``objectPath`` with the interface ``interfaceName``, on a
+/// the world while its client runs: the object ``objectPathString`` with the interface ``interfaceName``, on a
 /// connection of its own owning ``busName`` — never on the connection that owns `org.bluez`, whose
 /// ObjectManager must show nothing but bluetoothd's tree.
 ///

@@ -1,7 +1,7 @@
 import Ripple
 import RippleLoop
 
-/// A connection to a D-Bus message bus, driven by an ``EventLoop``: method calls, signals, properties and
+/// A connection to a D-Bus message bus, driven by an `EventLoop` (RippleLoop): method calls, signals, properties and
 /// exported objects as publishers.
 ///
 /// ```swift

@@ -159,7 +159,7 @@ extension DBusMessage {
     public static let maximumLength = 134_217_728
 
     /// Reads one whole message in D-Bus's wire format (as ``wireBytes()`` makes), validated by libdbus
-    /// (`dbus_message_demarshal`) and then read as ``init(reading:)`` reads.
+    /// (`dbus_message_demarshal`) and then read as `init(reading:)` reads.
     ///
     /// Throws ``DBusDecodingError/malformed(_:)`` when the bytes are not exactly one valid message (too
     /// short, truncated, followed by more bytes, corrupt, or refused by the reader).
