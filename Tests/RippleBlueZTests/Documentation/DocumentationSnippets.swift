@@ -1,0 +1,84 @@
+// The code samples of the README and the DocC catalogs, compiled with the tests and never run (they need
+// bluetoothd): an API change that breaks a sample breaks the build.
+import Dispatch
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import RippleDBus
+import RippleLoop
+
+/// Never called: compiled so that the documentation's samples keep compiling.
+func documentationSnippets() async throws {
+    var cancellables = Set<AnyCancellable>()
+    let central = try Central(adapter: "hci0")
+    try await central.waitUntilReady()
+    central.startDiscovery(filter: .services([.heartRate]))
+        .first()
+        .connect(on: central)
+        .flatMap { peripheral in
+            peripheral.listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+        }
+        .sink(receiveCompletion: { print("ended: \($0)") }, receiveValue: { print($0.beatsPerMinute) })
+        .store(in: &cancellables)
+    central.startDiscovery(filter: .services([.heartRate]))
+        .first()
+        .connect(on: central)
+        .read(.bodySensorLocation)
+        .sink(receiveCompletion: { _ in }, receiveValue: { bytes in print(bytes) })
+        .store(in: &cancellables)
+    let peripheral = try await central.connect(address: "C0:FF:EE:00:00:01")
+    let level = try await peripheral.readValue(.batteryLevel, as: BatteryLevel.self)
+    try await peripheral.writeValue([0x01], to: .heartRateControlPoint)
+    for try await beat in peripheral.notifications(of: .heartRateMeasurement, as: HeartRateMeasurement.self) {
+        print(beat.beatsPerMinute, level)
+    }
+    try await peripheral.disconnect()
+    peripheral.listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+        .receive(on: DispatchQueue.global())
+        .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
+        .store(in: &cancellables)
+    let statistics = NotificationStatistics()
+    _ = peripheral.listen(
+        to: .heartRateMeasurement, buffering: NotificationBuffering(capacity: 256, policy: .dropOldest),
+        transport: .automatic, statistics: statistics)
+    central.startDiscovery(filter: .services([.heartRate]))
+        .first()
+        .connect(on: central)
+        .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+        .receive(on: DispatchQueue.main)
+        .sink(receiveCompletion: { _ in }, receiveValue: { print($0.beatsPerMinute) })
+        .store(in: &cancellables)
+    let beats = central.startDiscovery(filter: .services([.heartRate]))
+        .first()
+        .connect(on: central)
+        .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+    for try await beat in beats.values { print("\(beat.beatsPerMinute) bpm") }
+
+    let bus = try SimulatedBus()
+    let simulator = BlueZSimulator(
+        world: SimulatedWorld(peripherals: [.init(.heartRateMonitor()), .init(.ledButton())]), bus: bus.bus)
+    try await simulator.start()
+    await simulator.stop()
+    bus.stop()
+
+    let loopThread = try EventLoopThread(name: "sensors")
+    let loop = loopThread.loop
+    let ticks = Publishers.every(.milliseconds(100), on: loop)
+        .prefix(3)
+        .sink { print("tick at \($0)") }
+    _ = ticks
+    loop.schedule { print("on the loop thread") }
+    loop.schedule(after: loop.now.advanced(by: .milliseconds(250))) { print("a quarter second later") }
+    PassthroughSubject<Int, Never>()
+        .debounce(for: .milliseconds(50), scheduler: loop)
+        .receive(on: loop)
+        .sink { print($0) }
+        .store(in: &cancellables)
+
+    let dbus = try DBusConnection(bus: .system)
+    dbus.call(destination: "org.bluez", path: .root, interface: "org.freedesktop.DBus.ObjectManager",
+              member: "GetManagedObjects")
+        .sink(receiveCompletion: { print($0) }, receiveValue: { reply in print(reply.body) })
+        .store(in: &cancellables)
+    for await value in [1, 2, 3].publisher.values { print(value) }
+}
