@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -29,7 +30,17 @@ enum RippleBLECommand {
     static let noSystemBus = "unix:path=/nonexistent/ripple-test-system-bus"
 
     /// Runs `ripple-ble` with `arguments` to its end, with `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus`.
-    static func run(_ arguments: [String], systemBus: String = noSystemBus) throws -> Result {
+    /// The waiting happens on a Dispatch thread, never on one of Swift's cooperative threads (which the
+    /// other suites' tasks need meanwhile).
+    static func run(_ arguments: [String], systemBus: String = noSystemBus) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, systemBus: systemBus) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], systemBus: String) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -57,22 +68,22 @@ enum RippleBLECommand {
 }
 
 /// `ripple-ble` as a process, on its built-in simulator (the system bus these runs see has nobody on it).
-@Suite(.timeLimit(.minutes(2))) struct RippleBLECommandTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct RippleBLECommandTests {
     static let heartRateMonitor = "C0:FF:EE:00:00:01"
     static let ledDevice = "C0:FF:EE:00:00:02"
     static let stream = "C0:FF:EE:10:00:00"
     static let streamCharacteristic = "52495054-0000-4000-8000-0000000000b1"
 
-    @Test func scanPrintsATableStrongestFirst() throws {
-        let result = try RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5"])
+    @Test func scanPrintsATableStrongestFirst() async throws {
+        let result = try await RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.lines.first?.hasPrefix("ADDRESS") == true)
         #expect(result.lines.dropFirst().dropLast().map { String($0.prefix(17)) } == [Self.heartRateMonitor, Self.ledDevice])
         #expect(result.lines.last == "2 peripherals")
     }
 
-    @Test func scanWithJSONPrintsOneObjectPerAdvertisement() throws {
-        let result = try RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5", "--json", "--name-prefix", "Ripple H"])
+    @Test func scanWithJSONPrintsOneObjectPerAdvertisement() async throws {
+        let result = try await RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5", "--json", "--name-prefix", "Ripple H"])
         #expect(result.status == 0, "\(result.error)")
         let objects = result.lines.compactMap(RippleBLECommand.object)
         #expect(!objects.isEmpty && objects.count == result.lines.count)
@@ -81,15 +92,15 @@ enum RippleBLECommand {
         #expect(objects.first?["services"] as? [String] == ["0000180d-0000-1000-8000-00805f9b34fb"])
     }
 
-    @Test func withoutBluetoothdItFallsBackToTheSimulatorAndSaysSo() throws {
-        let result = try RippleBLECommand.run(["read", Self.heartRateMonitor, "2a19", "--format", "auto"])
+    @Test func withoutBluetoothdItFallsBackToTheSimulatorAndSaysSo() async throws {
+        let result = try await RippleBLECommand.run(["read", Self.heartRateMonitor, "2a19", "--format", "auto"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "87 %\n")
         #expect(result.error.contains("using the built-in simulator (--real insists on BlueZ)"))
     }
 
-    @Test func infoPrintsTheGATTTreeWithAssignedNamesAndValues() throws {
-        let result = try RippleBLECommand.run(["info", "--simulated", Self.heartRateMonitor])
+    @Test func infoPrintsTheGATTTreeWithAssignedNamesAndValues() async throws {
+        let result = try await RippleBLECommand.run(["info", "--simulated", Self.heartRateMonitor])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.lines.first == "Ripple HRM (\(Self.heartRateMonitor))")
         #expect(result.lines.contains("  service 180D Heart Rate"))
@@ -99,26 +110,26 @@ enum RippleBLECommand {
         #expect(result.lines.contains("    characteristic 2A29 Manufacturer Name String [read] = \"Ripple Devices\""))
     }
 
-    @Test func readShowsTheValueInTheAskedFormat() throws {
-        let hex = try RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "180f/2a19"])
+    @Test func readShowsTheValueInTheAskedFormat() async throws {
+        let hex = try await RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "180f/2a19"])
         #expect(hex.status == 0, "\(hex.error)")
         #expect(hex.output == "57\n")
-        let text = try RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "2a29", "--format", "text"])
+        let text = try await RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "2a29", "--format", "text"])
         #expect(text.output == "Ripple Devices\n")
     }
 
-    @Test func writeSendsHexadecimalBytesAndRefusesAnythingElse() throws {
+    @Test func writeSendsHexadecimalBytesAndRefusesAnythingElse() async throws {
         let led = "5249504c-0001-4c45-4442-7574746f6e00"
-        let write = try RippleBLECommand.run(["write", "--simulated", Self.ledDevice, led, "01"])
+        let write = try await RippleBLECommand.run(["write", "--simulated", Self.ledDevice, led, "01"])
         #expect(write.status == 0, "\(write.error)")
         #expect(write.error.contains("wrote 1 byte to"))
-        let badValue = try RippleBLECommand.run(["write", "--simulated", Self.ledDevice, led, "0g"])
+        let badValue = try await RippleBLECommand.run(["write", "--simulated", Self.ledDevice, led, "0g"])
         #expect(badValue.status == 64)
         #expect(badValue.error.contains("is not hexadecimal bytes"))
     }
 
-    @Test func listenPrintsEachValueDecodedAndTheStatistics() throws {
-        let result = try RippleBLECommand.run(["listen", "--simulated", Self.heartRateMonitor, "2a37", "--count", "3"])
+    @Test func listenPrintsEachValueDecodedAndTheStatistics() async throws {
+        let result = try await RippleBLECommand.run(["listen", "--simulated", Self.heartRateMonitor, "2a37", "--count", "3"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.lines.count == 3)
         #expect(result.lines.allSatisfy { $0.contains(" bpm, contact detected") })
@@ -127,8 +138,8 @@ enum RippleBLECommand {
     }
 
     @Test(arguments: ["auto", "bus"])
-    func benchCountsEveryNotificationInOrderWithLatency(transport: String) throws {
-        let result = try RippleBLECommand.run([
+    func benchCountsEveryNotificationInOrderWithLatency(transport: String) async throws {
+        let result = try await RippleBLECommand.run([
             "bench", "--world", RippleBLECommand.world("bench.yaml"), Self.stream, Self.streamCharacteristic,
             "--payload", "timestamped", "--count", "20000", "--transport", transport, "--json", "--quiet",
         ])
@@ -144,34 +155,34 @@ enum RippleBLECommand {
         #expect((figures["latency_p50_us"] as? Double ?? 0) > 0)
     }
 
-    @Test func anUnknownPeripheralTimesOutWithStatus75() throws {
-        let result = try RippleBLECommand.run(["read", "--simulated", "--timeout", "1", "C0:FF:EE:00:00:99", "2a19"])
+    @Test func anUnknownPeripheralTimesOutWithStatus75() async throws {
+        let result = try await RippleBLECommand.run(["read", "--simulated", "--timeout", "1", "C0:FF:EE:00:00:99", "2a19"])
         #expect(result.status == 75)
         #expect(result.error.contains("C0:FF:EE:00:00:99 was not seen within"))
         #expect(result.error.contains("fix: "))
     }
 
-    @Test func badArgumentsExitWith64() throws {
-        #expect(try RippleBLECommand.run(["read", "not-an-address", "2a19"]).status == 64)
-        #expect(try RippleBLECommand.run(["read", Self.heartRateMonitor, "zz"]).status == 64)
-        #expect(try RippleBLECommand.run(["scan", "--real", "--simulated"]).status == 64)
+    @Test func badArgumentsExitWith64() async throws {
+        #expect(try await RippleBLECommand.run(["read", "not-an-address", "2a19"]).status == 64)
+        #expect(try await RippleBLECommand.run(["read", Self.heartRateMonitor, "zz"]).status == 64)
+        #expect(try await RippleBLECommand.run(["scan", "--real", "--simulated"]).status == 64)
     }
 
-    @Test func realBluetoothThatIsNotThereExitsWith69AndTheFix() throws {
-        let result = try RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a19"])
+    @Test func realBluetoothThatIsNotThereExitsWith69AndTheFix() async throws {
+        let result = try await RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a19"])
         #expect(result.status == 69)
         #expect(result.error.contains("fix: start bluetoothd"))
-        let doctor = try RippleBLECommand.run(["doctor"])
+        let doctor = try await RippleBLECommand.run(["doctor"])
         #expect(doctor.status == 69)
     }
 
-    @Test func doctorReportsOnTheSimulatorAndExitsZeroWhenHealthy() throws {
-        let result = try RippleBLECommand.run(["doctor", "--simulated"])
+    @Test func doctorReportsOnTheSimulatorAndExitsZeroWhenHealthy() async throws {
+        let result = try await RippleBLECommand.run(["doctor", "--simulated"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("hci0"))
     }
 
-    @Test func simServesAWorldThatAnotherRunUsesAsBluetoothd() throws {
+    @Test func simServesAWorldThatAnotherRunUsesAsBluetoothd() async throws {
         let process = Process()
         process.executableURL = RippleBLECommand.executable
         process.arguments = ["sim"]
@@ -180,16 +191,23 @@ enum RippleBLECommand {
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer {
+            // SIGTERM: the simulator stops its bus and exits within a few milliseconds.
             process.terminate()
             process.waitUntilExit()
         }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(output.fileHandleForReading.fileDescriptor, &byte, 1) == 1, byte != 10 { line.append(byte) }
-        let first = String(decoding: line, as: UTF8.self)
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        let first = await withCheckedContinuation { continuation in
+            // Read on a Dispatch thread: a blocking read must not hold a cooperative thread.
+            DispatchQueue.global().async {
+                var line: [UInt8] = []
+                var byte: UInt8 = 0
+                while read(descriptor, &byte, 1) == 1, byte != 10 { line.append(byte) }
+                continuation.resume(returning: String(decoding: line, as: UTF8.self))
+            }
+        }
         #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
         let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
-        let result = try RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a38", "--format", "auto"], systemBus: address)
+        let result = try await RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a38", "--format", "auto"], systemBus: address)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "chest\n")
         #expect(!result.error.contains("simulator"))
