@@ -89,6 +89,17 @@ let package = Package(
             path: "Sources/ripple-bluez-sim",
             swiftSettings: swiftSettings
         ),
+        // A peripheral served by bluetoothd itself (GattManager1, LEAdvertisingManager1), for the tests
+        // against real BlueZ in Scripts/bluez-guest.
+        .executableTarget(
+            name: "ripple-gatt-peripheral",
+            dependencies: [
+                "RippleSimulatorServing", "RippleDBus", "RippleLoop", "Ripple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/ripple-gatt-peripheral",
+            swiftSettings: swiftSettings
+        ),
         // `ripple-ble`: scan, info, read, write, listen, bench, doctor and sim from a shell.
         .executableTarget(
             name: "ripple-ble",

@@ -53,7 +53,9 @@ def ratio(a, b):
 
 
 def table(runs, machine):
-    lines = [f"Measured {machine}; the simulator and its dbus-daemon on CPU 0, the client on CPU 1 (`taskset`).", ""]
+    lines = [f"Measured {machine}; the simulator, its dbus-daemon and the client share the machine's CPUs as the "
+             "scheduler places them (pinning them apart made every client's wake-up latency worse on this "
+             "virtual machine: an idle vCPU takes up to a millisecond to wake).", ""]
     ceilings = {"bus": "C libdbus", "socket": "C socket"}
     lines += [
         "**Throughput and cost** (one peripheral sending as fast as the path takes; client CPU time from "

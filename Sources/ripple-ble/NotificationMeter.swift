@@ -55,14 +55,15 @@ final class NotificationMeter: Sendable {
         state = Mutex(initial)
     }
 
-    /// Records one notification from source `source`; returns how many have arrived in all.
+    /// Records one notification from source `source`; returns how many have arrived in all, or nil when
+    /// the limit was already reached (the notification is not counted).
     @discardableResult
-    func record(_ payload: [UInt8], from source: Int) -> Int {
+    func record(_ payload: [UInt8], from source: Int) -> Int? {
         let now = Self.monotonicNanoseconds()
         let sequence: UInt32? = layout != .raw && payload.count >= 4 ? Self.little(payload, 0, 4).map(UInt32.init) : nil
         let sent: UInt64? = layout == .timestamped && payload.count >= 12 ? Self.little(payload, 4, 8) : nil
         return state.withLock { state in
-            guard state.figures.received < limit else { return state.figures.received }
+            guard state.figures.received < limit else { return nil }
             state.figures.received += 1
             state.figures.bytes += payload.count
             if state.figures.firstArrival == nil { state.figures.firstArrival = now }

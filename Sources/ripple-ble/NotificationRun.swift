@@ -62,8 +62,9 @@ struct NotificationRun {
                         if case let .failure(error) = completion { finish.finish(.failed(error)) }
                     },
                     receiveValue: { value in
+                        // What arrives after the count (before the cancellation lands) is neither shown nor counted.
+                        guard let received = meter.record(value, from: index) else { return }
                         onValue?(index, value)
-                        let received = meter.record(value, from: index)
                         if let count, received == count { finish.finish(.complete) }
                     })
             cancellables.append(subscription)

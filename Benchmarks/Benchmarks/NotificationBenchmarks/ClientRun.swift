@@ -23,7 +23,8 @@ struct ClientRun {
         let world = try writeWorld()
         defer { try? FileManager.default.removeItem(atPath: world) }
         let simulator = Process()
-        (simulator.executableURL, simulator.arguments) = Self.pinned(to: 0, tools.simulator, ["--world", world])
+        simulator.executableURL = URL(fileURLWithPath: tools.simulator)
+        simulator.arguments = ["--world", world]
         let simulatorOutput = Pipe()
         simulator.standardOutput = simulatorOutput
         simulator.standardError = try log("simulator")
@@ -42,7 +43,8 @@ struct ClientRun {
 
         let process = Process()
         let (executable, arguments) = command()
-        (process.executableURL, process.arguments) = Self.pinned(to: 1, executable, arguments)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
         environment["PYTHONUNBUFFERED"] = "1"
@@ -62,16 +64,6 @@ struct ClientRun {
                 "\(client.rawValue) exited with \(process.terminationStatus) in \(scenario.name) (logs in \(tools.logs))")
         }
         return try Figures(output: printed)
-    }
-
-    /// `executable` with `arguments`, run on CPU `cpu` alone through `taskset` when the machine has two
-    /// CPUs or more: the simulator and its bus on CPU 0, the client on CPU 1, so that the client's
-    /// latency and CPU time are not the scheduler's sharing of one CPU between them.
-    static func pinned(to cpu: Int, _ executable: String, _ arguments: [String]) -> (URL, [String]) {
-        let taskset = "/usr/bin/taskset"
-        guard ProcessInfo.processInfo.activeProcessorCount >= 2, FileManager.default.isExecutableFile(atPath: taskset)
-        else { return (URL(fileURLWithPath: executable), arguments) }
-        return (URL(fileURLWithPath: taskset), ["--cpu-list", String(cpu), executable] + arguments)
     }
 
     /// The client's command line.
