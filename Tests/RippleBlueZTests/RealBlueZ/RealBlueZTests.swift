@@ -95,9 +95,9 @@ struct RealBlueZTests {
     @Test(
         .disabled(
             """
-            Under swift test in the guest the link goes quiet and then is lost during this stream (ripple-ble \
-            bench receives the same 1,000 in order on both paths in the same guest): under investigation, \
-            see the notes of issue 10.
+            In swift test in the guest no notification of this stream reaches the listener (StartNotify) and the \
+            link is then reported lost (AcquireNotify), although btmon shows them arriving and ripple-ble bench \
+            receives the same 1,000 in order on both paths in the same guest: under investigation (issue 10).
             """),
         arguments: [NotificationTransport.bus, .automatic])
     func aThousandNotificationsArriveInOrderAtFiveHundredPerSecond(transport: NotificationTransport) async throws {
