@@ -1,6 +1,7 @@
 import Foundation
 import Ripple
 import RippleBlueZ
+import RippleDBus
 import Testing
 
 /// Whether the tests run inside `Scripts/bluez-guest` (which sets `RIPPLE_BLUEZ_GUEST=1`).
@@ -135,6 +136,29 @@ struct RealBlueZTests {
         try await Task.sleep(for: .milliseconds(500))
         try await peripheral.disconnect()
         #expect(await disconnected == "disconnected")
+        #expect(await ending?.kind == .notConnected)
+        #expect(!peripheral.isConnected)
+    }
+
+    @Test func aDisconnectionFromThePeripheralSideIsAnEventAndEndsTheListeners() async throws {
+        let central = try await Self.central()
+        defer { central.close() }
+        let peripheral = try await Self.connected(central)
+        let centralAddress = try #require(central.adapters.first { $0.name == "hci0" }?.address)
+        let events = central.connectionEvents.compactMap { event -> String? in
+            if case let .disconnected(_, reason) = event { return "\(reason)" }
+            return nil
+        }.first()
+        async let disconnected = Self.firstString(events)
+        let listening = peripheral.listen(to: .heartRateMeasurement)
+        async let ending = Self.completion(of: listening)
+        try await Task.sleep(for: .milliseconds(500))
+        // The peripheral's side of the link is bluetoothd's device object for the central under hci1.
+        let remote = try DBusObjectPath("/org/bluez/hci1/dev_" + centralAddress.replacingOccurrences(of: ":", with: "_"))
+        for try await _ in central.connection.call(
+            destination: "org.bluez", path: remote, interface: "org.bluez.Device1", member: "Disconnect"
+        ).values { break }
+        #expect(await disconnected != nil)
         #expect(await ending?.kind == .notConnected)
         #expect(!peripheral.isConnected)
     }
