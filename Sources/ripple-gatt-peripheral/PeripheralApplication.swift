@@ -4,6 +4,7 @@ import Glibc
 import Ripple
 import RippleDBus
 import RippleLoop
+import RippleSimulatorServing
 import Synchronization
 
 /// How the stream characteristic notifies.
@@ -31,7 +32,11 @@ final class PeripheralApplication: Sendable {
     let root: DBusObjectPath
     let advertisementPath: DBusObjectPath
     private let characteristics: [NotifyingCharacteristic]
-    private let readvertising = Mutex<AnyCancellable?>(nil)
+    /// The re-advertising timer and the watch on bluetoothd's bus name.
+    private let subscriptions = Mutex<[AnyCancellable]>([])
+    /// Whether the application is registered with the running bluetoothd: until it is again after a
+    /// restart, the timer does not advertise (a central would connect and find none of its services).
+    private let registered = Atomic<Bool>(false)
 
     /// Builds and exports the objects (nothing is registered with bluetoothd yet).
     init(connection: DBusConnection, adapter: String, name: String, stream: StreamSettings) throws(DBusError) {
@@ -158,21 +163,60 @@ final class PeripheralApplication: Sendable {
     }
 
     /// Registers the application and the advertisement with bluetoothd, and registers the advertisement
-    /// again every `seconds` (0: never).
+    /// again every `seconds` (0: never). A bluetoothd that restarts forgets both: when `org.bluez` has a new
+    /// owner, every notifier stops and both are registered again.
     func register(readvertisingEvery seconds: Double) async throws(DBusError) {
-        let empty = DBusValue.dictionary(key: .string, value: .variant, [])
-        _ = try await call("org.bluez.GattManager1", "RegisterApplication", [.objectPath(root), empty])
-        _ = try await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
-        guard seconds > 0 else { return }
+        try await registerWithBluetoothd()
         let application = self
-        let timer = AnyCancellable(connection.loop.every(.milliseconds(Int64(seconds * 1000))) {
-            Task { await application.readvertise() }
-        })
-        readvertising.withLock { $0 = timer }
+        let restarts = connection.nameOwner(of: "org.bluez").dropFirst().sink(
+            receiveCompletion: { _ in },
+            receiveValue: { owner in
+                application.registered.store(false, ordering: .sequentiallyConsistent)
+                for characteristic in application.characteristics { characteristic.stop() }
+                guard owner != nil else { return }
+                Task { await application.registerAfterRestart() }
+            })
+        let timer = seconds > 0
+            ? AnyCancellable(connection.loop.every(.milliseconds(Int64(seconds * 1000))) {
+                Task { await application.readvertise() }
+            })
+            : nil
+        subscriptions.withLock { $0 = [restarts] + (timer.map { [$0] } ?? []) }
+    }
+
+    /// Registers with a bluetoothd that has just started: its adapter objects come a moment after its
+    /// name, so an attempt that finds no adapter is made again every 250 ms, for up to 30 seconds.
+    private func registerAfterRestart() async {
+        var lastError: DBusError?
+        for _ in 0..<120 {
+            do {
+                try await registerWithBluetoothd()
+                Output.line("bluetoothd restarted: registered again")
+                return
+            } catch {
+                lastError = error
+                guard case let .remote(name, _) = error, name == "org.freedesktop.DBus.Error.UnknownObject" else { break }
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        Output.error("bluetoothd restarted, registering again failed: \(lastError.map { "\($0)" } ?? "?")")
+    }
+
+    /// `RegisterApplication` and `RegisterAdvertisement` on the adapter.
+    private func registerWithBluetoothd() async throws(DBusError) {
+        let empty = DBusValue.dictionary(key: .string, value: .variant, [])
+        do {
+            _ = try await call("org.bluez.GattManager1", "RegisterApplication", [.objectPath(root), empty])
+        } catch let error where error.remoteName == "org.bluez.Error.AlreadyExists" {
+            // Registered by an earlier attempt whose advertisement failed.
+        }
+        _ = try await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
+        registered.store(true, ordering: .sequentiallyConsistent)
     }
 
     /// Stops advertising and registers again (a failure is reported, and the next round tries again).
     private func readvertise() async {
+        guard registered.load(ordering: .sequentiallyConsistent) else { return }
         let empty = DBusValue.dictionary(key: .string, value: .variant, [])
         _ = try? await call("org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
         _ = try? await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
@@ -180,10 +224,9 @@ final class PeripheralApplication: Sendable {
 
     /// Unregisters the advertisement and the application; stops every notifier.
     func unregister() async {
-        readvertising.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
+        registered.store(false, ordering: .sequentiallyConsistent)
+        for subscription in subscriptions.withLock({ $0 }) { subscription.cancel() }
+        subscriptions.withLock { $0 = [] }
         for characteristic in characteristics { characteristic.stop() }
         _ = try? await call("org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
         _ = try? await call("org.bluez.GattManager1", "UnregisterApplication", [.objectPath(root)])
