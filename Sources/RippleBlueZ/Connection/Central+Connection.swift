@@ -67,6 +67,7 @@ extension Central {
         return Deferred { () -> AnyPublisher<Void, BluetoothError> in
             core.cancelReconnection(peripheral.path)
             core.cancelAttempt(peripheral.path, with: BluetoothError(.connectionFailed, "the connection was cancelled by disconnect"))
+            core.disconnecting(peripheral.path)
             return core.connection.call(
                 destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Disconnect"
             ).map { _ in () }.mapError { BluetoothError($0, during: "disconnecting \(peripheral.address)") }
@@ -293,6 +294,14 @@ extension CentralCore {
             for path in connected { linkDropped(path) }
         default:
             break
+        }
+    }
+
+    /// The central disconnects the ready link at `path` itself: its end is ``DisconnectionReason/local``
+    /// unless bluetoothd says otherwise (5.66 says nothing).
+    func disconnecting(_ path: DBusObjectPath) {
+        lock.withLock {
+            if connectedPaths[path] != nil, disconnectReasons[path] == nil { disconnectReasons[path] = .local }
         }
     }
 

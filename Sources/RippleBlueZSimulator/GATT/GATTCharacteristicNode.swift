@@ -102,8 +102,10 @@ final class GATTCharacteristicNode: Sendable {
         }
     }
 
-    /// The link is gone: outstanding operations fail, sessions and sockets end, the objects go.
-    func detach(connection: DBusConnection) {
+    /// The link is gone: outstanding operations fail, sockets close and the source stops; the object
+    /// and the `StartNotify` sessions stay, as in bluetoothd's attribute cache (`Notifying` keeps its
+    /// value, and the sessions notify again when the link is back).
+    func linkEnded() {
         if let pendingRead {
             self.pendingRead = nil
             for invocation in pendingRead.invocations { Self.notConnected(invocation) }
@@ -113,13 +115,25 @@ final class GATTCharacteristicNode: Sendable {
             Self.notConnected(pendingWrite)
         }
         timers.removeAll()
-        sessions.removeAll()
         pump = nil
-        notifySocket?.close()
-        notifySocket = nil
-        writeSocket?.close()
-        writeSocket = nil
-        for descriptor in descriptors { descriptor.detach(connection: connection) }
+        if notifySocket != nil { releaseNotifySocket() }
+        if writeSocket != nil { releaseWriteSocket() }
+        for descriptor in descriptors { descriptor.linkEnded() }
+    }
+
+    /// The link is back on the cached object: its MTU, and the kept sessions' notifications.
+    func linkRestored(_ link: PeripheralLink) {
+        _ = try? object?.setProperty("MTU", of: GATTInterface.characteristic, to: .uint16(UInt16(clamping: link.mtu)))
+        guard !sessions.isEmpty else { return }
+        if object?.property("Notifying", of: GATTInterface.characteristic) != .boolean(true) { setNotifying(true) }
+        startSource()
+    }
+
+    /// The object goes (the device, or bluetoothd): the link's end, every session, the objects.
+    func unexport(connection: DBusConnection) {
+        linkEnded()
+        sessions.removeAll()
+        for descriptor in descriptors { descriptor.unexport(connection: connection) }
         if let object { connection.unexport(object.path) }
         object = nil
     }
@@ -293,10 +307,11 @@ final class GATTCharacteristicNode: Sendable {
     /// The peripheral notifies `bytes`: stored, and sent where notifications are enabled.
     func notify(_ bytes: [UInt8]) {
         value = bytes
+        server?.notified(self, bytes)
         if let notifySocket {
             notifySocket.send(bytes)
             link?.statistics.recordSocketNotifications(1)
-        } else if !sessions.isEmpty, let object {
+        } else if !sessions.isEmpty, link != nil, let object {
             emitValueChanged(object, interface: GATTInterface.characteristic, value: bytes)
             link?.statistics.recordSignalNotifications(1)
         }
@@ -319,11 +334,19 @@ final class GATTCharacteristicNode: Sendable {
         if notificationsEnabled { action() } else { notifyingWaiters.append(action) }
     }
 
+    /// `StartNotify`: a session for the caller. Without a link bluetoothd 5.66 still takes the session
+    /// (and enables it when the link is back), unless the caller's session from before is still waiting
+    /// for that ("In Progress").
     private func startNotify(_ invocation: DBusMethodInvocation) {
-        guard link != nil else { return fail(invocation, .notConnected) }
         if notifySocket != nil { return fail(invocation, .notPermitted("Notify acquired")) }
         guard flags.canNotify else { return fail(invocation, .notSupported) }
         let client = invocation.call.sender ?? ""
+        guard link != nil else {
+            if sessions.contains(client) { return fail(invocation, .inProgress) }
+            sessions.append(client)
+            _ = invocation.reply()
+            return
+        }
         if sessions.contains(client) { _ = invocation.reply(); return }
         _ = apply(server?.takeFault(.startNotify(uuid)), to: invocation) { [weak self] in
             guard let self, self.link != nil else { return Self.notConnected(invocation) }
@@ -366,8 +389,9 @@ final class GATTCharacteristicNode: Sendable {
     private func startSource() {
         guard let source = description.notificationSource, let link else { return }
         pump = SignalNotificationPump(source: source, loop: link.loop) { [weak self] payload in
-            guard let self, !self.sessions.isEmpty, let object = self.object else { return false }
+            guard let self, !self.sessions.isEmpty, self.link != nil, let object = self.object else { return false }
             self.value = payload
+            self.server?.notified(self, payload)
             emitValueChanged(object, interface: GATTInterface.characteristic, value: payload)
             self.link?.statistics.recordSignalNotifications(1)
             return true

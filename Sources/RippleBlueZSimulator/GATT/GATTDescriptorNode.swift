@@ -51,11 +51,17 @@ final class GATTDescriptorNode: Sendable {
         self.object = object
     }
 
-    func detach(connection: DBusConnection) {
+    /// The link is gone: a write under way fails (the object stays, cached).
+    func linkEnded() {
         if let pendingWrite {
             self.pendingWrite = nil
             GATTCharacteristicNode.notConnected(pendingWrite)
         }
+    }
+
+    /// The object goes with the device (or bluetoothd).
+    func unexport(connection: DBusConnection) {
+        linkEnded()
         if let object { connection.unexport(object.path) }
         object = nil
     }

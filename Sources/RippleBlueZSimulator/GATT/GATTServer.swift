@@ -4,7 +4,13 @@ import RippleLoop
 
 /// The GATT database of one simulated peripheral: its services, characteristics and descriptors with
 /// their handles and values, exported as bluetoothd's `GattService1`, `GattCharacteristic1` and
-/// `GattDescriptor1` objects while the peripheral is connected (loop-confined).
+/// `GattDescriptor1` objects (loop-confined).
+///
+/// The objects come with the first connection and stay when the link ends, as bluetoothd 5.66 keeps a
+/// remote database in its attribute cache (`Cache = always`, the default): methods then fail with
+/// "Not connected", `StartNotify` sessions are kept and notify again once the link is back, and the next
+/// connection resolves at once. A database replaced while disconnected is found out at the next
+/// connection: the cached objects go and the new ones come. The objects go for good with the device.
 ///
 /// Handles run from 0x0001 in database order: a service's declaration, then for each characteristic its
 /// declaration, its value, its descriptors. Paths end in `service%04x` (the service's first handle),
@@ -21,6 +27,13 @@ final class GATTServer: PeripheralGATT {
     nonisolated(unsafe) private var serviceObjects: [DBusExportedObject] = []
     /// The link while the peripheral is connected.
     nonisolated(unsafe) private(set) var link: PeripheralLink?
+    /// The nodes whose objects are exported, with the connection that exports them: `services` unless
+    /// the database was replaced while disconnected (then they are the stale cache).
+    nonisolated(unsafe) private var exported: (services: [ServiceNode], connection: DBusConnection, devicePath: DBusObjectPath)?
+    /// The database was replaced while its objects stayed cached.
+    nonisolated(unsafe) private var cacheIsStale = false
+    /// Told of every Battery Level (0x2A19) the peripheral notifies (bluetoothd's battery plugin).
+    nonisolated(unsafe) var batteryLevelNotified: (UInt8) -> Void = { _ in }
 
     /// The database of `services`, with handles assigned.
     ///
@@ -78,7 +91,11 @@ final class GATTServer: PeripheralGATT {
     func replace(with services: [SimulatedService]) throws(SimulatorError) {
         let fresh = try GATTServer(services: services)
         let link = self.link
-        if link != nil { detach() }
+        if link != nil {
+            removeObjects()
+        } else if exported != nil {
+            cacheIsStale = true
+        }
         self.services = fresh.services
         for characteristic in characteristics {
             characteristic.server = self
@@ -101,11 +118,21 @@ final class GATTServer: PeripheralGATT {
 
     // MARK: PeripheralGATT
 
+    var hasCachedObjects: Bool { exported != nil && !cacheIsStale }
+
     func attach(_ link: PeripheralLink) throws(SimulatorError) {
         if self.link != nil { detach() }
+        if let exported, cacheIsStale || exported.devicePath != link.devicePath || exported.connection !== link.connection {
+            removeObjects()
+        }
         self.link = link
+        if exported != nil {
+            for characteristic in characteristics { characteristic.linkRestored(link) }
+            return
+        }
+        exported = (services, link.connection, link.devicePath)
         do {
-            for service in services {
+            for service in services where !SimulatedDevice.servicesClaimedByBluetoothd.contains(service.description.uuid) {
                 let path = try link.devicePath.appending(handleComponent("service", service.handle))
                 let object = try DBusExportedObject(path: path, interfaces: [
                     DBusInterface(name: GATTInterface.service, properties: [
@@ -124,17 +151,41 @@ final class GATTServer: PeripheralGATT {
                 }
             }
         } catch {
-            detach()
+            removeObjects()
             throw .bus(error)
         }
     }
 
     func detach() {
-        guard let link else { return }
-        for characteristic in characteristics { characteristic.detach(connection: link.connection) }
-        for object in serviceObjects { link.connection.unexport(object.path) }
+        guard link != nil else { return }
+        for characteristic in characteristics { characteristic.linkEnded() }
+        link = nil
+    }
+
+    func removeObjects() {
+        detach()
+        guard let exported else { return }
+        for characteristic in exported.services.flatMap(\.characteristics) {
+            characteristic.unexport(connection: exported.connection)
+        }
+        for object in serviceObjects { exported.connection.unexport(object.path) }
         serviceObjects.removeAll()
-        self.link = nil
+        self.exported = nil
+        cacheIsStale = false
+    }
+
+    var batteryLevel: UInt8? {
+        let levels = services.lazy.filter { $0.description.uuid == .batteryService }.flatMap(\.characteristics)
+        guard let level = levels.first(where: { $0.uuid == .batteryLevel && $0.flags.contains(.read) && $0.flags.canNotify }),
+              let percentage = level.value.first, percentage <= 100
+        else { return nil }
+        return percentage
+    }
+
+    /// A characteristic notified `value` (by script, by a write's response or from its source).
+    func notified(_ characteristic: GATTCharacteristicNode, _ value: [UInt8]) {
+        guard characteristic.uuid == .batteryLevel, link != nil, let percentage = value.first, percentage <= 100 else { return }
+        batteryLevelNotified(percentage)
     }
 
     func notify(_ characteristic: AttributeUUID, value: [UInt8]) throws(SimulatorError) {

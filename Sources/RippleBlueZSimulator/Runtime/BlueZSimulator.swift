@@ -19,7 +19,7 @@ import RippleLoop
 /// returns once its change has taken effect (its signals queued on the bus connection), so a test that
 /// awaits it can check what clients see next.
 public final class BlueZSimulator: Sendable {
-    /// How the simulated bluetoothd times things.
+    /// How the simulated bluetoothd times things, and which release's signals it sends.
     public struct Configuration: Sendable, Hashable {
         /// How long a device that is not connected, paired or known stays in the tree after it was last
         /// seen (bluetoothd's `TemporaryTimeout`, 30 s by default).
@@ -28,10 +28,19 @@ public final class BlueZSimulator: Sendable {
         /// connectable) lasts before it fails.
         public var connectTimeout: Duration
 
-        /// bluetoothd's timing, or shorter for tests.
-        public init(deviceTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5)) {
+        /// Whether a link's end is also signalled as `Device1.Disconnected(reason, message)`, which
+        /// bluetoothd emits from release 5.83 on. Off by default, as in bluetoothd 5.66 (Debian 12),
+        /// where a client learns of the end only from `Connected` becoming false.
+        public var signalsDisconnectionReasons: Bool
+
+        /// bluetoothd's timing, or shorter for tests; `signalsDisconnectionReasons` for a newer bluetoothd.
+        public init(
+            deviceTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
+            signalsDisconnectionReasons: Bool = false
+        ) {
             self.deviceTimeout = deviceTimeout
             self.connectTimeout = connectTimeout
+            self.signalsDisconnectionReasons = signalsDisconnectionReasons
         }
     }
 

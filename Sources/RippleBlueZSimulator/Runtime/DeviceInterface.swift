@@ -4,6 +4,7 @@ import RippleDBus
 enum BlueZInterface {
     static let adapter = "org.bluez.Adapter1"
     static let device = "org.bluez.Device1"
+    static let battery = "org.bluez.Battery1"
     static let agentManager = "org.bluez.AgentManager1"
     static let service = "org.bluez"
     static let root: DBusObjectPath = (try? DBusObjectPath("/org/bluez")) ?? .root
@@ -55,6 +56,7 @@ func makeDeviceInterface(for peripheral: SimulatedPeripheral, adapterPath: DBusO
         DBusProperty(absent: "RSSI", type: .int16),
         DBusProperty(absent: "TxPower", type: .int16),
         DBusProperty(absent: "AdvertisingFlags", type: .array(.byte)),
+        DBusProperty(absent: "Modalias", type: .string),
     ]
     properties.append(
         peripheral.name.map { DBusProperty(name: "Name", initialValue: .string($0)) }

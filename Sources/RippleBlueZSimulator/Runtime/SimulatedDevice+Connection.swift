@@ -8,7 +8,8 @@ extension SimulatedDevice {
     /// `Device1.Connect()`, in bluetoothd's order for LE: after the peripheral's connection delay
     /// `Connected` becomes true and the call is answered (the device is no longer temporary); then, after
     /// the delay again (the GATT discovery), the GATT objects are exported, `UUIDs` gains the services and
-    /// `ServicesResolved` becomes true. A peripheral out of range (or not connectable) fails after the
+    /// `ServicesResolved` becomes true. The objects of an earlier connection stay cached, and with them
+    /// `ServicesResolved` comes at once. A peripheral out of range (or not connectable) fails after the
     /// simulator's connect timeout, as bluetoothd's LE connection attempt does.
     func connect(_ invocation: DBusMethodInvocation) {
         guard let core else { return Self.gone(invocation) }
@@ -60,7 +61,8 @@ extension SimulatedDevice {
         link.dropLink = { [weak self] reason in self?.peripheralDisconnected(reason: reason) }
         expiry = nil
         hasConnected = true
-        let discovery = core.loop.after(peripheral.connectionDelay) { [weak self] in
+        // With the database cached from an earlier connection there is nothing to discover.
+        let discovery = core.loop.after(gatt.hasCachedObjects ? .zero : peripheral.connectionDelay) { [weak self] in
             self?.servicesResolved(link: link)
         }
         linkState = .connected(link, silent: silent, resolving: discovery)
@@ -69,7 +71,8 @@ extension SimulatedDevice {
         adapter.connectionAttemptChanged()
     }
 
-    /// The GATT discovery is over: the objects are exported, then `UUIDs` and `ServicesResolved`.
+    /// The GATT discovery is over: the objects are exported, then `UUIDs` and `ServicesResolved`, then
+    /// bluetoothd's plugins do their part (`Name`, `Appearance`, `Modalias`, `Battery1`).
     private func servicesResolved(link: PeripheralLink) {
         guard case let .connected(current, silent, _) = linkState, current === link, let core else { return }
         do {
@@ -81,10 +84,17 @@ extension SimulatedDevice {
             return
         }
         linkState = .connected(link, silent: silent, resolving: nil)
-        var uuids = peripheral.advertisedServices
-        for uuid in gatt.serviceUUIDs where !uuids.contains(uuid) { uuids.append(uuid) }
-        set("UUIDs", .array(.string, uuids.map { .string($0.uuidString) }))
-        set("ServicesResolved", .boolean(true))
+        // Once resolved, `UUIDs` is the database's primary services (claimed ones too), sorted; what was
+        // only advertised is no longer listed. Both change in one signal.
+        let uuids = Set(gatt.serviceUUIDs).map(\.uuidString).sorted()
+        do {
+            try object?.updateProperties(
+                of: BlueZInterface.device,
+                ["UUIDs": .array(.string, uuids.map(DBusValue.string)), "ServicesResolved": .boolean(true)])
+        } catch {
+            core.report("could not resolve the services of \(peripheral.address): \(error)")
+        }
+        runBluetoothdPlugins()
     }
 
     /// Ends a connection attempt that never got a link with `error`.
@@ -139,19 +149,22 @@ extension SimulatedDevice {
         }
     }
 
-    /// Tears a link down in bluetoothd's order: `ServicesResolved` false and the GATT objects gone (when
-    /// they were resolved),
-    /// `Disconnected(reason)`, `Connected` false.
+    /// Tears a link down in bluetoothd's order: `Battery1` gone, `ServicesResolved` false (when they were resolved; the
+    /// GATT objects stay, cached), `Disconnected(reason)` (when the configuration asks for it, as
+    /// bluetoothd 5.83 and later), `Connected` false.
     func tearDown(reason: DisconnectReason) {
         guard case let .connected(_, silent, resolving) = linkState else { return }
         linkState = .disconnected
+        removeBatteryInterface()
         if resolving == nil {
             set("ServicesResolved", .boolean(false))
             gatt.detach()
         }
-        _ = try? object?.emitSignal(
-            interface: BlueZInterface.device, member: "Disconnected",
-            arguments: [.string(reason.rawValue), .string(reason.message)])
+        if core?.configuration.signalsDisconnectionReasons == true {
+            _ = try? object?.emitSignal(
+                interface: BlueZInterface.device, member: "Disconnected",
+                arguments: [.string(reason.rawValue), .string(reason.message)])
+        }
         if !silent || object?.property("Connected", of: BlueZInterface.device) == .boolean(true) {
             set("Connected", .boolean(false))
         }

@@ -100,6 +100,7 @@ final class SimulatedDevice: Sendable {
         expiry = nil
         if case .connecting = linkState { finishConnecting(with: .failed("le-connection-abort-by-local")) }
         if isConnected { tearDown(reason: .local) }
+        gatt.removeObjects()
         guard let object, let core else { return }
         core.connection.unexport(object.path)
         self.object = nil
@@ -112,7 +113,7 @@ final class SimulatedDevice: Sendable {
         if case let .connecting(invocation, _) = linkState {
             _ = invocation.fail(BlueZError.failed("le-connection-abort-by-local").dbusError)
         }
-        if case .connected = linkState { gatt.detach() }
+        gatt.removeObjects()
         linkState = .disconnected
         if let pairing { _ = pairing.0.fail(BlueZError.failed("Operation aborted").dbusError) }
         pairing = nil
@@ -164,6 +165,8 @@ final class SimulatedDevice: Sendable {
             signalledRSSI = rssi
         }
         if !isNew {
+            // The advertised name takes over again from one read over GAP while connected.
+            if let name = peripheral.name { setName(name) }
             if let txPower = peripheral.txPower { set("TxPower", .int16(txPower)) }
             set("AdvertisingFlags", .bytes([0x06]))
         }

@@ -223,7 +223,7 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         try await fixture.simulator.inject(.disconnect(.remote), on: .read(0xAAA1), of: monitorAddress)
         #expect(try await fixture.error(level, characteristicInterface, "ReadValue", [noOptions]) == .failed("Not connected"))
         #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
-        #expect(try await fixture.managedObjects()[level] == nil)
+        #expect(try await fixture.managedObjects()[level] != nil, "the object stays, cached")
         await fixture.stop()
     }
 }

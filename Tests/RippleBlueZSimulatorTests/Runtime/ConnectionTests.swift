@@ -40,16 +40,32 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
         let messages = await log.wait { timeline($0).last == "Connected=false" }
         #expect(timeline(messages) == [
-            // UUIDs already held the advertised 0x180D, so it does not change.
+            // UUIDs already held 0x180D (advertised), so it does not change. The GATT objects stay
+            // (bluetoothd 5.66's attribute cache), and there is no Disconnected signal (5.83 and later).
             "Connected=true", "+service0001", "+service0001/char0002", "ServicesResolved=true",
-            "ServicesResolved=false", "-service0001/char0002", "-service0001",
-            "Disconnected(org.bluez.Reason.Local)", "Connected=false",
+            "ServicesResolved=false", "Connected=false",
         ])
         await fixture.stop()
     }
 
+    /// bluetoothd 5.83 and later also say why a link ended, before `Connected` turns false.
+    @Test func aNewerBluetoothdSignalsTheDisconnectionReason() async throws {
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons)
+        let log = try await everything(fixture)
+        try await fixture.connectAndResolve(monitorPath)
+        _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
+        let messages = await log.wait { timeline($0).last == "Connected=false" }
+        #expect(Array(timeline(messages).suffix(3)) == ["ServicesResolved=false", "Disconnected(org.bluez.Reason.Local)", "Connected=false"])
+        await fixture.stop()
+    }
+
+    static let signallingReasons = BlueZSimulator.Configuration(
+        connectTimeout: .milliseconds(200), signalsDisconnectionReasons: true)
+
     @Test func thePeripheralDisconnectingIsReportedWithItsReason() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons)
         let log = try await everything(fixture)
         _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
         try await fixture.simulator.disconnect(peripheral: monitorAddress, reason: .remote)
@@ -61,7 +77,8 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
     }
 
     @Test func goingOutOfRangeDropsTheLinkAndConnectingThenFails() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons)
         let log = try await everything(fixture)
         _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
         try await fixture.simulator.setInRange(false, peripheral: monitorAddress)

@@ -8,8 +8,10 @@ private let options = DBusValue.stringVariantDictionary([:])
 
 /// Each fault the simulator offers, as a plain D-Bus client sees it.
 @Suite struct FaultTests {
-    private func connected() async throws -> SimulatorFixture {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
+    private func connected(
+        _ configuration: BlueZSimulator.Configuration = .init(connectTimeout: .milliseconds(200))
+    ) async throws -> SimulatorFixture {
+        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: configuration)
         try await fixture.connectAndResolve(monitorPath)
         return fixture
     }
@@ -51,7 +53,7 @@ private let options = DBusValue.stringVariantDictionary([:])
     }
 
     @Test func aDisconnectAtAGivenMoment() async throws {
-        let fixture = try await connected()
+        let fixture = try await connected(.init(connectTimeout: .milliseconds(200), signalsDisconnectionReasons: true))
         let disconnected = try await fixture.signals(deviceInterface, "Disconnected")
         let scheduled = ContinuousClock.now
         try await fixture.simulator.disconnect(peripheral: monitorAddress, after: .milliseconds(20), reason: .timeout)

@@ -61,8 +61,9 @@ import Testing
         await fixture.stop()
     }
 
+    /// With bluetoothd 5.83 and later, which signal `Device1.Disconnected(reason, message)`.
     @Test func aRemoteDisconnectionIsAnEventWithItsReasonAndLeavesTheConnectedList() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
+        let fixture = try await CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)
         let connected = Collector(fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
         let peripheral = try await fixture.connect()
         let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
@@ -72,6 +73,23 @@ import Testing
             name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))])
         await connected.wait { $0.values == [[], [Lab.address], []] }
         #expect(!peripheral.isConnected)
+        await fixture.stop()
+    }
+
+    /// bluetoothd 5.66 (Debian 12) does not say why a link ended: a drop the central did not ask for is
+    /// ``DisconnectionReason/unknown``; its own ``Central/disconnect(_:)`` is ``DisconnectionReason/local``.
+    @Test func withoutReasonsFromBluetoothdADropIsUnknownAndTheCentralsOwnDisconnectLocal() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let peripheral = try await fixture.connect()
+        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
+        await events.wait { $0.values.contains { $0.name == "disconnected" } }
+        let again = try await fixture.connect()
+        for try await _ in fixture.central.disconnect(again).values {}
+        await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
+        #expect(events.values.filter { $0.name == "disconnected" } == [
+            .disconnected(peripheral, .unknown), .disconnected(again, .local),
+        ])
         await fixture.stop()
     }
 

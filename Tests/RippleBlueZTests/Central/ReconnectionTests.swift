@@ -69,8 +69,9 @@ import Testing
         await fixture.stop()
     }
 
+    /// With bluetoothd 5.83 and later, which signal the reason (5.66's drops are all `unknown`).
     @Test func thePolicyDecidesFromTheReason() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
+        let fixture = try await CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)
         let policy = ReconnectPolicy(delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
         let peripheral = try await connected(fixture, policy: policy)
         let listener = Collector(peripheral.listen(to: sensor))

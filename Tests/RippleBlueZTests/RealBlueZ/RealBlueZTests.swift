@@ -180,6 +180,7 @@ struct RealBlueZTests {
     /// 100th number runs `disrupt`, then goes on until a stream has started again from 0 and brought 100
     /// numbers. Returns the numbers before the disruption, those after it, and the connection events seen.
     static func streamAcross(
+        transport: NotificationTransport,
         _ disrupt: @escaping @Sendable (Central) async throws -> Void
     ) async throws -> (before: [UInt32], after: [UInt32], events: [String]) {
         let central = try await central()
@@ -201,7 +202,7 @@ struct RealBlueZTests {
         defer { watching.cancel() }
         var before: [UInt32] = [], after: [UInt32] = []
         var disrupted = false
-        for try await number in peripheral.listen(to: stream).map(sequenceNumber).values {
+        for try await number in peripheral.listen(to: stream, transport: transport).map(sequenceNumber).values {
             if !disrupted {
                 before.append(number)
                 if before.count == 100 {
@@ -233,9 +234,10 @@ struct RealBlueZTests {
     /// bluetoothd serves the GATT application, so killing its process leaves the link up: bluetoothd drops
     /// the application's services (Service Changed to the central, whose bluetoothd removes the objects)
     /// and adds them again when the process registers anew. The listener follows its characteristic.
-    @Test func aPeripheralProcessKilledMidStreamAndStartedAgainIsFollowedByTheListener() async throws {
+    @Test(arguments: [NotificationTransport.bus, .automatic])
+    func aPeripheralProcessKilledMidStreamAndStartedAgainIsFollowedByTheListener(transport: NotificationTransport) async throws {
         let peripheralProcess = try GuestProcess.find("ripple-gatt-peripheral")
-        let (before, after, events) = try await Self.streamAcross { _ in
+        let (before, after, events) = try await Self.streamAcross(transport: transport) { _ in
             try await peripheralProcess.restart(with: SIGKILL, after: .seconds(1))
         }
         Self.expectResumed(before, after)
@@ -243,10 +245,12 @@ struct RealBlueZTests {
     }
 
     /// A device that reboots also loses its link: the process is killed, the link dropped from the
-    /// peripheral's side, the process started again; the reconnect policy brings the listener back.
-    @Test func aRebootingPeripheralIsReconnectedByThePolicyAndTheListenerComesBack() async throws {
+    /// peripheral's side, the process started again; the reconnect policy brings the listener back, over
+    /// `StartNotify` (whose session bluetoothd 5.66 keeps across the link's end) as over `AcquireNotify`.
+    @Test(arguments: [NotificationTransport.bus, .automatic])
+    func aRebootingPeripheralIsReconnectedByThePolicyAndTheListenerComesBack(transport: NotificationTransport) async throws {
         let peripheralProcess = try GuestProcess.find("ripple-gatt-peripheral")
-        let (before, after, events) = try await Self.streamAcross { central in
+        let (before, after, events) = try await Self.streamAcross(transport: transport) { central in
             try await peripheralProcess.stop(with: SIGKILL)
             try await Self.disconnectFromThePeripheralSide(central)
             try await peripheralProcess.restart(with: SIGKILL, after: .seconds(1))
@@ -255,9 +259,10 @@ struct RealBlueZTests {
         #expect(events == ["disconnected", "connecting", "connected", "ready", "autoConnected"])
     }
 
-    @Test func aStreamResumesAfterBluetoothdRestartsMidStream() async throws {
+    @Test(arguments: [NotificationTransport.bus, .automatic])
+    func aStreamResumesAfterBluetoothdRestartsMidStream(transport: NotificationTransport) async throws {
         let bluetoothd = try GuestProcess.find("bluetoothd")
-        let (before, after, events) = try await Self.streamAcross { _ in
+        let (before, after, events) = try await Self.streamAcross(transport: transport) { _ in
             try await bluetoothd.restart(with: SIGTERM)
         }
         Self.expectResumed(before, after)

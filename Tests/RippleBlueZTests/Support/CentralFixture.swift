@@ -14,11 +14,14 @@ final class CentralFixture: Sendable {
 
     init(
         world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30), waitUntilReady: Bool = true,
-        refusingClients: Bool = false
+        refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false
     ) async throws {
         bus = try SimulatedBus(refusingClients: refusingClients)
         simulator = BlueZSimulator(
-            world: world, bus: bus.bus, configuration: .init(deviceTimeout: deviceTimeout, connectTimeout: .milliseconds(300)))
+            world: world, bus: bus.bus,
+            configuration: .init(
+                deviceTimeout: deviceTimeout, connectTimeout: .milliseconds(300),
+                signalsDisconnectionReasons: signalsDisconnectionReasons))
         try await simulator.start()
         thread = try EventLoopThread(name: "central-test")
         central = try Central(bus: bus.bus, adapter: adapter, loop: thread.loop)
