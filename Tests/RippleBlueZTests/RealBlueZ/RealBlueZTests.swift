@@ -262,7 +262,14 @@ struct RealBlueZTests {
     @Test(arguments: [NotificationTransport.bus, .automatic])
     func aStreamResumesAfterBluetoothdRestartsMidStream(transport: NotificationTransport) async throws {
         let bluetoothd = try GuestProcess.find("bluetoothd")
+        let peripheralProcess = try GuestProcess.find("ripple-gatt-peripheral")
         let (before, after, events) = try await Self.streamAcross(transport: transport) { _ in
+            // The guest's Linux 6.1 can corrupt a channel list and panic (in hci_chan_del; fixed upstream
+            // by ab4eedb790ca, 2025) when bluetoothd's ATT sockets close while frames for them arrive.
+            // Both ends of this link are bluetoothd's, so the peripheral's notifications pause meanwhile.
+            peripheralProcess.pause()
+            defer { peripheralProcess.resume() }
+            try await Task.sleep(for: .milliseconds(300))
             try await bluetoothd.restart(with: SIGTERM)
         }
         Self.expectResumed(before, after)
