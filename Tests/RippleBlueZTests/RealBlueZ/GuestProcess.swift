@@ -104,12 +104,6 @@ struct GuestProcess {
         return started
     }
 
-    /// Stops the process (`SIGSTOP`) until ``resume()``.
-    func pause() { kill(pid, SIGSTOP) }
-
-    /// Lets a paused process go on (`SIGCONT`).
-    func resume() { kill(pid, SIGCONT) }
-
     /// Sets the process's scheduling policy (`SCHED_OTHER` with priority 0, `SCHED_FIFO` with 1…99).
     func schedule(_ policy: Int32, priority: Int32 = 0) -> Bool {
         var parameters = sched_param()
