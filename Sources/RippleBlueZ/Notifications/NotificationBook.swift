@@ -26,6 +26,9 @@ struct NotificationBook {
         var reference: CharacteristicReference?
         var transport = NotificationTransport.automatic
         var device: Peripheral?
+        /// Started with `StartNotify`: bluetoothd 5.66 keeps such a session when the link ends and enables
+        /// it again on the next link, until `StopNotify` (or this client leaves the bus).
+        var keptByBluetoothd = false
 
         /// Stops the session but keeps its listeners (to be re-armed): returns what must be cancelled
         /// and closed outside the lock.
@@ -130,6 +133,12 @@ extension CentralCore {
         let subscription = call.sink(
             receiveCompletion: { [weak self] completion in
                 guard let self, case let .failure(failure) = completion else { return }
+                // bluetoothd 5.66 keeps this client's session across the link's end and enables it again
+                // on the next link; until it has, it answers "In Progress": the session is there.
+                if failure.bluezName == "org.bluez.Error.InProgress" {
+                    sessionStarted(path, socket: nil)
+                    return
+                }
                 let listeners = lock.withLock { () -> [NotificationListener] in
                     defer { notifications.sessions[path] = nil }
                     return notifications.sessions[path].map { Array($0.listeners.values) } ?? []
@@ -147,6 +156,7 @@ extension CentralCore {
             notifications.sessions[path]?.started = true
             notifications.sessions[path]?.call = nil
             notifications.sessions[path]?.socket = socket
+            if socket == nil { notifications.sessions[path]?.keptByBluetoothd = true }
             return notifications.sessions[path]?.listeners.isEmpty == false
         }
         switch wanted {
@@ -188,7 +198,7 @@ extension CentralCore {
                 notifications.sessions[path]?.socket = nil
                 notifications.sessions[path]?.onStarted = []
             }
-            return (session.started, session.socket)
+            return (session.started || session.keptByBluetoothd, session.socket)
         }
         if let socket {
             socket.close()
@@ -286,11 +296,11 @@ extension CentralCore {
     /// bluetoothd or the adapter went: every listener ends with `error`, except those of peripherals
     /// waiting to be reconnected.
     func failNotifications(with error: BluetoothError) {
-        let ended = lock.withLock { () -> [NotificationBook.Session] in
+        let ended = lock.withLock { () -> [DBusObjectPath: NotificationBook.Session] in
             let held = Set(reconnections.keys)
             let ending = notifications.sessions.filter { !held.contains($0.key.devicePath) }
             for path in ending.keys { notifications.sessions[path] = nil }
-            return Array(ending.values)
+            return ending
         }
         end(ended, with: error)
     }
@@ -298,10 +308,10 @@ extension CentralCore {
     /// The link of the device at `device` ended: its listeners end with `error`.
     func failNotifications(under device: DBusObjectPath, with error: BluetoothError) {
         let prefix = device.description + "/"
-        let ended = lock.withLock { () -> [NotificationBook.Session] in
-            let paths = notifications.sessions.keys.filter { $0.description.hasPrefix(prefix) }
-            defer { for path in paths { notifications.sessions[path] = nil } }
-            return paths.compactMap { notifications.sessions[$0] }
+        let ended = lock.withLock { () -> [DBusObjectPath: NotificationBook.Session] in
+            let ending = notifications.sessions.filter { $0.key.description.hasPrefix(prefix) }
+            for path in ending.keys { notifications.sessions[path] = nil }
+            return ending
         }
         end(ended, with: error)
     }
@@ -345,7 +355,7 @@ extension CentralCore {
                 if waitForMissing { continue }
                 let gone = lock.withLock { notifications.sessions.removeValue(forKey: path) }
                 let error = BluetoothError(.attributeNotFound, "\(peripheral.address) no longer has \(session.reference.map { "\($0)" } ?? "the characteristic")")
-                if let gone { end([gone], with: error) }
+                if let gone { end([path: gone], with: error) }
                 continue
             }
             lock.withLock {
@@ -362,11 +372,21 @@ extension CentralCore {
     }
 
     /// Ends sessions that are no longer in the book: their calls, sockets and listeners.
-    private func end(_ sessions: [NotificationBook.Session], with error: BluetoothError) {
-        for session in sessions {
+    private func end(_ sessions: [DBusObjectPath: NotificationBook.Session], with error: BluetoothError) {
+        for (path, session) in sessions {
             session.call?.cancel()
             session.socket?.close()
+            if session.keptByBluetoothd { releaseKeptSession(path) }
             for listener in session.listeners.values { listener.finish(.failure(error)) }
         }
+    }
+
+    /// Ends bluetoothd's `StartNotify` session at `path`, which bluetoothd 5.66 keeps across the link's
+    /// end: otherwise it would have the peripheral notify again on every later link, for no one. Best
+    /// effort (the object, the link or bluetoothd may be gone).
+    private func releaseKeptSession(_ path: DBusObjectPath) {
+        let box = CancellableBox()
+        box.cancellable = connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify")
+            .sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
     }
 }

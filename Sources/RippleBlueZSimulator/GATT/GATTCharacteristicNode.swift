@@ -370,6 +370,12 @@ final class GATTCharacteristicNode: Sendable {
         }
         let client = invocation.call.sender ?? ""
         guard sessions.contains(client) else { return fail(invocation, .failed("No notify session started")) }
+        // A session kept while the link is down ends at once (bluetoothd has nothing to write).
+        guard link != nil else {
+            endSession(of: client)
+            _ = invocation.reply()
+            return
+        }
         _ = apply(server?.takeFault(.stopNotify(uuid)), to: invocation) { [weak self] in
             self?.endSession(of: client)
             _ = invocation.reply()

@@ -75,7 +75,8 @@ import Testing
     }
 
     /// bluetoothd keeps a `StartNotify` session across the link's end and enables it again on the next
-    /// link; until then the same client's `StartNotify` is "In Progress", another client's is taken.
+    /// link; until then the same client's `StartNotify` is "In Progress", another client's is taken, and
+    /// `StopNotify` ends a session at once.
     @Test func aStartNotifySessionOutlivesTheLinkAndNotifiesAgainWhenItIsBack() async throws {
         let fixture = try await SimulatorFixture(world: Self.world())
         try await fixture.connectAndResolve(monitorPath)
@@ -86,6 +87,7 @@ import Testing
         #expect(try await fixture.error(Self.level, Self.characteristic, "StartNotify") == .inProgress)
         let another = try fixture.connectAnotherClient()
         #expect(try await fixture.error(Self.level, Self.characteristic, "StartNotify", on: another) == nil)
+        #expect(try await fixture.error(Self.level, Self.characteristic, "StopNotify", on: another) == nil, "ends at once")
         try await fixture.connectAndResolve(monitorPath)
         let values = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
         try await fixture.simulator.notify(peripheral: monitorAddress, characteristic: 0xAAA1, value: [7])

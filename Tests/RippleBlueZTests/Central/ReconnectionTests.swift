@@ -51,6 +51,29 @@ import Testing
         await fixture.stop()
     }
 
+    /// bluetoothd 5.66 keeps a `StartNotify` session across the link's end and answers the same client's
+    /// `StartNotify` "In Progress" until it has enabled that session on the new link: the listener takes
+    /// the answer as its session and goes on.
+    @Test func aStartNotifyAnsweredInProgressAfterAReconnectionIsTheKeptSession() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1]])
+        await listener.wait { $0.values.count == 1 }
+        try await fixture.simulator.inject(.fail(.inProgress), on: .startNotify(Lab.sensor), of: lab)
+        try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
+        await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+        // A read after the re-armed StartNotify: its answer comes after StartNotify's on the connection.
+        _ = try await peripheral.readValue(Lab.reference(Lab.indicator))
+        try await fixture.notify(Lab.sensor, [[2]])
+        await listener.wait { $0.values.count == 2 }
+        #expect(listener.values == [[1], [2]])
+        #expect(listener.completion == nil)
+        await fixture.stop()
+    }
+
     @Test func anExplicitDisconnectEndsThePolicyAndTheListeners() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await connected(fixture, policy: .always)

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleDBus
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct NotificationTests {
@@ -31,6 +32,28 @@ import Testing
         #expect(listener.values == [[1], [2], [3]])
         #expect(fixture.simulator.statistics.snapshot.signalNotifications == 3)
         #expect(fixture.simulator.statistics.snapshot.socketNotifications == 0)
+        await fixture.stop()
+    }
+
+    /// bluetoothd 5.66 keeps a `StartNotify` session when the link ends (and would have the peripheral
+    /// notify again on every later link): a listener that ends with its link ends that session too.
+    @Test func aBusListenerEndedByItsLinkReleasesTheSessionBluetoothdKeeps() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        let path = try DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_0A/service0001/char0002")
+        let connection = fixture.central.connection
+        let changes = Collector(
+            connection.propertiesChanged(path: path, interface: "org.bluez.GattCharacteristic1")
+                .compactMap { $0.changed["Notifying"] }
+                .mapError { BluetoothError($0, during: "watching Notifying") })
+        for try await _ in connection.synchronize().values {}
+        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
+        await listener.wait { $0.completion != nil }
+        #expect(listener.failure()?.kind == .notConnected)
+        await changes.wait { $0.values.contains(.boolean(false)) }
+        #expect(changes.values == [.boolean(false)])
         await fixture.stop()
     }
 
