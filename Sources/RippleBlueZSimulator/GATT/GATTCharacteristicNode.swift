@@ -317,10 +317,16 @@ final class GATTCharacteristicNode: Sendable {
         }
     }
 
+    /// Notifications on or off: `Notifying` for `StartNotify` sessions; for an acquired socket
+    /// (`acquired` given) only `NotifyAcquired` changes, as bluetoothd 5.66 signals it.
     private func setNotifying(_ notifying: Bool, acquired: Bool? = nil) {
-        var values: [String: DBusValue] = ["Notifying": .boolean(notifying)]
-        if let acquired, flags.contains(.notify) { values["NotifyAcquired"] = .boolean(acquired) }
-        _ = try? object?.updateProperties(of: GATTInterface.characteristic, values)
+        if let acquired {
+            if flags.contains(.notify) {
+                _ = try? object?.setProperty("NotifyAcquired", of: GATTInterface.characteristic, to: .boolean(acquired))
+            }
+        } else {
+            _ = try? object?.setProperty("Notifying", of: GATTInterface.characteristic, to: .boolean(notifying))
+        }
         if notifying {
             let waiters = notifyingWaiters
             notifyingWaiters = []
