@@ -130,7 +130,8 @@ extension SimulatedDevice {
         case .connecting:
             finishConnecting(with: .failed("le-connection-abort-by-local"))
         case .connected:
-            tearDown(reason: .local)
+            tearDown(reason: .local, answering: invocation)
+            return
         case .disconnected:
             break
         }
@@ -152,8 +153,14 @@ extension SimulatedDevice {
     /// Tears a link down in bluetoothd's order: `Battery1` gone, `ServicesResolved` false (when they were resolved; the
     /// GATT objects stay, cached), `Disconnected(reason)` (when the configuration asks for it, as
     /// bluetoothd 5.83 and later), `Connected` false.
-    func tearDown(reason: DisconnectReason) {
-        guard case let .connected(_, silent, resolving) = linkState else { return }
+    ///
+    /// A `Disconnect()` that asked for it (`answering`) is answered just before `Connected` turns false, as
+    /// bluetoothd 5.66 answers it.
+    func tearDown(reason: DisconnectReason, answering disconnect: DBusMethodInvocation? = nil) {
+        guard case let .connected(_, silent, resolving) = linkState else {
+            _ = disconnect?.reply()
+            return
+        }
         linkState = .disconnected
         removeBatteryInterface()
         if resolving == nil {
@@ -165,6 +172,7 @@ extension SimulatedDevice {
                 interface: BlueZInterface.device, member: "Disconnected",
                 arguments: [.string(reason.rawValue), .string(reason.message)])
         }
+        _ = disconnect?.reply()
         if !silent || object?.property("Connected", of: BlueZInterface.device) == .boolean(true) {
             set("Connected", .boolean(false))
         }

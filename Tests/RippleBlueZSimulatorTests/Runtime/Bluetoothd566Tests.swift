@@ -1,4 +1,6 @@
+import Ripple
 import RippleDBus
+import Synchronization
 import Testing
 
 @testable import RippleBlueZSimulator
@@ -94,6 +96,26 @@ import Testing
         let changes = await values.wait { $0.contains { $0.path?.description == Self.level } }
         #expect(changes.compactMap { $0.path?.description == Self.level ? $0.propertiesChange?.changed["Value"] : nil } == [.bytes([7])])
         another.close()
+        await fixture.stop()
+    }
+
+    /// `Disconnect()` is answered after `ServicesResolved` turns false and before `Connected` does.
+    @Test func disconnectIsAnsweredBetweenServicesResolvedAndConnected() async throws {
+        let fixture = try await SimulatorFixture(world: Self.world())
+        try await fixture.connectAndResolve(monitorPath)
+        let log = try await Self.log(fixture)
+        // A signal is recorded no earlier than the reply that followed it on the bus (its delivery may lag,
+        // never lead): when the reply arrives, Connected=false must not have been recorded.
+        let signalsBeforeReply = Atomic<Int>(-1)
+        let disconnecting = fixture.client.call(
+            destination: "org.bluez", path: try DBusObjectPath(monitorPath), interface: deviceInterface, member: "Disconnect"
+        ).sink(receiveCompletion: { _ in }, receiveValue: { _ in signalsBeforeReply.store(log.messages.count, ordering: .sequentiallyConsistent) })
+        let messages = await log.wait { Self.timeline($0).last == "Connected=false" }
+        disconnecting.cancel()
+        let before = signalsBeforeReply.load(ordering: .sequentiallyConsistent)
+        #expect(before >= 0)
+        #expect(!Self.timeline(Array(messages.prefix(max(before, 0)))).contains("Connected=false"))
+        #expect(Self.timeline(messages) == ["ServicesResolved=false", "Connected=false"])
         await fixture.stop()
     }
 
