@@ -210,23 +210,30 @@ final class PeripheralApplication: Sendable {
         } catch let error where error.remoteName == "org.bluez.Error.AlreadyExists" {
             // Registered by an earlier attempt whose advertisement failed.
         }
-        _ = try await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
+        try await registerAdvertisement()
         registered.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private func registerAdvertisement() async throws(DBusError) {
+        let empty = DBusValue.dictionary(key: .string, value: .variant, [])
+        _ = try await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
     }
 
     /// Stops advertising and registers again (a failure is reported, and the next round tries again).
     private func readvertise() async {
         guard registered.load(ordering: .sequentiallyConsistent) else { return }
-        let empty = DBusValue.dictionary(key: .string, value: .variant, [])
         _ = try? await call("org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
-        _ = try? await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
+        try? await registerAdvertisement()
     }
 
     /// Unregisters the advertisement and the application; stops every notifier.
     func unregister() async {
         registered.store(false, ordering: .sequentiallyConsistent)
-        for subscription in subscriptions.withLock({ $0 }) { subscription.cancel() }
-        subscriptions.withLock { $0 = [] }
+        let cancelled = subscriptions.withLock { subscriptions in
+            defer { subscriptions = [] }
+            return subscriptions
+        }
+        for subscription in cancelled { subscription.cancel() }
         for characteristic in characteristics { characteristic.stop() }
         _ = try? await call("org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
         _ = try? await call("org.bluez.GattManager1", "UnregisterApplication", [.objectPath(root)])

@@ -203,9 +203,7 @@ extension CentralCore {
         if let socket {
             socket.close()
         } else if started {
-            let box = CancellableBox()
-            box.cancellable = notifyCall("StopNotify", path, "stopping notifications")
-                .sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
+            stopNotify(path, queued: true)
         }
     }
 
@@ -376,17 +374,21 @@ extension CentralCore {
         for (path, session) in sessions {
             session.call?.cancel()
             session.socket?.close()
-            if session.keptByBluetoothd { releaseKeptSession(path) }
+            // bluetoothd 5.66 keeps a StartNotify session across the link's end, and would have the
+            // peripheral notify again on every later link, for no one.
+            if session.keptByBluetoothd { stopNotify(path, queued: false) }
             for listener in session.listeners.values { listener.finish(.failure(error)) }
         }
     }
 
-    /// Ends bluetoothd's `StartNotify` session at `path`, which bluetoothd 5.66 keeps across the link's
-    /// end: otherwise it would have the peripheral notify again on every later link, for no one. Best
-    /// effort (the object, the link or bluetoothd may be gone).
-    private func releaseKeptSession(_ path: DBusObjectPath) {
+    /// Ends bluetoothd's `StartNotify` session at `path`, best effort (the object, the link or bluetoothd
+    /// may be gone): in the device's GATT queue (`queued`), or at once when the link has ended.
+    private func stopNotify(_ path: DBusObjectPath, queued: Bool) {
+        let stopping = queued
+            ? notifyCall("StopNotify", path, "stopping notifications")
+            : connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify")
+                .mapError { BluetoothError($0, during: "stopping notifications") }.eraseToAnyPublisher()
         let box = CancellableBox()
-        box.cancellable = connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify")
-            .sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
+        box.cancellable = stopping.sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
     }
 }

@@ -26,6 +26,8 @@ final class GATTCharacteristicNode: Sendable {
     nonisolated(unsafe) private var timers: [AnyCancellable] = []
     /// The notification source pumping `PropertiesChanged` while sessions exist.
     nonisolated(unsafe) private var pump: SignalNotificationPump?
+    /// Whether this is a Battery Level (0x2A19), whose notified values bluetoothd's battery plugin reads.
+    private let isBatteryLevel: Bool
     /// Run once the next time a client enables notifications (see ``whenNotifying(_:)``).
     nonisolated(unsafe) private var notifyingWaiters: [@Sendable () -> Void] = []
 
@@ -34,6 +36,7 @@ final class GATTCharacteristicNode: Sendable {
         self.declarationHandle = declarationHandle
         self.descriptors = descriptors
         self.value = description.value
+        self.isBatteryLevel = description.uuid == .batteryLevel
     }
 
     var uuid: AttributeUUID { description.uuid }
@@ -125,7 +128,7 @@ final class GATTCharacteristicNode: Sendable {
     func linkRestored(_ link: PeripheralLink) {
         _ = try? object?.setProperty("MTU", of: GATTInterface.characteristic, to: .uint16(UInt16(clamping: link.mtu)))
         guard !sessions.isEmpty else { return }
-        if object?.property("Notifying", of: GATTInterface.characteristic) != .boolean(true) { setNotifying(true) }
+        setNotifying(true)
         startSource()
     }
 
@@ -307,7 +310,7 @@ final class GATTCharacteristicNode: Sendable {
     /// The peripheral notifies `bytes`: stored, and sent where notifications are enabled.
     func notify(_ bytes: [UInt8]) {
         value = bytes
-        server?.notified(self, bytes)
+        if isBatteryLevel { server?.reportBatteryLevel(bytes) }
         if let notifySocket {
             notifySocket.send(bytes)
             link?.statistics.recordSocketNotifications(1)
@@ -403,7 +406,7 @@ final class GATTCharacteristicNode: Sendable {
         pump = SignalNotificationPump(source: source, loop: link.loop) { [weak self] payload in
             guard let self, !self.sessions.isEmpty, self.link != nil, let object = self.object else { return false }
             self.value = payload
-            self.server?.notified(self, payload)
+            if self.isBatteryLevel { self.server?.reportBatteryLevel(payload) }
             emitValueChanged(object, interface: GATTInterface.characteristic, value: payload)
             self.link?.statistics.recordSignalNotifications(1)
             return true

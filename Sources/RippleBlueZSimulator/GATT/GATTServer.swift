@@ -29,11 +29,16 @@ final class GATTServer: PeripheralGATT {
     nonisolated(unsafe) private(set) var link: PeripheralLink?
     /// The nodes whose objects are exported, with the connection that exports them: `services` unless
     /// the database was replaced while disconnected (then they are the stale cache).
-    nonisolated(unsafe) private var exported: (services: [ServiceNode], connection: DBusConnection, devicePath: DBusObjectPath)?
+    nonisolated(unsafe) private var exported: (services: [ServiceNode], connection: DBusConnection)?
     /// The database was replaced while its objects stayed cached.
     nonisolated(unsafe) private var cacheIsStale = false
     /// Told of every Battery Level (0x2A19) the peripheral notifies (bluetoothd's battery plugin).
     nonisolated(unsafe) var batteryLevelNotified: (UInt8) -> Void = { _ in }
+
+    /// Services that bluetoothd's internal profiles claim, and so never exports as `GattService1`
+    /// objects (they still count in the device's `UUIDs`): Generic Access (0x1800), HID (0x1812, the
+    /// HoG input plugin) and Scan Parameters (0x1813).
+    static let claimedByBluetoothd: Set<AttributeUUID> = [AttributeUUID(0x1800), AttributeUUID(0x1812), AttributeUUID(0x1813)]
 
     /// The database of `services`, with handles assigned.
     ///
@@ -122,17 +127,15 @@ final class GATTServer: PeripheralGATT {
 
     func attach(_ link: PeripheralLink) throws(SimulatorError) {
         if self.link != nil { detach() }
-        if let exported, cacheIsStale || exported.devicePath != link.devicePath || exported.connection !== link.connection {
-            removeObjects()
-        }
+        if cacheIsStale { removeObjects() }
         self.link = link
         if exported != nil {
             for characteristic in characteristics { characteristic.linkRestored(link) }
             return
         }
-        exported = (services, link.connection, link.devicePath)
+        exported = (services, link.connection)
         do {
-            for service in services where !SimulatedDevice.servicesClaimedByBluetoothd.contains(service.description.uuid) {
+            for service in services where !Self.claimedByBluetoothd.contains(service.description.uuid) {
                 let path = try link.devicePath.appending(handleComponent("service", service.handle))
                 let object = try DBusExportedObject(path: path, interfaces: [
                     DBusInterface(name: GATTInterface.service, properties: [
@@ -182,9 +185,10 @@ final class GATTServer: PeripheralGATT {
         return percentage
     }
 
-    /// A characteristic notified `value` (by script, by a write's response or from its source).
-    func notified(_ characteristic: GATTCharacteristicNode, _ value: [UInt8]) {
-        guard characteristic.uuid == .batteryLevel, link != nil, let percentage = value.first, percentage <= 100 else { return }
+    /// The Battery Level characteristic notified `value` (by script, by a write's response or from its
+    /// source): passed on while connected, when it is a percentage.
+    func reportBatteryLevel(_ value: [UInt8]) {
+        guard link != nil, let percentage = value.first, percentage <= 100 else { return }
         batteryLevelNotified(percentage)
     }
 

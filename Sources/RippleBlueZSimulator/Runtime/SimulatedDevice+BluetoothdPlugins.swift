@@ -2,15 +2,11 @@ import RippleDBus
 
 /// What bluetoothd 5.66's own GATT plugins do with a connected peripheral's database once its services
 /// are resolved, in their order: the GAP plugin takes the Device Name (0x2A00) and Appearance (0x2A01)
-/// of the Generic Access service (which it claims, so that service is never exported); the Device
+/// of the Generic Access service (which it claims, so that service is never exported: see
+/// `GATTServer.claimedByBluetoothd`); the Device
 /// Information plugin turns the PnP ID (0x2A50) into `Modalias`; the battery plugin puts
 /// `org.bluez.Battery1` on the device for a Battery Level (0x2A19) that can notify.
 extension SimulatedDevice {
-    /// Services that bluetoothd's internal profiles claim, and so never exports as `GattService1`
-    /// objects (they still count in the device's `UUIDs`): Generic Access (0x1800), HID (0x1812, the
-    /// HoG input plugin) and Scan Parameters (0x1813).
-    static let servicesClaimedByBluetoothd: Set<AttributeUUID> = [AttributeUUID(0x1800), AttributeUUID(0x1812), AttributeUUID(0x1813)]
-
     /// Runs the plugins on a database just resolved.
     func runBluetoothdPlugins() {
         if let name = gatt.value(of: AttributeUUID(0x2A00)).flatMap({ String(validating: $0, as: UTF8.self) }), !name.isEmpty {
