@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "NotificationBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Benchmark", package: "benchmark")
             ],
             path: "Benchmarks/NotificationBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],

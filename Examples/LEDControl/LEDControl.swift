@@ -12,7 +12,8 @@ import RippleExampleSupport
 enum LEDBoard {
     static let service = BluetoothUUID(high: 0x5249_504C_0000_4C45, low: 0x4442_7574_746F_6E00)
     static let led = CharacteristicReference(BluetoothUUID(high: 0x5249_504C_0001_4C45, low: 0x4442_7574_746F_6E00))
-    static let controlPoint = CharacteristicReference(BluetoothUUID(high: 0x5249_504C_0003_4C45, low: 0x4442_7574_746F_6E00))
+    static let controlPoint = CharacteristicReference(
+        BluetoothUUID(high: 0x5249_504C_0003_4C45, low: 0x4442_7574_746F_6E00))
 }
 
 /// What to do with the LED.
@@ -52,9 +53,13 @@ struct LEDControl: AsyncParsableCommand {
             print("Connected to \(board.name ?? "?") (\(board.address))")
             let before = try await board.readValue(LEDBoard.led, as: UInt8.self)
             print("LED is \(before == 1 ? "on" : "off")")
-            let answer = try await board.writeAndListen(action.command, to: LEDBoard.controlPoint, reply: LEDBoard.controlPoint)
-                .values.first { _ in true }
-            print("Sent \(hex(action.command)), the board answered \(hex(answer ?? []))" + (answer?.dropFirst(2).first == 1 ? " (done)" : ""))
+            let answer = try await board.writeAndListen(
+                action.command, to: LEDBoard.controlPoint, reply: LEDBoard.controlPoint
+            )
+            .values.first { _ in true }
+            print(
+                "Sent \(hex(action.command)), the board answered \(hex(answer ?? []))"
+                    + (answer?.dropFirst(2).first == 1 ? " (done)" : ""))
             let after = try await board.readValue(LEDBoard.led, as: UInt8.self)
             print("LED is \(after == 1 ? "on" : "off")")
             try await board.disconnect()

@@ -48,7 +48,8 @@ var cancellables = Set<AnyCancellable>()
 var sensor = SimulatedSensor()
 
 // One shared parse step, two consumers: a live printout and a running summary.
-let rates = notifications
+let rates =
+    notifications
     .compactMap { bytes -> HeartRate? in
         do {
             return try parse(bytes)

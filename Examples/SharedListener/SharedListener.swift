@@ -38,14 +38,19 @@ struct SharedListener: AsyncParsableCommand {
             var cancellables: [AnyCancellable] = []
             func report(_ name: String) -> (Subscribers.Completion<any Error>) -> Void {
                 { completion in
-                    if case let .failure(error) = completion { finished.yield("\(name) failed: \(error)") }
-                    else { finished.yield("\(name) finished") }
+                    if case .failure(let error) = completion {
+                        finished.yield("\(name) failed: \(error)")
+                    } else {
+                        finished.yield("\(name) finished")
+                    }
                 }
             }
             rates().sink(receiveCompletion: report("printer")) { print("  printer: \($0) bpm") }
                 .store(in: &cancellables)
             rates().scan((sum: 0, count: 0)) { ($0.sum + $1, $0.count + 1) }
-                .sink(receiveCompletion: report("average")) { print("  average: \($0.sum / $0.count) bpm over \($0.count)") }
+                .sink(receiveCompletion: report("average")) {
+                    print("  average: \($0.sum / $0.count) bpm over \($0.count)")
+                }
                 .store(in: &cancellables)
             rates().scan((low: Int.max, high: Int.min)) { (min($0.low, $1), max($0.high, $1)) }
                 .sink(receiveCompletion: report("range")) { print("  range: \($0.low)–\($0.high) bpm") }

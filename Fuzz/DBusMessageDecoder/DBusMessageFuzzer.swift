@@ -47,40 +47,67 @@ func seedMessages() throws -> [DBusMessage] {
     let device = try adapter.appending("dev_AA_BB_CC_DD_EE_FF")
     var call = try DBusMessage.methodCall(
         destination: "org.bluez", path: adapter, interface: "org.bluez.Adapter1", member: "SetDiscoveryFilter",
-        body: [.stringVariantDictionary(["Transport": .string("le"), "RSSI": .int16(-90), "DuplicateData": .boolean(false)])])
+        body: [
+            .stringVariantDictionary([
+                "Transport": .string("le"), "RSSI": .int16(-90), "DuplicateData": .boolean(false),
+            ])
+        ])
     call.serial = 3
     call.sender = ":1.42"
     let properties: [String: DBusValue] = [
         "Address": .string("AA:BB:CC:DD:EE:FF"), "RSSI": .int16(-60), "Paired": .boolean(false),
         "UUIDs": .array(.string, [.string("0000180f-0000-1000-8000-00805f9b34fb")]),
-        "ManufacturerData": .dictionary(key: .uint16, value: .variant, [
-            DBusDictionaryEntry(key: .uint16(76), value: .variant(.bytes([2, 21, 0xff, 0]))),
-        ]),
+        "ManufacturerData": .dictionary(
+            key: .uint16, value: .variant,
+            [
+                DBusDictionaryEntry(key: .uint16(76), value: .variant(.bytes([2, 21, 0xff, 0])))
+            ]),
         "TxPower": .int16(4), "Class": .uint32(0x1f00), "Modalias": .string("usb:v1D6Bp0246d0537"),
     ]
-    var managedObjects = DBusMessage.methodReturn(replyingTo: call, body: [
-        .dictionary(key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)), [
-            DBusDictionaryEntry(key: .objectPath(device), value: .dictionary(
-                key: .string, value: .dictionary(key: .string, value: .variant), [
-                    DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: .stringVariantDictionary(properties)),
-                    DBusDictionaryEntry(key: .string("org.freedesktop.DBus.Properties"), value: .stringVariantDictionary([:])),
-                ])),
-        ]),
-    ])
+    var managedObjects = DBusMessage.methodReturn(
+        replyingTo: call,
+        body: [
+            .dictionary(
+                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
+                [
+                    DBusDictionaryEntry(
+                        key: .objectPath(device),
+                        value: .dictionary(
+                            key: .string, value: .dictionary(key: .string, value: .variant),
+                            [
+                                DBusDictionaryEntry(
+                                    key: .string("org.bluez.Device1"), value: .stringVariantDictionary(properties)),
+                                DBusDictionaryEntry(
+                                    key: .string("org.freedesktop.DBus.Properties"),
+                                    value: .stringVariantDictionary([:])),
+                            ]))
+                ])
+        ])
     managedObjects.serial = 9
     var propertiesChanged = try DBusMessage.signal(
         path: device, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-        body: [.string("org.bluez.Device1"), .stringVariantDictionary(["RSSI": .int16(-58)]), .array(.string, [.string("Name")])])
+        body: [
+            .string("org.bluez.Device1"), .stringVariantDictionary(["RSSI": .int16(-58)]),
+            .array(.string, [.string("Name")]),
+        ])
     propertiesChanged.serial = 10
-    var error = try DBusMessage.error(replyingTo: call, name: "org.bluez.Error.Failed", message: "le-connection-abort-by-local")
+    var error = try DBusMessage.error(
+        replyingTo: call, name: "org.bluez.Error.Failed", message: "le-connection-abort-by-local")
     error.serial = 11
-    var everything = try DBusMessage.signal(path: .root, interface: "org.example.Fuzz", member: "Everything", body: [
-        .byte(0xff), .boolean(true), .int16(.min), .uint16(.max), .int32(-1), .uint32(.max), .int64(.min), .uint64(.max),
-        .double(-0.0), .string("héllo 🌍"), .objectPath(device), .signature(try DBusSignature("a(oa{sv})v")),
-        .array(.double, [.double(.nan), .double(.infinity)]), .array(.structure([.int32, .string]), []),
-        .structure([.variant(.variant(.variant(.bytes([1, 2, 3])))), .array(.array(.byte), [.bytes([]), .bytes([9])])]),
-        .dictionary(key: .int64, value: .array(.boolean), [DBusDictionaryEntry(key: .int64(7), value: .array(.boolean, [.boolean(true)]))]),
-    ])
+    var everything = try DBusMessage.signal(
+        path: .root, interface: "org.example.Fuzz", member: "Everything",
+        body: [
+            .byte(0xff), .boolean(true), .int16(.min), .uint16(.max), .int32(-1), .uint32(.max), .int64(.min),
+            .uint64(.max),
+            .double(-0.0), .string("héllo 🌍"), .objectPath(device), .signature(try DBusSignature("a(oa{sv})v")),
+            .array(.double, [.double(.nan), .double(.infinity)]), .array(.structure([.int32, .string]), []),
+            .structure([
+                .variant(.variant(.variant(.bytes([1, 2, 3])))), .array(.array(.byte), [.bytes([]), .bytes([9])]),
+            ]),
+            .dictionary(
+                key: .int64, value: .array(.boolean),
+                [DBusDictionaryEntry(key: .int64(7), value: .array(.boolean, [.boolean(true)]))]),
+        ])
     everything.serial = 12
     everything.destination = ":1.7"
     everything.noReplyExpected = true
@@ -102,6 +129,7 @@ func writeSeeds(to directory: String) throws {
 
 #if RIPPLE_FUZZ
 /// libFuzzer's entry point for a program with its own `main` (SwiftPM gives every executable one).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,
@@ -121,10 +149,11 @@ enum DBusMessageFuzzer {
         #if RIPPLE_FUZZ
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            checkRoundTrip(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
-            return 0
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                checkRoundTrip(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+                return 0
+            })
         #else
         guard !arguments.isEmpty else {
             print("usage: ripple-dbus-fuzz --write-seeds <directory> | <input file>...")

@@ -43,6 +43,7 @@ extension EventLoop {
     /// Runs `action` on the loop thread once after `delay` (it cannot be cancelled: `action` checks
     /// whether it still applies). Dropped if the loop stops first.
     public func later(_ delay: Duration, _ action: @escaping () -> Void) {
-        schedule(after: now.advanced(by: .nanoseconds(delay.clampedNanoseconds)), tolerance: .zero, options: nil, action)
+        schedule(
+            after: now.advanced(by: .nanoseconds(delay.clampedNanoseconds)), tolerance: .zero, options: nil, action)
     }
 }

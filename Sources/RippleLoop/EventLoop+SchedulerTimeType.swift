@@ -97,18 +97,26 @@ extension EventLoop {
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000)) }
+            public static func seconds(_ s: Int) -> Stride {
+                Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000))
+            }
             /// `s` seconds, to the nanosecond.
             public static func seconds(_ s: Double) -> Stride {
                 let nanoseconds = (s * 1_000_000_000).rounded()
                 guard !nanoseconds.isNaN else { return Stride(nanoseconds: 0) }
-                guard abs(nanoseconds) < Double(Int.max) else { return Stride(nanoseconds: nanoseconds < 0 ? .min : .max) }
+                guard abs(nanoseconds) < Double(Int.max) else {
+                    return Stride(nanoseconds: nanoseconds < 0 ? .min : .max)
+                }
                 return Stride(nanoseconds: Int(nanoseconds))
             }
             /// `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000))
+            }
             /// `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us.multipliedClamped(by: 1_000)) }
+            public static func microseconds(_ us: Int) -> Stride {
+                Stride(nanoseconds: us.multipliedClamped(by: 1_000))
+            }
             /// `ns` nanoseconds.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import Foundation
 import RippleBlueZSimulator
 import RippleDBus
 import RippleLoop
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Serves a world as a process until SIGINT or SIGTERM: a private bus (unless told another), the
 /// simulator, the control service, the address line first on standard output, and the statistics at the
@@ -33,7 +34,8 @@ public struct Server {
         let address: String
         if systemBus {
             bus = .system
-            address = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"]
+            address =
+                ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"]
                 ?? "unix:path=/run/dbus/system_bus_socket"
         } else if let busAddress {
             bus = .address(busAddress)

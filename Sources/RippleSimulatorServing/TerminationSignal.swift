@@ -1,8 +1,9 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// Waiting for SIGINT or SIGTERM, which end the simulator in order instead of killing it.
 public enum TerminationSignal {

@@ -25,7 +25,9 @@ public enum WorldFileLoader {
     }
 
     /// The world `text` describes (JSON when `isJSON`, else YAML); problems are reported against `name`.
-    public static func parse(_ text: String, isJSON: Bool, name: String) throws(SimulatorError) -> (WorldDescription, SimulatedWorld) {
+    public static func parse(_ text: String, isJSON: Bool, name: String) throws(SimulatorError) -> (
+        WorldDescription, SimulatedWorld
+    ) {
         let lines = LineFinder(text)
         do {
             let description = try WorldDescription.decode {
@@ -38,7 +40,7 @@ public enum WorldFileLoader {
             }
             return (description, try description.makeWorld())
         } catch {
-            guard case let .invalidWorld(problems) = error else { throw error }
+            guard case .invalidWorld(let problems) = error else { throw error }
             let located = problems.split(separator: "\n", omittingEmptySubsequences: false).map { problem in
                 lines.locate(String(problem))
             }
@@ -70,8 +72,8 @@ struct LineFinder {
         for component in components {
             let next: Node?
             switch component {
-            case let .key(key): next = node.mapping?[key]
-            case let .index(index):
+            case .key(let key): next = node.mapping?[key]
+            case .index(let index):
                 let sequence = node.sequence.map(Array.init) ?? []
                 next = sequence.indices.contains(index) ? sequence[index] : nil
             }
@@ -96,7 +98,8 @@ struct LineFinder {
                 components.append(.key(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound])))
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("[") {
-                guard let end = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<end])
+                guard let end = rest.firstIndex(of: "]"),
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<end])
                 else { return nil }
                 components.append(.index(index))
                 rest = rest[rest.index(after: end)...]

@@ -57,7 +57,7 @@ struct BenchCommand: AsyncParsableCommand {
                     layout: notifications.payload, count: count, limit: notifications.limit ?? .seconds(300),
                     onValue: nil, showsProgress: !quiet)
                 let result = await run.run(on: session.central.loop)
-                if case let .failed(error) = result.outcome { throw error }
+                if case .failed(let error) = result.outcome { throw error }
                 if json {
                     Output.line(Self.json(result, transport: notifications.transport, peripherals: peripherals.count))
                 } else {
@@ -87,7 +87,9 @@ struct BenchCommand: AsyncParsableCommand {
             object["latency_p99_us"] = Double(p99) / 1000
             object["latency_max_us"] = Double(maximum) / 1000
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return "{}"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

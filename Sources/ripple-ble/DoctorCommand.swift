@@ -7,7 +7,9 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check bluetoothd, bus access, adapters, power and kill switches; print a fix for each problem.",
-        discussion: "Exits 0 when every check passes and 1 when one fails. It never falls back to the simulator unless --simulated.")
+        discussion:
+            "Exits 0 when every check passes and 1 when one fails. It never falls back to the simulator unless --simulated."
+    )
 
     @OptionGroup var target: TargetOptions
 

@@ -33,7 +33,8 @@ struct InfoCommand: AsyncParsableCommand {
                 for service in peripheral.services {
                     Output.line("  service \(Self.label(service.uuid))\(service.isPrimary ? "" : " (secondary)")")
                     for characteristic in service.characteristics {
-                        var line = "    characteristic \(Self.label(characteristic.uuid)) [\(characteristic.flags.joined(separator: ", "))]"
+                        var line =
+                            "    characteristic \(Self.label(characteristic.uuid)) [\(characteristic.flags.joined(separator: ", "))]"
                         if !noValues, characteristic.isReadable {
                             let reference = CharacteristicReference(characteristic.uuid, in: service.uuid)
                             do {

@@ -54,7 +54,7 @@ struct ListenCommand: AsyncParsableCommand {
                     showsProgress: true)
                 let result = await run.run(on: session.central.loop)
                 result.summary.forEach(Output.progress)
-                if case let .failed(error) = result.outcome { throw error }
+                if case .failed(let error) = result.outcome { throw error }
                 try? await peripheral.disconnect()
                 if result.sawLoss { throw ExitStatus.lossFound }
             }

@@ -1,8 +1,9 @@
+import ArgumentParser
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
-import Synchronization
 
 /// What a notification's payload carries for `listen` and `bench` to check: nothing (`raw`), a
 /// little-endian `UInt32` sequence number first (`numbered`), or that and the sender's `CLOCK_MONOTONIC`

@@ -9,15 +9,23 @@ struct NotificationOptions: ParsableArguments {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Option(help: "auto: an AcquireNotify socket where bluetoothd offers one, else StartNotify; bus: StartNotify (PropertiesChanged through the bus).")
+    @Option(
+        help:
+            "auto: an AcquireNotify socket where bluetoothd offers one, else StartNotify; bus: StartNotify (PropertiesChanged through the bus)."
+    )
     var transport: TransportChoice = .auto
 
-    @Option(help: "What the payload carries, to check for loss and latency: raw, numbered (UInt32 sequence first), timestamped (and a CLOCK_MONOTONIC send time).")
+    @Option(
+        help:
+            "What the payload carries, to check for loss and latency: raw, numbered (UInt32 sequence first), timestamped (and a CLOCK_MONOTONIC send time)."
+    )
     var payload: PayloadLayout = .raw
 
     func validate() throws {
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
-        if let duration, !(duration > 0) || !duration.isFinite { throw ValidationError("--duration must be a positive number of seconds") }
+        if let duration, !(duration > 0) || !duration.isFinite {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
     }
 
     /// The duration as a `Duration`.

@@ -56,23 +56,27 @@ struct NotificationRun {
         let wallStart = NotificationMeter.monotonicNanoseconds()
         var cancellables: [AnyCancellable] = []
         for (index, peripheral) in peripherals.enumerated() {
-            let subscription = peripheral.listen(to: characteristic, transport: transport, statistics: statistics[index])
-                .sink(
-                    receiveCompletion: { completion in
-                        if case let .failure(error) = completion { finish.finish(.failed(error)) }
-                    },
-                    receiveValue: { value in
-                        // What arrives after the count (before the cancellation lands) is neither shown nor counted.
-                        guard let received = meter.record(value, from: index) else { return }
-                        onValue?(index, value)
-                        if let count, received == count { finish.finish(.complete) }
-                    })
+            let subscription = peripheral.listen(
+                to: characteristic, transport: transport, statistics: statistics[index]
+            )
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { finish.finish(.failed(error)) }
+                },
+                receiveValue: { value in
+                    // What arrives after the count (before the cancellation lands) is neither shown nor counted.
+                    guard let received = meter.record(value, from: index) else { return }
+                    onValue?(index, value)
+                    if let count, received == count { finish.finish(.complete) }
+                })
             cancellables.append(subscription)
         }
         let deadline = limit.map { limit in loop.after(limit) { finish.finish(.timeUp) } }
-        let ticker: (any Cancellable)? = showsProgress ? loop.every(.seconds(1)) { [meter] in
-            Self.progress(meter.figures, since: wallStart, of: count)
-        } : nil
+        let ticker: (any Cancellable)? =
+            showsProgress
+            ? loop.every(.seconds(1)) { [meter] in
+                Self.progress(meter.figures, since: wallStart, of: count)
+            } : nil
         let signals = Task {
             let signal = await TerminationSignal.wait()
             _ = signal
@@ -97,7 +101,9 @@ struct NotificationRun {
         var line = "received \(figures.received)"
         if let count { line += " of \(count)" }
         line += ", \(Int(Double(figures.received) / max(seconds, 1e-9))) per second"
-        if figures.lost > 0 || figures.reordered > 0 { line += ", lost \(figures.lost), reordered \(figures.reordered)" }
+        if figures.lost > 0 || figures.reordered > 0 {
+            line += ", lost \(figures.lost), reordered \(figures.reordered)"
+        }
         Output.progress(line)
     }
 }

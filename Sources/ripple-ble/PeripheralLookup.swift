@@ -52,7 +52,9 @@ enum ArgumentParsing {
     /// the service too.
     static func characteristic(_ text: String) throws -> CharacteristicReference {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { throw ValidationError("\"\(text)\" is not a characteristic (UUID or SERVICE/UUID)") }
+        guard parts.count <= 2 else {
+            throw ValidationError("\"\(text)\" is not a characteristic (UUID or SERVICE/UUID)")
+        }
         do {
             let uuid = try BluetoothUUID(String(parts[parts.count - 1]))
             let service = parts.count == 2 ? try BluetoothUUID(String(parts[0])) : nil

@@ -29,7 +29,9 @@ struct ScanCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if !(duration >= 0) || !duration.isFinite { throw ValidationError("--duration must be 0 or a positive number of seconds") }
+        if !(duration >= 0) || !duration.isFinite {
+            throw ValidationError("--duration must be 0 or a positive number of seconds")
+        }
         for uuid in service { _ = try ArgumentParsing.characteristic(uuid) }
     }
 
@@ -39,11 +41,15 @@ struct ScanCommand: AsyncParsableCommand {
             let filter = DiscoveryFilter(services: services, namePrefix: namePrefix)
             try await BluetoothSession.with(target) { session in
                 var table = ScanTable(live: !json && isatty(1) == 1, json: json)
-                let scanning: AnyPublisher<ScanTable.Event, BluetoothError> = json
-                    ? session.central.startDiscovery(filter: filter).map(ScanTable.Event.advertisement).eraseToAnyPublisher()
-                    : session.central.availablePeripherals(filter: filter).map(ScanTable.Event.list).eraseToAnyPublisher()
+                let scanning: AnyPublisher<ScanTable.Event, BluetoothError> =
+                    json
+                    ? session.central.startDiscovery(filter: filter).map(ScanTable.Event.advertisement)
+                        .eraseToAnyPublisher()
+                    : session.central.availablePeripherals(filter: filter).map(ScanTable.Event.list)
+                        .eraseToAnyPublisher()
                 // Ends after --duration, or at Ctrl-C (then the table is still printed).
-                let end = duration > 0
+                let end =
+                    duration > 0
                     ? Deadline.after(duration, on: session).merge(with: Deadline.interrupted()).eraseToAnyPublisher()
                     : Deadline.interrupted()
                 let bounded = scanning.prefix(untilOutputFrom: end)
@@ -78,9 +84,9 @@ struct ScanTable {
     /// Shows an event: a JSON line for an advertisement; for a list, a redraw when live.
     mutating func show(_ event: Event) {
         switch event {
-        case let .advertisement(discovery):
+        case .advertisement(let discovery):
             Output.line(Self.json(discovery))
-        case let .list(list):
+        case .list(let list):
             latest = list
             if live { draw() }
         }
@@ -130,7 +136,9 @@ struct ScanTable {
             uniqueKeysWithValues: discovery.manufacturerData.map { (String($0.key), ValueFormat.compactHex($0.value)) })
         object["serviceData"] = Dictionary(
             uniqueKeysWithValues: discovery.serviceData.map { ($0.key.uuidString, ValueFormat.compactHex($0.value)) })
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return "{}"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

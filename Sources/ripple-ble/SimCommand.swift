@@ -17,7 +17,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
     var world: String?
 
-    @Option(name: .customLong("bus-address"), help: ArgumentHelp("Serve on this bus instead of a private one.", valueName: "address"))
+    @Option(
+        name: .customLong("bus-address"),
+        help: ArgumentHelp("Serve on this bus instead of a private one.", valueName: "address"))
     var busAddress: String?
 
     func run() async throws {

@@ -8,7 +8,8 @@ struct TargetOptions: ParsableArguments {
     @Flag(help: "Use bluetoothd on the system bus, and fail instead of falling back to the simulator.")
     var real = false
 
-    @Option(help: ArgumentHelp("The world the simulator serves (.json, .yaml); implies --simulated.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("The world the simulator serves (.json, .yaml); implies --simulated.", valueName: "file"))
     var world: String?
 
     @Option(help: "The adapter to use (hci0, hci1, …); by default the lowest-numbered powered one.")
@@ -22,7 +23,9 @@ struct TargetOptions: ParsableArguments {
         if real && (simulated || world != nil) {
             throw ValidationError("--real cannot be used with --simulated or --world")
         }
-        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if !(timeout > 0) || !timeout.isFinite {
+            throw ValidationError("--timeout must be a positive number of seconds")
+        }
     }
 
     /// The timeout as a `Duration`.

@@ -37,7 +37,8 @@ struct WriteCommand: AsyncParsableCommand {
             let bytes = try ValueFormat.parse(value, isText: text)
             try await BluetoothSession.with(target) { session in
                 let peripheral = try await session.connect(address, within: target.timeLimit)
-                try await peripheral.writeValue(bytes, to: reference, type: withoutResponse ? .withoutResponse : .withResponse)
+                try await peripheral.writeValue(
+                    bytes, to: reference, type: withoutResponse ? .withoutResponse : .withResponse)
                 Output.progress("wrote \(bytes.count) byte\(bytes.count == 1 ? "" : "s") to \(reference)")
                 try await peripheral.disconnect()
             }

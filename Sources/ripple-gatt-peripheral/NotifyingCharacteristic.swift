@@ -20,7 +20,10 @@ final class NotifyingCharacteristic: Sendable {
     private let payload: @Sendable (Int) -> [UInt8]
     private let state = Mutex(State())
 
-    init(loop: EventLoop, interval: Duration, perTick: Int = 1, count: Int?, payload: @escaping @Sendable (Int) -> [UInt8]) {
+    init(
+        loop: EventLoop, interval: Duration, perTick: Int = 1, count: Int?,
+        payload: @escaping @Sendable (Int) -> [UInt8]
+    ) {
         self.loop = loop
         self.interval = interval
         self.perTick = perTick
@@ -68,7 +71,8 @@ final class NotifyingCharacteristic: Sendable {
                 if let count, state.withLock({ $0.sent >= count }) { stop() }
                 return
             }
-            try? object.setProperty("Value", of: PeripheralApplication.gattCharacteristic, to: .bytes(payload(sequence)))
+            try? object.setProperty(
+                "Value", of: PeripheralApplication.gattCharacteristic, to: .bytes(payload(sequence)))
         }
     }
 }

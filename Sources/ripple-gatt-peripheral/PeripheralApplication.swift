@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ripple
 import RippleDBus
 import RippleLoop
 import RippleSimulatorServing
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How the stream characteristic notifies.
 struct StreamSettings: Sendable {
@@ -62,12 +63,17 @@ final class PeripheralApplication: Sendable {
         var objects: [DBusExportedObject] = []
         func service(_ index: Int, uuid: String) throws(DBusError) -> DBusObjectPath {
             let path = try DBusObjectPath("\(root.rawValue)/service\(index)")
-            objects.append(try DBusExportedObject(path: path, interfaces: [
-                DBusInterface(name: Self.gattService, properties: [
-                    DBusProperty(name: "UUID", initialValue: .string(uuid)),
-                    DBusProperty(name: "Primary", initialValue: .boolean(true)),
-                ]),
-            ]))
+            objects.append(
+                try DBusExportedObject(
+                    path: path,
+                    interfaces: [
+                        DBusInterface(
+                            name: Self.gattService,
+                            properties: [
+                                DBusProperty(name: "UUID", initialValue: .string(uuid)),
+                                DBusProperty(name: "Primary", initialValue: .boolean(true)),
+                            ])
+                    ]))
             return path
         }
         func characteristic(
@@ -75,35 +81,49 @@ final class PeripheralApplication: Sendable {
             notifier: NotifyingCharacteristic? = nil
         ) throws(DBusError) {
             let path = try DBusObjectPath("\(service.rawValue)/char\(index)")
-            let object = try DBusExportedObject(path: path, interfaces: [
-                Self.characteristicInterface(uuid: uuid, service: service, flags: flags, value: value, notifier: notifier)
-            ])
+            let object = try DBusExportedObject(
+                path: path,
+                interfaces: [
+                    Self.characteristicInterface(
+                        uuid: uuid, service: service, flags: flags, value: value, notifier: notifier)
+                ])
             notifier?.attach(object)
             objects.append(object)
         }
         let heartRateService = try service(0, uuid: "0000180d-0000-1000-8000-00805f9b34fb")
-        try characteristic(heartRateService, 0, uuid: "00002a37-0000-1000-8000-00805f9b34fb", flags: ["notify"], value: [0x00, 60], notifier: measurement)
-        try characteristic(heartRateService, 1, uuid: "00002a38-0000-1000-8000-00805f9b34fb", flags: ["read"], value: [0x01])
-        try characteristic(heartRateService, 2, uuid: "00002a39-0000-1000-8000-00805f9b34fb", flags: ["write"], value: [])
+        try characteristic(
+            heartRateService, 0, uuid: "00002a37-0000-1000-8000-00805f9b34fb", flags: ["notify"], value: [0x00, 60],
+            notifier: measurement)
+        try characteristic(
+            heartRateService, 1, uuid: "00002a38-0000-1000-8000-00805f9b34fb", flags: ["read"], value: [0x01])
+        try characteristic(
+            heartRateService, 2, uuid: "00002a39-0000-1000-8000-00805f9b34fb", flags: ["write"], value: [])
         let batteryService = try service(1, uuid: "0000180f-0000-1000-8000-00805f9b34fb")
-        try characteristic(batteryService, 0, uuid: "00002a19-0000-1000-8000-00805f9b34fb", flags: ["read"], value: [87])
+        try characteristic(
+            batteryService, 0, uuid: "00002a19-0000-1000-8000-00805f9b34fb", flags: ["read"], value: [87])
         let stream = try service(2, uuid: Self.streamService)
         try characteristic(stream, 0, uuid: Self.streamCharacteristic, flags: ["notify"], value: [], notifier: numbered)
         try characteristic(
             stream, 1, uuid: Self.echoCharacteristic, flags: ["read", "write", "write-without-response"], value: [0])
 
-        let advertisement = try DBusExportedObject(path: advertisementPath, interfaces: [
-            DBusInterface(
-                name: Self.advertisementInterface,
-                methods: [DBusMethod(name: "Release") { _ throws(DBusError) in [] }],
-                properties: [
-                    DBusProperty(name: "Type", initialValue: .string("peripheral")),
-                    DBusProperty(name: "LocalName", initialValue: .string(name)),
-                    DBusProperty(name: "ServiceUUIDs", initialValue: .array(.string, [
-                        .string("0000180d-0000-1000-8000-00805f9b34fb"), .string(Self.streamService),
-                    ])),
-                ]),
-        ])
+        let advertisement = try DBusExportedObject(
+            path: advertisementPath,
+            interfaces: [
+                DBusInterface(
+                    name: Self.advertisementInterface,
+                    methods: [DBusMethod(name: "Release") { _ throws(DBusError) in [] }],
+                    properties: [
+                        DBusProperty(name: "Type", initialValue: .string("peripheral")),
+                        DBusProperty(name: "LocalName", initialValue: .string(name)),
+                        DBusProperty(
+                            name: "ServiceUUIDs",
+                            initialValue: .array(
+                                .string,
+                                [
+                                    .string("0000180d-0000-1000-8000-00805f9b34fb"), .string(Self.streamService),
+                                ])),
+                    ])
+            ])
         try connection.exportObjectManager(at: root)
         for object in objects { try connection.export(object) }
         try connection.export(advertisement)
@@ -125,12 +145,15 @@ final class PeripheralApplication: Sendable {
         return DBusInterface(
             name: gattCharacteristic,
             methods: [
-                DBusMethod(name: "ReadValue", inputSignature: options, outputSignature: DBusSignature(types: [.array(.byte)])) {
+                DBusMethod(
+                    name: "ReadValue", inputSignature: options, outputSignature: DBusSignature(types: [.array(.byte)])
+                ) {
                     call throws(DBusError) in
                     [call.object.property("Value", of: gattCharacteristic) ?? .bytes([])]
                 },
                 DBusMethod(
-                    name: "WriteValue", inputSignature: DBusSignature(types: [.array(.byte), .dictionary(key: .string, value: .variant)])
+                    name: "WriteValue",
+                    inputSignature: DBusSignature(types: [.array(.byte), .dictionary(key: .string, value: .variant)])
                 ) { call throws(DBusError) in
                     guard let bytes = call.message.body.first?.bytes else {
                         throw .remote(name: "org.bluez.Error.InvalidArguments", message: "Invalid arguments")
@@ -176,10 +199,12 @@ final class PeripheralApplication: Sendable {
                 guard owner != nil else { return }
                 Task { await application.registerAfterRestart() }
             })
-        let timer = seconds > 0
-            ? AnyCancellable(connection.loop.every(.milliseconds(Int64(seconds * 1000))) {
-                Task { await application.readvertise() }
-            })
+        let timer =
+            seconds > 0
+            ? AnyCancellable(
+                connection.loop.every(.milliseconds(Int64(seconds * 1000))) {
+                    Task { await application.readvertise() }
+                })
             : nil
         subscriptions.withLock { $0 = [restarts] + (timer.map { [$0] } ?? []) }
     }
@@ -195,7 +220,9 @@ final class PeripheralApplication: Sendable {
                 return
             } catch {
                 lastError = error
-                guard case let .remote(name, _) = error, name == "org.freedesktop.DBus.Error.UnknownObject" else { break }
+                guard case .remote(let name, _) = error, name == "org.freedesktop.DBus.Error.UnknownObject" else {
+                    break
+                }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
@@ -216,13 +243,15 @@ final class PeripheralApplication: Sendable {
 
     private func registerAdvertisement() async throws(DBusError) {
         let empty = DBusValue.dictionary(key: .string, value: .variant, [])
-        _ = try await call("org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
+        _ = try await call(
+            "org.bluez.LEAdvertisingManager1", "RegisterAdvertisement", [.objectPath(advertisementPath), empty])
     }
 
     /// Stops advertising and registers again (a failure is reported, and the next round tries again).
     private func readvertise() async {
         guard registered.load(ordering: .sequentiallyConsistent) else { return }
-        _ = try? await call("org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
+        _ = try? await call(
+            "org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
         try? await registerAdvertisement()
     }
 
@@ -235,12 +264,15 @@ final class PeripheralApplication: Sendable {
         }
         for subscription in cancelled { subscription.cancel() }
         for characteristic in characteristics { characteristic.stop() }
-        _ = try? await call("org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
+        _ = try? await call(
+            "org.bluez.LEAdvertisingManager1", "UnregisterAdvertisement", [.objectPath(advertisementPath)])
         _ = try? await call("org.bluez.GattManager1", "UnregisterApplication", [.objectPath(root)])
         connection.close()
     }
 
-    private func call(_ interface: String, _ member: String, _ arguments: [DBusValue]) async throws(DBusError) -> DBusMessage {
+    private func call(_ interface: String, _ member: String, _ arguments: [DBusValue]) async throws(DBusError)
+        -> DBusMessage
+    {
         let publisher = connection.call(
             destination: "org.bluez", path: adapterPath, interface: interface, member: member, arguments: arguments)
         do {

@@ -1,5 +1,6 @@
 import Ripple
 import Testing
+
 @testable import RippleLoop
 
 /// A typed error for `perform`.
@@ -51,10 +52,11 @@ struct EventLoopDurationTests {
         let ticks = Recorder<Int>()
         let counter = Box(0)
         let repeating = loop.every(.milliseconds(5)) {
-            ticks.append(counter.update { value -> Int in
-                value += 1
-                return value
-            })
+            ticks.append(
+                counter.update { value -> Int in
+                    value += 1
+                    return value
+                })
         }
         while ticks.count < 3 { await marker(on: loop, after: .milliseconds(5)) }
         repeating.cancel()

@@ -4,6 +4,7 @@ import Glibc
 import Ripple
 import Synchronization
 import Testing
+
 @testable import RippleLoop
 
 @Suite("EventLoop: stopping and lifetime", .timeLimit(.minutes(5)))
@@ -104,7 +105,8 @@ struct EventLoopLifecycleTests {
             let loop = owner.loop
             var descriptors: [Int32] = [-1, -1]
             try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-            let cancellable = loop.poll(descriptors[0], for: .readable).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+            let cancellable = loop.poll(descriptors[0], for: .readable).sink(
+                receiveCompletion: { _ in }, receiveValue: { _ in })
             loop.schedule(after: loop.now.advanced(by: .seconds(60))) {}
             let ticks = loop.schedule(after: loop.now.advanced(by: .seconds(60)), interval: .seconds(1)) {}
             if round.isMultiple(of: 2) {
@@ -157,7 +159,9 @@ struct EventLoopLifecycleTests {
     @Test func errorsDescribeThemselves() {
         #expect(EventLoopError.libuv(code: -9).description == "EBADF: bad file descriptor")
         #expect(EventLoopError.alreadyRunning.description == "the event loop is already running")
-        #expect(EventLoopError.threadCreationFailed(errno: 11).description == "the event loop's thread could not be created (errno 11)")
+        #expect(
+            EventLoopError.threadCreationFailed(errno: 11).description
+                == "the event loop's thread could not be created (errno 11)")
     }
 
     @Test func aLoopThatFailedToStartIsStopped() {

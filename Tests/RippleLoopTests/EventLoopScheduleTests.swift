@@ -1,6 +1,7 @@
 import Ripple
 import Synchronization
 import Testing
+
 @testable import RippleLoop
 
 @Suite("EventLoop: schedule", .timeLimit(.minutes(5)))

@@ -2,6 +2,7 @@ import Dispatch
 import Ripple
 import Synchronization
 import Testing
+
 @testable import RippleLoop
 
 /// A thread-safe list of things that happened, in order.

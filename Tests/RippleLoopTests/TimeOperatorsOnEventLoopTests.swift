@@ -1,5 +1,6 @@
 import Ripple
 import Testing
+
 @testable import RippleLoop
 
 // Every time operator of `Sources/Ripple/Timing/` run once on a real `EventLoop`, in real time.
@@ -177,7 +178,9 @@ private func expectElapsed(
         return
     }
     let elapsed = start.distance(to: end)
-    #expect(elapsed >= minimum, "\(what) came after \(elapsed), expected at least \(minimum)", sourceLocation: sourceLocation)
+    #expect(
+        elapsed >= minimum, "\(what) came after \(elapsed), expected at least \(minimum)",
+        sourceLocation: sourceLocation)
     #expect(elapsed < .seconds(2), "\(what) came after \(elapsed), expected within 2 s", sourceLocation: sourceLocation)
 }
 
@@ -199,7 +202,8 @@ struct TimeOperatorsOnEventLoopTests {
         let subject = PassthroughSubject<Int, TimingFailure>()
         let sink = TimedSink<Int, TimingFailure>(loop: loop)
         subject.receive(on: loop).subscribe(sink)
-        #expect(sink.subscribedOnLoop.value == false, "the subscription reaches the subscriber on the subscribing thread")
+        #expect(
+            sink.subscribedOnLoop.value == false, "the subscription reaches the subscriber on the subscribing thread")
 
         let start = loop.now
         for value in 1...3 {
@@ -405,7 +409,9 @@ struct TimeOperatorsOnEventLoopTests {
 
     /// Sends 1 from the loop; when it comes out, sends 2, 3, 4 and, once the next value comes out,
     /// waits 150 ms (more than the 100 ms interval) and sends 5 and the completion.
-    private func runThrottle(latest: Bool) async throws -> (sink: TimedSink<Int, TimingFailure>, firstSentAt: LoopTime, fifthSentAt: LoopTime?) {
+    private func runThrottle(latest: Bool) async throws -> (
+        sink: TimedSink<Int, TimingFailure>, firstSentAt: LoopTime, fifthSentAt: LoopTime?
+    ) {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
@@ -489,7 +495,9 @@ struct TimeOperatorsOnEventLoopTests {
         #expect(sink.threads == [true, true, true])
         #expect(cancelledOnLoop.value == true, "the upstream is cancelled, on the loop thread")
         let sent = try #require(secondSentAt.value)
-        expectElapsed(from: sent, to: sink.time(at: 2), atLeast: .milliseconds(145), "the timeout, an interval after the last value")
+        expectElapsed(
+            from: sent, to: sink.time(at: 2), atLeast: .milliseconds(145),
+            "the timeout, an interval after the last value")
     }
 
     @Test func timeoutWithACustomErrorFailsOnTheLoopWithIt() async throws {
@@ -685,7 +693,8 @@ struct TimeOperatorsOnEventLoopTests {
         #expect(ticks.count == 3)
         #expect(sink.threads == [true, true, true])
         if ticks.count == 3 {
-            expectElapsed(from: requestedAt, to: ticks[2], atLeast: .zero, "the tick after the new demand (not a dropped one)")
+            expectElapsed(
+                from: requestedAt, to: ticks[2], atLeast: .zero, "the tick after the new demand (not a dropped one)")
         }
     }
 
@@ -733,7 +742,8 @@ struct TimeOperatorsOnEventLoopTests {
         #expect(first.threads == [true, true, true])
         #expect(second.threads == [true, true, true])
         for (index, tick) in first.values.enumerated() {
-            expectElapsed(from: connectedAt, to: tick, atLeast: .milliseconds(40 * (index + 1) - 5), "tick \(index + 1)")
+            expectElapsed(
+                from: connectedAt, to: tick, atLeast: .milliseconds(40 * (index + 1) - 5), "tick \(index + 1)")
         }
     }
 

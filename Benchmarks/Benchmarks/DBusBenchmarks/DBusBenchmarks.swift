@@ -89,7 +89,7 @@ final class TickCounter: Sendable {
     let done = DispatchSemaphore(value: 0)
 
     func receive(_ signal: DBusMessage) {
-        if case let .uint32(counter)? = signal.body.first, counter == expected {
+        if case .uint32(let counter)? = signal.body.first, counter == expected {
             expected = counter &+ 1
         } else {
             outOfOrder += 1
@@ -197,7 +197,7 @@ final class ChainedCalls: Sendable {
         index += 1
         current = echo(connection, argument).sink(
             receiveCompletion: { [self] completion in
-                if case let .failure(error) = completion { fail("Echo failed: \(error)") }
+                if case .failure(let error) = completion { fail("Echo failed: \(error)") }
                 next()
             },
             receiveValue: { [self] reply in
@@ -225,7 +225,7 @@ func blockingCalls(_ connection: DBusConnection, count: Int) -> Int {
         nonisolated(unsafe) var answer: [DBusValue] = []
         let cancellable = echo(connection, argument).sink(
             receiveCompletion: { completion in
-                if case let .failure(error) = completion { fail("Echo failed: \(error)") }
+                if case .failure(let error) = completion { fail("Echo failed: \(error)") }
                 replied.signal()
             },
             receiveValue: { reply in answer = reply.body })

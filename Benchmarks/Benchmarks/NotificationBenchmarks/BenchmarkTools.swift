@@ -21,7 +21,8 @@ struct BenchmarkTools: Sendable {
     /// The tools named by `RIPPLE_BENCH_*`, or nil when the simulator or `ripple-ble` is not named.
     static func fromEnvironment() -> BenchmarkTools? {
         let environment = ProcessInfo.processInfo.environment
-        guard let simulator = environment["RIPPLE_BENCH_SIMULATOR"], let rippleBLE = environment["RIPPLE_BENCH_RIPPLE_BLE"]
+        guard let simulator = environment["RIPPLE_BENCH_SIMULATOR"],
+            let rippleBLE = environment["RIPPLE_BENCH_RIPPLE_BLE"]
         else { return nil }
         return BenchmarkTools(
             simulator: simulator, rippleBLE: rippleBLE, cPeer: environment["RIPPLE_BENCH_C_PEER"],
@@ -50,13 +51,15 @@ struct BenchmarkTools: Sendable {
         object["peripherals"] = scenario.peripherals
         switch scenario.pace {
         case .flood: object["pace"] = "flood"
-        case let .paced(rate): object["pace"] = Int(rate)
+        case .paced(let rate): object["pace"] = Int(rate)
         }
         let line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) + Data("\n".utf8)
         if !FileManager.default.fileExists(atPath: results) {
             _ = FileManager.default.createFile(atPath: results, contents: nil)
         }
-        guard let handle = FileHandle(forWritingAtPath: results) else { throw BenchmarkFailure("cannot write \(results)") }
+        guard let handle = FileHandle(forWritingAtPath: results) else {
+            throw BenchmarkFailure("cannot write \(results)")
+        }
         defer { try? handle.close() }
         try handle.seekToEnd()
         try handle.write(contentsOf: line)

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// One measurement: a simulator process serving the scenario's world, one client process against it.
 struct ClientRun {
@@ -61,7 +62,8 @@ struct ClientRun {
         // 3: the client saw loss or reordering; the figures say how much.
         guard process.terminationStatus == 0 || process.terminationStatus == 3 else {
             throw BenchmarkFailure(
-                "\(client.rawValue) exited with \(process.terminationStatus) in \(scenario.name) (logs in \(tools.logs))")
+                "\(client.rawValue) exited with \(process.terminationStatus) in \(scenario.name) (logs in \(tools.logs))"
+            )
         }
         return try Figures(output: printed)
     }
@@ -72,18 +74,27 @@ struct ClientRun {
         let count = String(scenario.countPerPeripheral * scenario.peripherals)
         switch client {
         case .ripple:
-            return (tools.rippleBLE, [
-                "bench", "--real", "--quiet", "--json", "--payload", "timestamped",
-                "--transport", scenario.transport == "socket" ? "auto" : "bus", "--count", count,
-                addresses[0], Self.streamUUID,
-            ] + addresses.dropFirst().flatMap { ["--also", $0] })
+            return (
+                tools.rippleBLE,
+                [
+                    "bench", "--real", "--quiet", "--json", "--payload", "timestamped",
+                    "--transport", scenario.transport == "socket" ? "auto" : "bus", "--count", count,
+                    addresses[0], Self.streamUUID,
+                ] + addresses.dropFirst().flatMap { ["--also", $0] }
+            )
         case .cLibDBus, .cSocket:
-            return (tools.cPeer ?? "", ["--transport", scenario.transport, "--count", count, "--characteristic", Self.streamUUID] + addresses)
+            return (
+                tools.cPeer ?? "",
+                ["--transport", scenario.transport, "--count", count, "--characteristic", Self.streamUUID] + addresses
+            )
         case .bleak:
-            return (tools.python ?? "", [
-                tools.bleakPeer ?? "", "--transport", scenario.transport, "--count", count,
-                "--characteristic", Self.streamUUID,
-            ] + addresses)
+            return (
+                tools.python ?? "",
+                [
+                    tools.bleakPeer ?? "", "--transport", scenario.transport, "--count", count,
+                    "--characteristic", Self.streamUUID,
+                ] + addresses
+            )
         }
     }
 
@@ -95,12 +106,17 @@ struct ClientRun {
         if let rate = scenario.ratePerPeripheral { notifications["rate"] = rate }
         let peripherals: [[String: Any]] = (0..<scenario.peripherals).map { index in
             [
-                "address": Self.address(index), "name": "Ripple Stream \(index)", "rssi": -50, "rssiVariation": 4, "known": true,
+                "address": Self.address(index), "name": "Ripple Stream \(index)", "rssi": -50, "rssiVariation": 4,
+                "known": true,
                 "advertisedServices": [Self.serviceUUID],
-                "services": [[
-                    "uuid": Self.serviceUUID,
-                    "characteristics": [["uuid": Self.streamUUID, "flags": ["notify"], "notifications": notifications]],
-                ]],
+                "services": [
+                    [
+                        "uuid": Self.serviceUUID,
+                        "characteristics": [
+                            ["uuid": Self.streamUUID, "flags": ["notify"], "notifications": notifications]
+                        ],
+                    ]
+                ],
             ]
         }
         let world: [String: Any] = [
@@ -117,7 +133,9 @@ struct ClientRun {
     private func log(_ name: String) throws -> FileHandle {
         try FileManager.default.createDirectory(atPath: tools.logs, withIntermediateDirectories: true)
         let path = tools.logs + "/" + name + ".log"
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         guard let handle = FileHandle(forWritingAtPath: path) else { throw BenchmarkFailure("cannot write \(path)") }
         try handle.seekToEnd()
         return handle

@@ -17,8 +17,10 @@ let tools = BenchmarkTools.fromEnvironment()
 
 let benchmarks: @Sendable () -> Void = {
     guard let tools else {
-        FileHandle.standardError.write(Data(
-            "NotificationBenchmarks: run through Scripts/notification-benchmarks (it sets RIPPLE_BENCH_* to the tools)\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "NotificationBenchmarks: run through Scripts/notification-benchmarks (it sets RIPPLE_BENCH_* to the tools)\n"
+                    .utf8))
         return
     }
     for scenario in Scenario.all(quick: tools.quick) {

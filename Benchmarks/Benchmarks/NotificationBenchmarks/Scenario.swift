@@ -23,7 +23,7 @@ struct Scenario: Sendable {
         let rate: String
         switch pace {
         case .flood: rate = "flood"
-        case let .paced(perSecond): rate = "paced \(Int(perSecond))/s"
+        case .paced(let perSecond): rate = "paced \(Int(perSecond))/s"
         }
         return "\(transport) \(payloadSize) B \(rate) ×\(peripherals)"
     }
@@ -33,7 +33,7 @@ struct Scenario: Sendable {
 
     /// Notifications per second each peripheral sends (nil: as fast as possible).
     var ratePerPeripheral: Double? {
-        if case let .paced(perSecond) = pace { return perSecond / Double(peripherals) }
+        if case .paced(let perSecond) = pace { return perSecond / Double(peripherals) }
         return nil
     }
 
@@ -45,19 +45,22 @@ struct Scenario: Sendable {
             let peers: [Client] = transport == "socket" ? [.ripple, .cSocket, .bleak] : [.ripple, .cLibDBus, .bleak]
             let flood = transport == "socket" ? 100_000 : 50_000
             for size in [20, 244] {
-                scenarios.append(Scenario(
-                    transport: transport, payloadSize: size, pace: .flood, peripherals: 1, count: flood / scale,
-                    iterations: quick ? 1 : 3, clients: peers))
+                scenarios.append(
+                    Scenario(
+                        transport: transport, payloadSize: size, pace: .flood, peripherals: 1, count: flood / scale,
+                        iterations: quick ? 1 : 3, clients: peers))
             }
             for rate in [2_000.0, 10_000.0] {
-                scenarios.append(Scenario(
-                    transport: transport, payloadSize: 20, pace: .paced(rate), peripherals: 1,
-                    count: Int(rate) * (quick ? 1 : 4), iterations: 1, clients: peers))
+                scenarios.append(
+                    Scenario(
+                        transport: transport, payloadSize: 20, pace: .paced(rate), peripherals: 1,
+                        count: Int(rate) * (quick ? 1 : 4), iterations: 1, clients: peers))
             }
             for peripherals in [8, 32] {
-                scenarios.append(Scenario(
-                    transport: transport, payloadSize: 20, pace: .flood, peripherals: peripherals,
-                    count: flood / scale, iterations: quick ? 1 : 3, clients: [peers[0], peers[1]]))
+                scenarios.append(
+                    Scenario(
+                        transport: transport, payloadSize: 20, pace: .flood, peripherals: peripherals,
+                        count: flood / scale, iterations: quick ? 1 : 3, clients: [peers[0], peers[1]]))
             }
         }
         return scenarios

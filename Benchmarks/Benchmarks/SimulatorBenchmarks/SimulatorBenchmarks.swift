@@ -39,14 +39,17 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> 
     }
     done.wait()
     switch box.result {
-    case let .success(value): return value
-    case let .failure(message): fail(message)
+    case .success(let value): return value
+    case .failure(let message): fail(message)
     case nil: fail("no result")
     }
 }
 
 final class ResultBox<T: Sendable>: Sendable {
-    enum Outcome: Sendable { case success(T), failure(String) }
+    enum Outcome: Sendable {
+        case success(T)
+        case failure(String)
+    }
     nonisolated(unsafe) var result: Outcome?
 }
 
@@ -99,7 +102,7 @@ final class Rig: Sendable {
         let reply = call(
             client, path: characteristic, interface: "org.bluez.GattCharacteristic1", member: "AcquireNotify",
             arguments: [.stringVariantDictionary([:])])
-        guard case let .unixFD(descriptor)? = reply.body.first, let fd = descriptor.take() else {
+        guard case .unixFD(let descriptor)? = reply.body.first, let fd = descriptor.take() else {
             fail("AcquireNotify answered \(reply.body)")
         }
         socket = fd
@@ -107,14 +110,15 @@ final class Rig: Sendable {
 
     /// The path of the stream characteristic, from bluetoothd's object tree.
     static func characteristicPath(_ client: DBusConnection) -> String {
-        let reply = call(client, path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects")
-        guard case let .dictionary(_, _, entries)? = reply.body.first else { fail("GetManagedObjects: \(reply.body)") }
+        let reply = call(
+            client, path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects")
+        guard case .dictionary(_, _, let entries)? = reply.body.first else { fail("GetManagedObjects: \(reply.body)") }
         for entry in entries {
-            guard case let .objectPath(path) = entry.key, case let .dictionary(_, _, interfaces) = entry.value else {
+            guard case .objectPath(let path) = entry.key, case .dictionary(_, _, let interfaces) = entry.value else {
                 continue
             }
             for interface in interfaces where interface.key == .string("org.bluez.GattCharacteristic1") {
-                if case let .dictionary(_, _, properties) = interface.value,
+                if case .dictionary(_, _, let properties) = interface.value,
                     properties.contains(where: {
                         $0.key == .string("UUID") && $0.value == .variant(.string(streamUUID.uuidString))
                     })
@@ -164,7 +168,12 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "AcquireNotify emitter: \(notificationCount) notifications of 20 bytes",
-        configuration: .init(setup: { rig = Rig() }, teardown: { rig?.stop(); rig = nil })
+        configuration: .init(
+            setup: { rig = Rig() },
+            teardown: {
+                rig?.stop()
+                rig = nil
+            })
     ) { benchmark in
         guard let rig else { fail("no rig") }
         let before = rig.simulator.statistics.snapshot
@@ -175,11 +184,13 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         let elapsed = clock.now - start
         let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-        benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+        benchmark.measurement(
+            .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
             Int(Double(notificationCount) / nanoseconds * 1e9))
         let after = rig.simulator.statistics.snapshot
         let sent = after.socketNotifications - before.socketNotifications
         let cpu = after.emitterCPUNanoseconds - before.emitterCPUNanoseconds
-        benchmark.measurement(.custom("emitter CPU ns/notification", useScalingFactor: false), sent == 0 ? 0 : cpu / sent)
+        benchmark.measurement(
+            .custom("emitter CPU ns/notification", useScalingFactor: false), sent == 0 ? 0 : cpu / sent)
     }
 }

@@ -21,7 +21,8 @@
 /// Completion: `.finished` once every source finished, the feeder (`flatMap`'s upstream) finished, and
 /// nothing is buffered; the first failure is delivered at once (buffered values are dropped) after the
 /// other subscriptions were cancelled.
-@usableFromInline final class FanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+@usableFromInline
+final class FanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
     @usableFromInline typealias Output = Downstream.Input
@@ -89,7 +90,9 @@
     /// `merge` only: every source, in order, for draining their slots.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slotted: [Source] = []
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slotCount = 0
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var queue = RingBuffer<(source: Source, value: Output)>()
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var queue = RingBuffer<
+        (source: Source, value: Output)
+    >()
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var nextSourceIndex = 0
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var feeder: (any Subscription)?
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var feederAttached = false
@@ -415,7 +418,8 @@
 
 extension FanIn {
     /// The subscriber attached to one source publisher; described like its subscription.
-    @usableFromInline final class Source: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    @usableFromInline
+    final class Source: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline typealias Input = Downstream.Input
         @usableFromInline typealias Failure = Downstream.Failure
 

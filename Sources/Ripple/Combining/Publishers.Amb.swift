@@ -69,8 +69,7 @@ extension Publishers.Amb {
     /// through.
     fileprivate final class Race<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         /// Where a contender stands (guarded by `lock`).
         private enum Entry {
             case awaitingSubscription
@@ -217,8 +216,7 @@ extension Publishers.Amb {
     /// The subscriber attached to one contender.
     fileprivate final class Contender<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
@@ -267,8 +265,7 @@ extension Publisher {
     ///
     /// **Ripple's addition**: Combine has no `amb`.
     public func amb<Other: Publisher>(_ other: Other) -> Publishers.Amb<AnyPublisher<Output, Failure>>
-        where Other.Output == Output, Other.Failure == Failure
-    {
+    where Other.Output == Output, Other.Failure == Failure {
         Publishers.Amb(eraseToAnyPublisher(), other.eraseToAnyPublisher())
     }
 }

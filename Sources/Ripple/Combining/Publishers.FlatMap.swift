@@ -13,8 +13,7 @@ extension Publishers {
     /// delivered. The first failure, from the upstream or from an inner publisher, is delivered at once
     /// after everything else was cancelled.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
-        where NewPublisher.Failure == Upstream.Failure
-    {
+    where NewPublisher.Failure == Upstream.Failure {
         /// The elements of the inner publishers.
         public typealias Output = NewPublisher.Output
         /// The upstream's failure, which is also the inner publishers' failure.
@@ -29,9 +28,10 @@ extension Publishers {
 
         /// Creates a publisher that subscribes to `transform(element)` for each upstream element, at most
         /// `maxPublishers` at once.
-        @inlinable public init(upstream: Upstream, maxPublishers: Subscribers.Demand,
-                    transform: @escaping (Upstream.Output) -> NewPublisher)
-        {
+        @inlinable public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform
@@ -49,10 +49,10 @@ extension Publishers {
 extension Publishers.FlatMap {
     /// The subscriber attached to the upstream: it makes an inner publisher of each element and
     /// subscribes the fan-in to it.
-    @usableFromInline final class Feeder<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    @usableFromInline
+    final class Feeder<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
-        where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure
-    {
+    where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
@@ -60,9 +60,10 @@ extension Publishers.FlatMap {
         @usableFromInline let maxPublishers: Subscribers.Demand
         @usableFromInline let transform: (Upstream.Output) -> NewPublisher
 
-        @inlinable init(fanIn: FanIn<Downstream>, maxPublishers: Subscribers.Demand,
-             transform: @escaping (Upstream.Output) -> NewPublisher)
-        {
+        @inlinable init(
+            fanIn: FanIn<Downstream>, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
             self.fanIn = fanIn
             self.maxPublishers = maxPublishers
             self.transform = transform

@@ -7,8 +7,7 @@ extension Publishers {
     /// and the current publisher (if any) finished; it fails with the first failure of the upstream or
     /// of the current publisher, cancelling the other.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
-        where P == Upstream.Output, P.Failure == Upstream.Failure
-    {
+    where P == Upstream.Output, P.Failure == Upstream.Failure {
         /// The elements of the inner publishers.
         public typealias Output = P.Output
         /// The upstream's failure, which is also the inner publishers' failure.
@@ -38,10 +37,10 @@ extension Publishers.SwitchToLatest {
     /// another is being delivered (from a previous inner publisher on another thread, or re-entrantly)
     /// is queued — its demand already counted — and delivered by the delivering thread, which then asks
     /// the current inner publisher for whatever extra demand the downstream returned.
-    @usableFromInline final class Switcher<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @usableFromInline
+    final class Switcher<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == P.Output, Downstream.Failure == P.Failure
-    {
+    where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         @usableFromInline typealias Input = P
         @usableFromInline typealias Failure = P.Failure
 
@@ -292,7 +291,8 @@ extension Publishers.SwitchToLatest {
         }
 
         /// The subscriber attached to one inner publisher.
-        @usableFromInline final class Side: Subscriber, CustomStringConvertible, CustomReflectable,
+        @usableFromInline
+        final class Side: Subscriber, CustomStringConvertible, CustomReflectable,
             CustomPlaygroundDisplayConvertible
         {
             @usableFromInline typealias Input = P.Output
@@ -344,7 +344,9 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// Republishes the elements of the most recent publisher this publisher (which cannot fail)
     /// emitted, cancelling the previous one each time a new one arrives; fails with the failure of the
     /// latest inner publisher.
-    @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+    @inlinable public func switchToLatest()
+        -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>>
+    {
         Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
     }
 }
@@ -361,10 +363,12 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Republishes the elements of the most recent publisher (which cannot fail) this publisher
     /// emitted, cancelling the previous one each time a new one arrives; fails with this publisher's
     /// failure.
-    @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>,
-        Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    @inlinable public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>,
+            Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         Publishers.SwitchToLatest(
             upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) }
         )

@@ -16,7 +16,9 @@ extension Subscribers.Completion: Sendable where Failure: Sendable {}
 extension Subscribers.Completion {
     /// The same completion with its error transformed by `transform`.
     @inlinable
-    internal func mapFailure<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> Subscribers.Completion<NewFailure> {
+    internal func mapFailure<NewFailure: Error>(_ transform: (Failure) -> NewFailure)
+        -> Subscribers.Completion<NewFailure>
+    {
         switch self {
         case .finished: .finished
         case .failure(let error): .failure(transform(error))

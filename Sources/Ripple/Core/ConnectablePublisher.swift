@@ -6,4 +6,3 @@ public protocol ConnectablePublisher<Output, Failure>: Publisher {
     /// - Returns: a cancellable that disconnects; keep it for as long as the connection should last.
     func connect() -> any Cancellable
 }
-

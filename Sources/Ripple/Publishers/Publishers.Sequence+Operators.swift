@@ -207,10 +207,11 @@ extension Publishers.Sequence {
         _ nextPartialResult: @escaping (ElementOfResult, Elements.Element) -> ElementOfResult
     ) -> Publishers.Sequence<[ElementOfResult], Failure> {
         var accumulator = initialResult
-        return Publishers.Sequence(sequence: sequence.map { element in
-            accumulator = nextPartialResult(accumulator, element)
-            return accumulator
-        })
+        return Publishers.Sequence(
+            sequence: sequence.map { element in
+                accumulator = nextPartialResult(accumulator, element)
+                return accumulator
+            })
     }
 
     /// The same elements, with the failure type changed to `NewFailure` (the publisher still never

@@ -151,7 +151,8 @@ extension Publishers.Sequence {
                 if SequenceDeliveryState.isTerminated(current) { return }
                 let pending = SequenceDeliveryState.adding(demand, to: SequenceDeliveryState.demand(of: current))
                 let startsDelivering = !SequenceDeliveryState.isDelivering(current) && pending > 0
-                let next = startsDelivering
+                let next =
+                    startsDelivering
                     ? SequenceDeliveryState.delivering | SequenceDeliveryState.takingOne(from: pending)
                     : (current & SequenceDeliveryState.delivering) | pending
                 let (exchanged, original) = state.compareExchange(
@@ -273,7 +274,8 @@ extension Publishers.Sequence {
                     return true
                 }
                 let pending = SequenceDeliveryState.demand(of: current)
-                let next = pending == 0 ? 0 : SequenceDeliveryState.delivering | SequenceDeliveryState.takingOne(from: pending)
+                let next =
+                    pending == 0 ? 0 : SequenceDeliveryState.delivering | SequenceDeliveryState.takingOne(from: pending)
                 let (exchanged, original) = state.compareExchange(
                     expected: current, desired: next, ordering: .acquiringAndReleasing
                 )

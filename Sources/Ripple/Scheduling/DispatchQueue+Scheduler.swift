@@ -104,11 +104,17 @@ extension DispatchQueue: Scheduler {
             /// Orders intervals.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// The product of two intervals' nanosecond counts.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &* rhs.magnitude) }
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude &* rhs.magnitude)
+            }
             /// The sum of two intervals.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude) }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude)
+            }
             /// The difference of two intervals.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &- rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude &- rhs.magnitude)
+            }
             /// Subtracts in place.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Multiplies in place.
@@ -117,13 +123,21 @@ extension DispatchQueue: Scheduler {
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000)) }
+            public static func seconds(_ s: Int) -> Stride {
+                Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000))
+            }
             /// `s` seconds, to the nanosecond.
-            public static func seconds(_ s: Double) -> Stride { Stride(nanoseconds: Int(clampingNanoseconds: s * 1_000_000_000)) }
+            public static func seconds(_ s: Double) -> Stride {
+                Stride(nanoseconds: Int(clampingNanoseconds: s * 1_000_000_000))
+            }
             /// `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000))
+            }
             /// `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us.multipliedClamped(by: 1_000)) }
+            public static func microseconds(_ us: Int) -> Stride {
+                Stride(nanoseconds: us.multipliedClamped(by: 1_000))
+            }
             /// `ns` nanoseconds.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }

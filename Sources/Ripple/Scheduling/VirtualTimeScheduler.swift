@@ -72,11 +72,17 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
             /// Orders intervals.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// The product of the nanosecond counts.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &* rhs.magnitude) }
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude &* rhs.magnitude)
+            }
             /// The sum of two intervals.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude) }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude)
+            }
             /// The difference of two intervals.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &- rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude &- rhs.magnitude)
+            }
             /// Subtracts in place.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Multiplies in place.

@@ -42,7 +42,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through an examining subscriber.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(Inner(self, downstream: subscriber))
         }
     }

@@ -74,7 +74,9 @@ extension Publishers {
 
 /// The subscription of ``Publishers/Catch`` and ``Publishers/TryCatch`` (`HandlerFailure` is `Never` for
 /// `Catch`): it is subscribed to the upstream, then, after a failure, to the replacement publisher.
-private final class CatchInner<Downstream: Subscriber, Upstream: Publisher, NewPublisher: Publisher, HandlerFailure: Error>:
+private final class CatchInner<
+    Downstream: Subscriber, Upstream: Publisher, NewPublisher: Publisher, HandlerFailure: Error
+>:
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Output {
     private enum State {

@@ -25,7 +25,8 @@ extension Publishers {
         }
 
         /// Sends `subscriber` its subscription, then subscribes to the upstream.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let inner = Inner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
             upstream.subscribe(inner)

@@ -43,7 +43,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through an observing subscription.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(Inner(self, downstream: subscriber))
         }
     }

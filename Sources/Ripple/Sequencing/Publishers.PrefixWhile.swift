@@ -22,7 +22,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a filtering subscription.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(
                 PrefixWhileInner<S, Upstream.Failure, Never>(
                     downstream: subscriber,
@@ -75,7 +76,8 @@ extension Publishers {
 
 /// The subscription of ``Publishers/PrefixWhile`` and ``Publishers/TryPrefixWhile``; `PredicateFailure` is
 /// `Never` for the non-throwing form.
-private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Error, PredicateFailure: Error>: Subscriber,
+private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Error, PredicateFailure: Error>:
+    Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Input = Downstream.Input

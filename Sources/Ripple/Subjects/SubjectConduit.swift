@@ -31,7 +31,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// core: whether the subscriber has received the subject's latest value (replaying subjects).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasLatest = false
     /// core: a completion that arrived while ``phase`` was `.subscribing`.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pendingCompletion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pendingCompletion:
+        Subscribers.Completion<Failure>?
     /// drain: chosen to receive the value being delivered.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSelected = false
     /// drain: the demand the subscriber returned from the last delivery, not yet added.

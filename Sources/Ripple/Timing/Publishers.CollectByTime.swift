@@ -60,7 +60,9 @@ extension Publisher {
     ///   - strategy: `.byTime(scheduler, interval)` or `.byTimeOrCount(scheduler, interval, count)`.
     ///   - options: scheduler options for the timer and the deliveries.
     /// - Returns: a publisher of arrays of this publisher's values; see ``Publishers/CollectByTime``.
-    public func collect<S: Scheduler>(_ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil)
+    public func collect<S: Scheduler>(
+        _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
+    )
         -> Publishers.CollectByTime<Self, S>
     {
         Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
@@ -103,7 +105,10 @@ extension Publishers.CollectByTime {
         private nonisolated(unsafe) var timer: (any Cancellable)?
         private nonisolated(unsafe) var signals = SerialSignalQueue<Signal>()
 
-        init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        init(
+            downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>,
+            options: Context.SchedulerOptions?
+        ) {
             switch strategy {
             case .byTime(let scheduler, let interval):
                 self.scheduler = scheduler

@@ -23,7 +23,10 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that debounces `upstream` by `dueTime` on `scheduler`.
-        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -90,7 +93,10 @@ extension Publishers.Debounce {
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         private nonisolated(unsafe) var signals = SerialSignalQueue<Signal>()
 
-        init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+        init(
+            downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.scheduler = scheduler
             self.options = options
             self.dueTime = dueTime

@@ -38,7 +38,9 @@ extension Publisher {
     ///   - scheduler: the scheduler whose `now` is read.
     ///   - options: accepted for Combine compatibility; measuring schedules nothing.
     /// - Returns: a publisher of intervals that completes as this publisher does.
-    public func measureInterval<S: Scheduler>(using scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.MeasureInterval<Self, S> {
+    public func measureInterval<S: Scheduler>(using scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.MeasureInterval<Self, S>
+    {
         Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
     }
 }
@@ -89,7 +91,8 @@ extension Publishers.MeasureInterval {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let now = scheduler.now
-            let measured = lock.withLock { () -> (upstream: any Subscription, interval: Context.SchedulerTimeType.Stride)? in
+            let measured = lock.withLock {
+                () -> (upstream: any Subscription, interval: Context.SchedulerTimeType.Stride)? in
                 guard case .subscribed(let upstream, let last) = status else { return nil }
                 status = .subscribed(upstream, last: now)
                 return (upstream, last.distance(to: now))

@@ -26,7 +26,8 @@ extension Publishers {
 
         /// Attaches `subscriber` through a relay that moves every value and the completion to the scheduler.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = ScheduledRelay(downstream: subscriber, scheduler: scheduler, timing: .now(options), name: "ReceiveOn")
+            let relay = ScheduledRelay(
+                downstream: subscriber, scheduler: scheduler, timing: .now(options), name: "ReceiveOn")
             upstream.subscribe(relay)
         }
     }
@@ -43,7 +44,9 @@ extension Publisher {
     ///   - scheduler: where the subscriber receives values and the completion.
     ///   - options: scheduler options for each delivery.
     /// - Returns: a publisher that emits the same values and completion, delivered on `scheduler`.
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.ReceiveOn<Self, S>
+    {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }
 }

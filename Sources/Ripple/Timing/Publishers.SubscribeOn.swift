@@ -46,7 +46,9 @@ extension Publisher {
     ///   - scheduler: where the subscription, requests and cancellation happen.
     ///   - options: scheduler options for each of them.
     /// - Returns: a publisher that emits the same values and completion.
-    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.SubscribeOn<Self, S>
+    {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
     }
 }

@@ -46,7 +46,9 @@ extension Publisher {
     ///   - scheduler: the scheduler that measures time and delivers.
     ///   - latest: `true` to emit the latest value of an interval, `false` for the first.
     /// - Returns: a publisher that emits a subset of this publisher's values and completes as it does.
-    public func throttle<S: Scheduler>(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool) -> Publishers.Throttle<Self, S> {
+    public func throttle<S: Scheduler>(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool)
+        -> Publishers.Throttle<Self, S>
+    {
         Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
     }
 }

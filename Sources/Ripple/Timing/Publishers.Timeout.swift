@@ -42,7 +42,9 @@ extension Publishers {
         /// Attaches `subscriber` through a subscriber that runs the timeout clock.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                Inner(downstream: subscriber, interval: interval, scheduler: scheduler, options: options, customError: customError)
+                Inner(
+                    downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
+                    customError: customError)
             )
         }
     }
@@ -63,7 +65,8 @@ extension Publisher {
         options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+        Publishers.Timeout(
+            upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
     }
 }
 
@@ -226,7 +229,8 @@ extension Publishers.Timeout {
         }
 
         private func timedOut(_ generation: UInt64) {
-            let fired = lock.withLock { () -> (upstream: any Subscription, timer: (any Cancellable)?, first: Signal?)? in
+            let fired = lock.withLock {
+                () -> (upstream: any Subscription, timer: (any Cancellable)?, first: Signal?)? in
                 guard self.generation == generation, case .subscribed(let upstream) = status else { return nil }
                 status = .terminal
                 let timer = self.timer

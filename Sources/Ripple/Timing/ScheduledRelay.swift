@@ -18,7 +18,8 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
         /// As soon as possible (`receive(on:)`).
         case now(Context.SchedulerOptions?)
         /// After `interval`, within `tolerance` (`delay(for:)`).
-        case after(Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride, Context.SchedulerOptions?)
+        case after(
+            Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride, Context.SchedulerOptions?)
     }
 
     private enum Status {
@@ -121,7 +122,8 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
         case .now(let options):
             scheduler.schedule(options: options, action)
         case .after(let interval, let tolerance, let options):
-            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
+            scheduler.schedule(
+                after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
         }
     }
 

@@ -69,7 +69,9 @@ extension Publishers.CollectByCount {
         }
 
         @usableFromInline var description: String { "CollectByCount" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "count": count]) }
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "count": count])
+        }
         @usableFromInline var playgroundDescription: Any { description }
 
         @inlinable func receive(subscription: any Subscription) {

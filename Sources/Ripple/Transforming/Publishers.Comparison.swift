@@ -183,7 +183,9 @@ extension Publisher {
     /// - Returns: a publisher that emits the minimum and finishes; if the ordering throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         tryMax { try areInIncreasingOrder($1, $0) }
     }
 
@@ -200,7 +202,9 @@ extension Publisher {
     /// - Returns: a publisher that emits the maximum and finishes; if the ordering throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }

@@ -27,7 +27,8 @@ extension Publishers {
         /// Attaches `subscriber` to the upstream through a `"Contains"` subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(output: output)))
+            upstream.subscribe(
+                TransformingReduceSubscription(downstream: subscriber, reduction: Reduction(output: output)))
         }
     }
 

@@ -45,7 +45,9 @@ extension Publishers {
         /// The key path of the tuple's second element.
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
-        @inlinable init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        @inlinable init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1

@@ -172,6 +172,6 @@ extension Publisher {
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         precondition(maxLength >= 0, "prefix(_:) needs a length of zero or more")
-        return output(in: 0 ..< maxLength)
+        return output(in: 0..<maxLength)
     }
 }

@@ -20,7 +20,9 @@ extension Publishers {
 
         /// Creates a publisher that folds `upstream`'s values into one result, starting from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -146,7 +148,9 @@ extension Publisher {
     /// - Returns: a publisher that emits the final `nextPartialResult` fold (or `initialResult` if the
     ///   upstream is empty) and finishes; an upstream failure passes through.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 

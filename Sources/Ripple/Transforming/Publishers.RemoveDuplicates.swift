@@ -148,7 +148,8 @@ extension Publisher {
     /// - Parameter predicate: called with the previous value and the new one; `true` drops the new one.
     /// - Returns: a publisher that emits the values that are not duplicates and completes as the upstream does.
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self>
+    {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 

@@ -27,7 +27,9 @@ public final class Central: Sendable {
     /// `adapter` (`"hci1"`) or the default one, with a connection of its own on `loop`. Throws
     /// ``BluetoothError/Kind/bluetoothUnavailable`` when the bus cannot be reached, and
     /// ``BluetoothError/Kind/notAuthorizedOnBus`` when it refuses this process.
-    public convenience init(bus: DBusBus = .system, adapter: String? = nil, loop: EventLoop = .shared) throws(BluetoothError) {
+    public convenience init(bus: DBusBus = .system, adapter: String? = nil, loop: EventLoop = .shared)
+        throws(BluetoothError)
+    {
         let connection: DBusConnection
         do {
             connection = try DBusConnection(bus: bus, loop: loop)

@@ -67,10 +67,12 @@ final class CentralCore: Sendable {
             receiveValue: { [weak self] message in self?.disconnectedSignal(message) })
         // Characteristic values take the connection's fast path: a notification over StartNotify is a
         // `Value` change that skips the object tree (the tree's `Value` stays as it was).
-        let values = connection.byteArrayPropertyChanges(from: BlueZ.service, interface: BlueZ.characteristic, property: "Value")
-            .sink(
-                receiveCompletion: { _ in },
-                receiveValue: { [weak self] change in self?.characteristicValueChanged(change.path, to: change.bytes) })
+        let values = connection.byteArrayPropertyChanges(
+            from: BlueZ.service, interface: BlueZ.characteristic, property: "Value"
+        )
+        .sink(
+            receiveCompletion: { _ in },
+            receiveValue: { [weak self] change in self?.characteristicValueChanged(change.path, to: change.bytes) })
         lock.withLock { subscriptions = [owner, reasons, values] }
         subscribeToTree()
     }
@@ -92,7 +94,7 @@ final class CentralCore: Sendable {
     private func subscribeToTree() {
         let subscription = connection.managedObjects(destination: BlueZ.service).sink(
             receiveCompletion: { [weak self] completion in
-                if case let .failure(error) = completion { self?.treeFailed(error) }
+                if case .failure(let error) = completion { self?.treeFailed(error) }
             },
             receiveValue: { [weak self] event in self?.apply(event) })
         lock.withLock { treeSubscription = subscription }
@@ -145,9 +147,9 @@ final class CentralCore: Sendable {
     private static func mayChangeState(_ event: DBusObjectManagerEvent) -> Bool {
         switch event {
         case .snapshot: true
-        case let .interfacesAdded(_, interfaces): interfaces[BlueZ.adapter] != nil
-        case let .interfacesRemoved(_, interfaces): interfaces.contains(BlueZ.adapter)
-        case let .propertiesChanged(_, change): change.interface == BlueZ.adapter
+        case .interfacesAdded(_, let interfaces): interfaces[BlueZ.adapter] != nil
+        case .interfacesRemoved(_, let interfaces): interfaces.contains(BlueZ.adapter)
+        case .propertiesChanged(_, let change): change.interface == BlueZ.adapter
         }
     }
 

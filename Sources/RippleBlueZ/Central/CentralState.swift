@@ -19,7 +19,9 @@ public enum CentralState: Sendable, Hashable, CustomStringConvertible {
         case .poweredOn: nil
         case .unknown, .bluetoothUnavailable: .bluetoothUnavailable
         case .notAuthorized:
-            BluetoothError(.notAuthorizedOnBus, "the bus does not allow this process to talk to bluetoothd (add the user to the 'bluetooth' group)")
+            BluetoothError(
+                .notAuthorizedOnBus,
+                "the bus does not allow this process to talk to bluetoothd (add the user to the 'bluetooth' group)")
         case .noAdapter: BluetoothError(.noAdapter, "there is no Bluetooth adapter")
         case .poweredOff: .poweredOff
         }

@@ -41,7 +41,7 @@ public enum BodySensorLocation: Readable, Writable, Sendable, Hashable {
         case .hand: 4
         case .earLobe: 5
         case .foot: 6
-        case let .reserved(value): value
+        case .reserved(let value): value
         }
     }
 

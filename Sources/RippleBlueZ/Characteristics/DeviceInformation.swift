@@ -50,21 +50,27 @@ extension Peripheral {
     public func deviceInformation() -> AnyPublisher<DeviceInformation, BluetoothError> {
         let peripheral = self
         return Deferred { () -> AnyPublisher<DeviceInformation, BluetoothError> in
-            if let error = peripheral.central.core.gattError(peripheral) { return Fail(error: error).eraseToAnyPublisher() }
+            if let error = peripheral.central.core.gattError(peripheral) {
+                return Fail(error: error).eraseToAnyPublisher()
+            }
             guard let service = peripheral.services.first(where: { $0.uuid == .deviceInformation }) else {
-                return Fail(error: BluetoothError(.attributeNotFound, "\(peripheral.address) has no Device Information service"))
-                    .eraseToAnyPublisher()
+                return Fail(
+                    error: BluetoothError(.attributeNotFound, "\(peripheral.address) has no Device Information service")
+                )
+                .eraseToAnyPublisher()
             }
             let present = Set(service.characteristics.map(\.uuid))
             typealias Step = @Sendable (inout DeviceInformation) -> Void
             var reads: [AnyPublisher<Step, BluetoothError>] = []
             for uuid in DeviceInformation.strings where present.contains(uuid) {
-                reads.append(peripheral.read(CharacteristicReference(uuid, in: .deviceInformation), as: String.self)
-                    .map { value -> Step in { $0.set(uuid, value) } }.eraseToAnyPublisher())
+                reads.append(
+                    peripheral.read(CharacteristicReference(uuid, in: .deviceInformation), as: String.self)
+                        .map { value -> Step in { $0.set(uuid, value) } }.eraseToAnyPublisher())
             }
             if present.contains(.pnpID) {
-                reads.append(peripheral.read(CharacteristicReference(.pnpID, in: .deviceInformation), as: PnPID.self)
-                    .map { value -> Step in { $0.pnpID = value } }.eraseToAnyPublisher())
+                reads.append(
+                    peripheral.read(CharacteristicReference(.pnpID, in: .deviceInformation), as: PnPID.self)
+                        .map { value -> Step in { $0.pnpID = value } }.eraseToAnyPublisher())
             }
             return Publishers.Sequence<[AnyPublisher<Step, BluetoothError>], BluetoothError>(sequence: reads)
                 .flatMap(maxPublishers: .max(1)) { $0 }

@@ -76,7 +76,11 @@ public struct HeartRateMeasurement: Readable, Writable, Sendable, Hashable, Cust
         if !rrIntervalTicks.isEmpty { flags |= 0x10 }
         var writer = ByteWriter()
         writer.append(flags)
-        if wide { writer.append(UInt16(clamping: beatsPerMinute)) } else { writer.append(UInt8(clamping: beatsPerMinute)) }
+        if wide {
+            writer.append(UInt16(clamping: beatsPerMinute))
+        } else {
+            writer.append(UInt8(clamping: beatsPerMinute))
+        }
         if let energyExpended { writer.append(UInt16(clamping: energyExpended)) }
         for tick in rrIntervalTicks { writer.append(tick) }
         return writer.bytes

@@ -22,7 +22,7 @@ public struct PnPID: Readable, Writable, Sendable, Hashable, CustomStringConvert
             switch self {
             case .bluetoothSIG: 1
             case .usbImplementersForum: 2
-            case let .reserved(value): value
+            case .reserved(let value): value
             }
         }
     }

@@ -93,7 +93,8 @@ public struct DateTime: Readable, Writable, Sendable, Hashable, CustomStringConv
         hours = Int(try reader.read(UInt8.self))
         minutes = Int(try reader.read(UInt8.self))
         seconds = Int(try reader.read(UInt8.self))
-        let valid = (year == 0 || (1582...9999).contains(year)) && (0...12).contains(month) && (0...31).contains(day)
+        let valid =
+            (year == 0 || (1582...9999).contains(year)) && (0...12).contains(month) && (0...31).contains(day)
             && (0...23).contains(hours) && (0...59).contains(minutes) && (0...59).contains(seconds)
         guard valid else {
             throw reader.error(.invalidValue("\(self) is not a date and time"), at: start)

@@ -39,8 +39,10 @@ extension Central {
         return Deferred { () -> AnyPublisher<Peripheral, BluetoothError> in
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
             guard let path = core.devicePath(address: address), let peripheral = core.peripheral(at: path) else {
-                return Fail(error: BluetoothError(.peripheralNotFound, "bluetoothd does not know \(address): discover it first"))
-                    .eraseToAnyPublisher()
+                return Fail(
+                    error: BluetoothError(.peripheralNotFound, "bluetoothd does not know \(address): discover it first")
+                )
+                .eraseToAnyPublisher()
             }
             let adopt: @Sendable (Peripheral) -> Void = { ready in
                 if let autoReconnect { core.setReconnectPolicy(autoReconnect, for: ready) }
@@ -66,7 +68,8 @@ extension Central {
         let core = self.core
         return Deferred { () -> AnyPublisher<Void, BluetoothError> in
             core.cancelReconnection(peripheral.path)
-            core.cancelAttempt(peripheral.path, with: BluetoothError(.connectionFailed, "the connection was cancelled by disconnect"))
+            core.cancelAttempt(
+                peripheral.path, with: BluetoothError(.connectionFailed, "the connection was cancelled by disconnect"))
             core.disconnecting(peripheral.path)
             return core.connection.call(
                 destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Disconnect"
@@ -126,7 +129,9 @@ extension CentralCore {
         return adopted
     }
 
-    func joinAttempt(_ peripheral: Peripheral, id: Int, subject: PassthroughSubject<Peripheral, BluetoothError>, timeout: Duration) {
+    func joinAttempt(
+        _ peripheral: Peripheral, id: Int, subject: PassthroughSubject<Peripheral, BluetoothError>, timeout: Duration
+    ) {
         let path = peripheral.path
         let isNew = lock.withLock { () -> Bool in
             if attempts[path] != nil {
@@ -146,10 +151,11 @@ extension CentralCore {
             self?.finishAttempt(path, .timeout("connecting to \(peripheral.address)"), disconnect: true)
         }
         let call = connection.call(
-            destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Connect", timeout: timeout + .seconds(1)
+            destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Connect",
+            timeout: timeout + .seconds(1)
         ).sink(
             receiveCompletion: { [weak self] completion in
-                guard case let .failure(error) = completion else { return }
+                guard case .failure(let error) = completion else { return }
                 // Connected meanwhile (by another program, or a moment ago): as good as an answer.
                 if error.remoteName == "org.bluez.Error.AlreadyConnected" {
                     self?.connectReplied(path)
@@ -173,7 +179,9 @@ extension CentralCore {
             return attempts[peripheral.path]?.subjects.isEmpty ?? false
         }
         if abandoned {
-            finishAttempt(peripheral.path, BluetoothError(.connectionFailed, "the connection attempt was cancelled"), disconnect: true)
+            finishAttempt(
+                peripheral.path, BluetoothError(.connectionFailed, "the connection attempt was cancelled"),
+                disconnect: true)
         }
     }
 
@@ -217,8 +225,10 @@ extension CentralCore {
         publishConnectionLists()
         pauseDiscovery(false)
         if disconnect {
-            run(connection.call(destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Disconnect"),
-                operation: "disconnecting") { _ in }
+            run(
+                connection.call(destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Disconnect"),
+                operation: "disconnecting"
+            ) { _ in }
         }
         let peripheral = attempt.peripheral
         if let failure {
@@ -261,7 +271,9 @@ extension CentralCore {
     }
 
     func publishConnectionLists() {
-        let (connected, connecting) = lock.withLock { (connectedPaths.keys.sorted { $0.description < $1.description }, Array(attempts.keys)) }
+        let (connected, connecting) = lock.withLock {
+            (connectedPaths.keys.sorted { $0.description < $1.description }, Array(attempts.keys))
+        }
         if connectedPeripherals.value != connected { connectedPeripherals.send(connected) }
         let sortedConnecting = connecting.sorted { $0.description < $1.description }
         if connectingPeripherals.value != sortedConnecting { connectingPeripherals.send(sortedConnecting) }
@@ -270,7 +282,7 @@ extension CentralCore {
     /// Follows the devices' links in the tree.
     func connectionTreeEvent(_ event: DBusObjectManagerEvent) {
         switch event {
-        case let .propertiesChanged(path, change) where change.interface == BlueZ.device:
+        case .propertiesChanged(let path, let change) where change.interface == BlueZ.device:
             if change.changed["Connected"]?.boolean == true {
                 lock.withLock { attempts[path]?.signalled = true }
                 attemptProgressed(path)
@@ -284,12 +296,14 @@ extension CentralCore {
             {
                 linkDropped(path)
             }
-        case let .interfacesRemoved(path, interfaces) where interfaces.contains(BlueZ.device):
+        case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZ.device):
             linkDropped(path, removed: true)
         case .snapshot:
             // bluetoothd (re)started: nothing of before is connected.
             let connected = lock.withLock { () -> [DBusObjectPath] in
-                connectedPaths.keys.filter { tree.properties(of: $0, interface: BlueZ.device)?["ServicesResolved"]?.boolean != true }
+                connectedPaths.keys.filter {
+                    tree.properties(of: $0, interface: BlueZ.device)?["ServicesResolved"]?.boolean != true
+                }
             }
             for path in connected { linkDropped(path) }
         default:
@@ -312,8 +326,10 @@ extension CentralCore {
                 let reason = lock.withLock { disconnectReasons[path] }
                 let failure = BluetoothError(
                     .connectionFailed,
-                    removed ? "the peripheral was removed before its services were resolved"
-                        : "the link dropped before the services were resolved" + (reason.map { ": \($0.message)" } ?? ""),
+                    removed
+                        ? "the peripheral was removed before its services were resolved"
+                        : "the link dropped before the services were resolved"
+                            + (reason.map { ": \($0.message)" } ?? ""),
                     bluezName: reason?.name, bluezMessage: reason?.message)
                 finishAttempt(path, failure, disconnect: false)
             }
@@ -336,8 +352,13 @@ extension CentralCore {
             connectionEvents.send(.disconnected(peripheral, reason))
             return
         }
-        failNotifications(under: path, with: error ?? BluetoothError(.notConnected, "the peripheral disconnected: \(reason.message)",
-            bluezName: reason.name == DisconnectionReason.unknown.name ? nil : reason.name, bluezMessage: reason.message))
+        failNotifications(
+            under: path,
+            with: error
+                ?? BluetoothError(
+                    .notConnected, "the peripheral disconnected: \(reason.message)",
+                    bluezName: reason.name == DisconnectionReason.unknown.name ? nil : reason.name,
+                    bluezMessage: reason.message))
         connectionEvents.send(.disconnected(peripheral, reason))
     }
 }

@@ -56,10 +56,11 @@ extension CentralCore {
         let subscription = chain.sink(
             receiveCompletion: { completion in
                 release()
-                if case let .failure(error) = completion {
-                    finish(BluetoothError(
-                        .connectionFailed, "a connection task failed: \(error.message)", bluezName: error.bluezName,
-                        bluezMessage: error.bluezMessage))
+                if case .failure(let error) = completion {
+                    finish(
+                        BluetoothError(
+                            .connectionFailed, "a connection task failed: \(error.message)", bluezName: error.bluezName,
+                            bluezMessage: error.bluezMessage))
                 } else {
                     finish(nil)
                 }

@@ -15,7 +15,8 @@ public struct DisconnectionReason: Sendable, Hashable, CustomStringConvertible {
     /// The reason was not reported.
     public static let unknown = DisconnectionReason(name: "org.bluez.Reason.Unknown", message: "the link was lost")
     /// This central (or another client of bluetoothd) disconnected.
-    public static let local = DisconnectionReason(name: "org.bluez.Reason.Local", message: "Connection terminated by local host")
+    public static let local = DisconnectionReason(
+        name: "org.bluez.Reason.Local", message: "Connection terminated by local host")
 
     /// The message.
     public var description: String { message }
@@ -40,8 +41,8 @@ public enum ConnectionEvent: Sendable, Hashable {
     /// The peripheral the event is about.
     public var peripheral: Peripheral {
         switch self {
-        case let .connecting(peripheral), let .connected(peripheral), let .ready(peripheral),
-            let .connectionFailed(peripheral, _), let .disconnected(peripheral, _), let .autoConnected(peripheral):
+        case .connecting(let peripheral), .connected(let peripheral), .ready(let peripheral),
+            .connectionFailed(let peripheral, _), .disconnected(let peripheral, _), .autoConnected(let peripheral):
             peripheral
         }
     }

@@ -31,7 +31,9 @@ public final class PeripheralHandOver: Sendable {
             paths[service.uuid, default: []].append(service.path)
             for characteristic in service.characteristics {
                 paths[characteristic.uuid, default: []].append(characteristic.path)
-                for descriptor in characteristic.descriptors { paths[descriptor.uuid, default: []].append(descriptor.path) }
+                for descriptor in characteristic.descriptors {
+                    paths[descriptor.uuid, default: []].append(descriptor.path)
+                }
             }
         }
         attributePaths = paths
@@ -40,7 +42,12 @@ public final class PeripheralHandOver: Sendable {
     /// Gives the peripheral back to the central: its listeners' sessions start again (if it is still
     /// connected) and its waiting operations run. Idempotent.
     public func takeBack() {
-        guard !returned.withLock({ value in defer { value = true }; return value }) else { return }
+        guard
+            !returned.withLock({ value in
+                defer { value = true }
+                return value
+            })
+        else { return }
         core.endHandOver(peripheral)
     }
 
@@ -62,7 +69,8 @@ extension Peripheral {
         core.gattQueue(for: path).hold()
         let prefix = path.description + "/"
         let acquired = core.lock.withLock {
-            core.notifications.sessions.filter { $0.key.description.hasPrefix(prefix) && $0.value.socket != nil }.map(\.key)
+            core.notifications.sessions.filter { $0.key.description.hasPrefix(prefix) && $0.value.socket != nil }.map(
+                \.key)
         }
         core.suspendNotifications(under: path)
         await core.waitUntilReleased(acquired, within: .seconds(2))
@@ -77,7 +85,9 @@ extension CentralCore {
         guard !paths.isEmpty else { return }
         let stillAcquired: @Sendable () -> Bool = { [self] in
             lock.withLock {
-                paths.contains { tree.properties(of: $0, interface: BlueZ.characteristic)?["NotifyAcquired"]?.boolean == true }
+                paths.contains {
+                    tree.properties(of: $0, interface: BlueZ.characteristic)?["NotifyAcquired"]?.boolean == true
+                }
             }
         }
         let (changes, continuation) = AsyncStream<Void>.makeStream()

@@ -24,7 +24,8 @@ extension Central {
             let id = core.nextID()
             return subject.handleEvents(
                 receiveSubscription: { _ in
-                    core.addDiscoveryClient(id, .init(filter: filter, subject: subject, resumes: resumesAfterInterruption))
+                    core.addDiscoveryClient(
+                        id, .init(filter: filter, subject: subject, resumes: resumesAfterInterruption))
                 },
                 receiveCompletion: { _ in core.removeDiscoveryClient(id) },
                 receiveCancel: { core.removeDiscoveryClient(id) }
@@ -50,17 +51,23 @@ extension Central {
         filter: DiscoveryFilter = .all, expiry: Duration? = nil
     ) -> AnyPublisher<[PeripheralDiscovery], BluetoothError> {
         typealias Seen = [DBusObjectPath: (discovery: PeripheralDiscovery, at: ContinuousClock.Instant)]
-        enum Input { case seen(PeripheralDiscovery), gone(DBusObjectPath), tick }
-        let ticks: AnyPublisher<Input, BluetoothError> = expiry.map { expiry in
-            let tick = Swift.max(expiry / 4, .milliseconds(50))
-            return Publishers.every(.nanoseconds(tick.clampedNanoseconds), on: loop)
-                .map { _ in Input.tick }.setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
-        } ?? Empty<Input, BluetoothError>(completeImmediately: false).eraseToAnyPublisher()
+        enum Input {
+            case seen(PeripheralDiscovery)
+            case gone(DBusObjectPath)
+            case tick
+        }
+        let ticks: AnyPublisher<Input, BluetoothError> =
+            expiry.map { expiry in
+                let tick = Swift.max(expiry / 4, .milliseconds(50))
+                return Publishers.every(.nanoseconds(tick.clampedNanoseconds), on: loop)
+                    .map { _ in Input.tick }.setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
+            } ?? Empty<Input, BluetoothError>(completeImmediately: false).eraseToAnyPublisher()
         let forgotten = core.treeEvents.compactMap { event -> Input? in
             switch event {
-            case let .interfacesRemoved(path, interfaces) where interfaces.contains(BlueZ.device):
+            case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZ.device):
                 return .gone(path)
-            case let .propertiesChanged(path, change) where change.interface == BlueZ.device && change.invalidated.contains("RSSI"):
+            case .propertiesChanged(let path, let change)
+            where change.interface == BlueZ.device && change.invalidated.contains("RSSI"):
                 return .gone(path)
             default:
                 return nil
@@ -72,10 +79,10 @@ extension Central {
                 var (seen, _) = state
                 let now = ContinuousClock.now
                 switch input {
-                case let .seen(discovery):
+                case .seen(let discovery):
                     seen[discovery.peripheral.path] = (discovery, now)
                     return (seen, true)
-                case let .gone(path):
+                case .gone(let path):
                     let removed = seen.removeValue(forKey: path) != nil
                     return (seen, removed)
                 case .tick:
@@ -86,7 +93,9 @@ extension Central {
             }
             .filter(\.changed)
             .map { state in
-                state.0.values.map(\.discovery).sorted { ($0.rssi ?? Int.min, $1.address) > ($1.rssi ?? Int.min, $0.address) }
+                state.0.values.map(\.discovery).sorted {
+                    ($0.rssi ?? Int.min, $1.address) > ($1.rssi ?? Int.min, $0.address)
+                }
             }
             .eraseToAnyPublisher()
     }
@@ -140,7 +149,10 @@ extension CentralCore {
     /// stops it. One change at a time; the end of each looks again.
     func updateDiscovery(filterChanged: Bool) {
         guard let adapter else { return }
-        enum Step { case start([String: DBusValue]), stop }
+        enum Step {
+            case start([String: DBusValue])
+            case stop
+        }
         let step = lock.withLock { () -> Step? in
             if filterChanged { discovery.filterIsStale = true }
             // The change under way looks again when it ends.
@@ -161,12 +173,14 @@ extension CentralCore {
             return
         }
         switch step {
-        case let .start(filter):
+        case .start(let filter):
             let call = connection.call(
                 destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
-                arguments: [.stringVariantDictionary(filter)])
+                arguments: [.stringVariantDictionary(filter)]
+            )
             .flatMap { [connection] _ in
-                connection.call(destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StartDiscovery")
+                connection.call(
+                    destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StartDiscovery")
             }
             run(call, operation: "starting discovery") { [weak self] result in
                 guard let self else { return }
@@ -183,7 +197,7 @@ extension CentralCore {
                     // Advertisements that came before the answer went unreported.
                     if !wasOn { reportAdvertisers(to: lock.withLock { Array(discovery.clients.values) }) }
                     updateDiscovery(filterChanged: false)
-                case let .failure(error):
+                case .failure(let error):
                     // bluetoothd answers InProgress when this client already discovers: keep going.
                     if error.kind == .inProgress || wasOn {
                         lock.withLock { discovery.isOn = true }
@@ -197,7 +211,8 @@ extension CentralCore {
                 }
             }
         case .stop:
-            let call = connection.call(destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StopDiscovery")
+            let call = connection.call(
+                destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StopDiscovery")
             run(call, operation: "stopping discovery") { [weak self] _ in
                 guard let self else { return }
                 lock.withLock {
@@ -218,7 +233,7 @@ extension CentralCore {
         let box = CancellableBox()
         box.cancellable = call.sink(
             receiveCompletion: { result in
-                if case let .failure(error) = result { completion(.failure(BluetoothError(error, during: operation))) }
+                if case .failure(let error) = result { completion(.failure(BluetoothError(error, during: operation))) }
                 box.cancellable = nil
             },
             receiveValue: { message in completion(.success(message)) })
@@ -256,9 +271,9 @@ extension CentralCore {
     /// advertises.
     private static func advertisementPath(of event: DBusObjectManagerEvent) -> DBusObjectPath? {
         switch event {
-        case let .interfacesAdded(path, interfaces):
+        case .interfacesAdded(let path, let interfaces):
             return interfaces[BlueZ.device]?["RSSI"] != nil ? path : nil
-        case let .propertiesChanged(path, change):
+        case .propertiesChanged(let path, let change):
             guard change.interface == BlueZ.device else { return nil }
             return change.changed.keys.contains(where: advertisedProperties.contains) ? path : nil
         default:

@@ -14,7 +14,10 @@ public struct DiscoveryFilter: Sendable, Hashable {
     public var reportsDuplicates: Bool
 
     /// A filter; the default finds every LE peripheral and reports each advertisement.
-    public init(services: [BluetoothUUID] = [], minimumRSSI: Int? = nil, namePrefix: String? = nil, reportsDuplicates: Bool = true) {
+    public init(
+        services: [BluetoothUUID] = [], minimumRSSI: Int? = nil, namePrefix: String? = nil,
+        reportsDuplicates: Bool = true
+    ) {
         self.services = services
         self.minimumRSSI = minimumRSSI
         self.namePrefix = namePrefix
@@ -33,7 +36,9 @@ public struct DiscoveryFilter: Sendable, Hashable {
     public func matches(_ discovery: PeripheralDiscovery) -> Bool {
         if !services.isEmpty, !discovery.serviceUUIDs.contains(where: services.contains) { return false }
         if let minimumRSSI, let rssi = discovery.rssi, rssi < minimumRSSI { return false }
-        if let namePrefix, !(discovery.address.hasPrefix(namePrefix) || (discovery.name?.hasPrefix(namePrefix) ?? false)) {
+        if let namePrefix,
+            !(discovery.address.hasPrefix(namePrefix) || (discovery.name?.hasPrefix(namePrefix) ?? false))
+        {
             return false
         }
         return true

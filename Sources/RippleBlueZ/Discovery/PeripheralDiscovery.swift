@@ -48,6 +48,8 @@ public struct PeripheralDiscovery: Sendable, Hashable, CustomStringConvertible {
             }
         }
         serviceData = services
-        serviceUUIDs = (properties["UUIDs"]?.arrayElements ?? []).compactMap { $0.string.flatMap(BluetoothUUID.init(uuidString:)) }
+        serviceUUIDs = (properties["UUIDs"]?.arrayElements ?? []).compactMap {
+            $0.string.flatMap(BluetoothUUID.init(uuidString:))
+        }
     }
 }

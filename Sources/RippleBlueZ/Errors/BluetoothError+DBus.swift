@@ -10,15 +10,17 @@ extension BluetoothError {
     /// object that is gone (`UnknownObject`) means the link dropped and the GATT objects went with it.
     public init(_ error: DBusError, during operation: String) {
         switch error {
-        case let .remote(name, message):
+        case .remote(let name, let message):
             self = BluetoothError(remote: name, message, during: operation)
         case .timedOut:
             self = BluetoothError(.timeout, "\(operation) timed out: bluetoothd did not answer")
         case .disconnected:
             self = BluetoothError(.bluetoothUnavailable, "\(operation) failed: the connection to the bus is closed")
-        case let .connectionFailed(name, message):
-            self = BluetoothError(.bluetoothUnavailable, "\(operation) failed: no bus (\(message))", bluezName: name, bluezMessage: message)
-        case let .invalidArgument(reason):
+        case .connectionFailed(let name, let message):
+            self = BluetoothError(
+                .bluetoothUnavailable, "\(operation) failed: no bus (\(message))", bluezName: name,
+                bluezMessage: message)
+        case .invalidArgument(let reason):
             self = BluetoothError(.invalidArgument, "\(operation) failed: \(reason)")
         default:
             self = BluetoothError(.failed, "\(operation) failed: \(error)")
@@ -64,7 +66,8 @@ extension BluetoothError {
         if lowered.hasPrefix(attPrefix), let code = UInt8(lowered.dropFirst(attPrefix.count).prefix(2), radix: 16) {
             return .attError(code)
         }
-        if lowered.hasPrefix("le-connection-") || lowered.hasPrefix("br-connection-") || lowered.contains("page timeout")
+        if lowered.hasPrefix("le-connection-") || lowered.hasPrefix("br-connection-")
+            || lowered.contains("page timeout")
             || lowered.contains("software caused connection abort") || lowered.contains("connection refused")
         {
             return .connectionFailed

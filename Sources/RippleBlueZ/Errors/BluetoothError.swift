@@ -78,7 +78,8 @@ public struct BluetoothError: Error, Sendable, Hashable, CustomStringConvertible
 
 extension BluetoothError {
     /// bluetoothd is not on the bus.
-    public static let bluetoothUnavailable = BluetoothError(.bluetoothUnavailable, "bluetoothd is not running on the bus")
+    public static let bluetoothUnavailable = BluetoothError(
+        .bluetoothUnavailable, "bluetoothd is not running on the bus")
     /// The adapter is powered off.
     public static let poweredOff = BluetoothError(.poweredOff, "the Bluetooth adapter is powered off")
     /// The peripheral is not connected.

@@ -18,25 +18,30 @@ extension CentralCore {
                     tree.properties(of: $0, interface: BlueZ.characteristic)?["Service"]?.objectPath == servicePath
                 }.compactMap { path -> GATTCharacteristic? in
                     let properties = tree.properties(of: path, interface: BlueZ.characteristic) ?? [:]
-                    guard let uuid = properties["UUID"]?.string.flatMap(BluetoothUUID.init(uuidString:)) else { return nil }
+                    guard let uuid = properties["UUID"]?.string.flatMap(BluetoothUUID.init(uuidString:)) else {
+                        return nil
+                    }
                     let descs = descriptors.filter {
                         tree.properties(of: $0, interface: BlueZ.descriptor)?["Characteristic"]?.objectPath == path
                     }.compactMap { descriptorPath -> GATTDescriptor? in
-                        guard let uuid = tree.properties(of: descriptorPath, interface: BlueZ.descriptor)?["UUID"]?.string
-                            .flatMap(BluetoothUUID.init(uuidString:))
+                        guard
+                            let uuid = tree.properties(of: descriptorPath, interface: BlueZ.descriptor)?["UUID"]?.string
+                                .flatMap(BluetoothUUID.init(uuidString:))
                         else { return nil }
                         return GATTDescriptor(uuid: uuid, path: descriptorPath)
                     }
                     return GATTCharacteristic(
                         uuid: uuid, serviceUUID: nil,
-                        flags: (properties["Flags"]?.arrayElements ?? []).compactMap(\.string), path: path, descriptors: descs)
+                        flags: (properties["Flags"]?.arrayElements ?? []).compactMap(\.string), path: path,
+                        descriptors: descs)
                 }.map { characteristic -> GATTCharacteristic in
                     var characteristic = characteristic
                     characteristic.serviceUUID = uuid
                     return characteristic
                 }
                 return GATTService(
-                    uuid: uuid, isPrimary: properties["Primary"]?.boolean ?? true, path: servicePath, characteristics: chars)
+                    uuid: uuid, isPrimary: properties["Primary"]?.boolean ?? true, path: servicePath,
+                    characteristics: chars)
             }
         }
     }
@@ -48,16 +53,22 @@ extension CentralCore {
             return BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(peripheral.address)")
         }
         guard properties["ServicesResolved"]?.boolean == true else {
-            return BluetoothError(.notConnected, "\(peripheral.address) is not connected (or its services are not resolved yet)")
+            return BluetoothError(
+                .notConnected, "\(peripheral.address) is not connected (or its services are not resolved yet)")
         }
         return nil
     }
 
     /// The characteristic `reference` names on `peripheral`.
-    func characteristic(_ reference: CharacteristicReference, of peripheral: Peripheral) -> Result<GATTCharacteristic, BluetoothError> {
+    func characteristic(_ reference: CharacteristicReference, of peripheral: Peripheral) -> Result<
+        GATTCharacteristic, BluetoothError
+    > {
         if let error = gattError(peripheral) { return .failure(error) }
-        for service in services(of: peripheral.path) where reference.service == nil || reference.service == service.uuid {
-            if let found = service.characteristics.first(where: { $0.uuid == reference.uuid }) { return .success(found) }
+        for service in services(of: peripheral.path) where reference.service == nil || reference.service == service.uuid
+        {
+            if let found = service.characteristics.first(where: { $0.uuid == reference.uuid }) {
+                return .success(found)
+            }
         }
         return .failure(BluetoothError(.attributeNotFound, "\(peripheral.address) has no characteristic \(reference)"))
     }

@@ -5,17 +5,20 @@ extension Peripheral {
     /// Reads the descriptor `descriptor` of `characteristic` (`GattDescriptor1.ReadValue`): emits its
     /// bytes, then finishes. Fails with ``BluetoothError/Kind/attributeNotFound`` when the characteristic
     /// has no such descriptor, and otherwise as ``read(_:timeout:)`` does.
-    public func read(descriptor: BluetoothUUID, of characteristic: CharacteristicReference, timeout: Duration = .seconds(30))
+    public func read(
+        descriptor: BluetoothUUID, of characteristic: CharacteristicReference, timeout: Duration = .seconds(30)
+    )
         -> AnyPublisher<[UInt8], BluetoothError>
     {
         let core = central.core
         let peripheral = self
         let description = "reading descriptor \(descriptor) of \(characteristic) of \(address)"
-        return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<[UInt8], BluetoothError> in
+        return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) {
+            () -> AnyPublisher<[UInt8], BluetoothError> in
             switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
-            case let .failure(error):
+            case .failure(let error):
                 return Fail(error: error).eraseToAnyPublisher()
-            case let .success(found):
+            case .success(let found):
                 return core.readValue(
                     at: found.path, interface: BlueZ.descriptor,
                     operation: description)
@@ -34,11 +37,12 @@ extension Peripheral {
         let core = central.core
         let peripheral = self
         let description = "writing descriptor \(descriptor) of \(characteristic) of \(address)"
-        return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<Void, BluetoothError> in
+        return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) {
+            () -> AnyPublisher<Void, BluetoothError> in
             switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
-            case let .failure(error):
+            case .failure(let error):
                 return Fail(error: error).eraseToAnyPublisher()
-            case let .success(found):
+            case .success(let found):
                 return core.writeValue(
                     bytes, at: found.path, interface: BlueZ.descriptor, options: [:],
                     operation: description)
@@ -49,7 +53,8 @@ extension Peripheral {
     /// Reads the descriptor and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
     public func read<T: Readable>(
-        descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
+        descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type,
+        timeout: Duration = .seconds(30)
     ) -> AnyPublisher<T, BluetoothError> {
         read(descriptor: descriptor, of: characteristic, timeout: timeout).decoded(as: type)
     }
@@ -62,7 +67,9 @@ extension CentralCore {
     {
         characteristic(reference, of: peripheral).flatMap { found in
             guard let descriptor = found.descriptors.first(where: { $0.uuid == uuid }) else {
-                return .failure(BluetoothError(.attributeNotFound, "\(reference) of \(peripheral.address) has no descriptor \(uuid)"))
+                return .failure(
+                    BluetoothError(
+                        .attributeNotFound, "\(reference) of \(peripheral.address) has no descriptor \(uuid)"))
             }
             return .success(descriptor)
         }

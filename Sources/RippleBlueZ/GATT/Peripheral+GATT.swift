@@ -9,7 +9,7 @@ extension Peripheral {
     /// The ATT MTU bluetoothd negotiated for the peripheral's link, as the characteristic reports it
     /// (nil when the characteristic is not found or bluetoothd does not say).
     public func mtu(of characteristic: CharacteristicReference) -> Int? {
-        guard case let .success(found) = central.core.characteristic(characteristic, of: self) else { return nil }
+        guard case .success(let found) = central.core.characteristic(characteristic, of: self) else { return nil }
         return central.core.lock.withLock {
             central.core.tree.properties(of: found.path, interface: BlueZ.characteristic)?["MTU"]?.uint16.map(Int.init)
         }
@@ -24,32 +24,42 @@ extension Peripheral {
     /// connected or disconnects during the read, ``BluetoothError/Kind/attributeNotFound``,
     /// ``BluetoothError/Kind/notPermitted``, ``BluetoothError/Kind/attError(_:)`` and the other errors of
     /// bluetoothd. The read's value never reaches this characteristic's listeners as a notification.
-    public func read(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30)) -> AnyPublisher<[UInt8], BluetoothError> {
+    public func read(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30)) -> AnyPublisher<
+        [UInt8], BluetoothError
+    > {
         let core = central.core
         let peripheral = self
-        return core.queued(on: path, "reading \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<[UInt8], BluetoothError> in
+        return core.queued(
+            on: path, "reading \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask
+        ) { () -> AnyPublisher<[UInt8], BluetoothError> in
             switch core.characteristic(characteristic, of: peripheral) {
-            case let .failure(error):
+            case .failure(let error):
                 return Fail(error: error).eraseToAnyPublisher()
-            case let .success(found):
+            case .success(let found):
                 // Counted before the call can leave: its echo may come back before any subscription event.
                 // It ends once: with its value, its failure, or a cancellation (which also follows a value
                 // when the subscriber takes just the first).
                 core.readStarted(found.path)
                 let ended = Atomic(false)
                 let end: @Sendable ([UInt8]?) -> Void = { value in
-                    if !ended.exchange(true, ordering: .acquiringAndReleasing) { core.readEnded(found.path, value: value) }
+                    if !ended.exchange(true, ordering: .acquiringAndReleasing) {
+                        core.readEnded(found.path, value: value)
+                    }
                 }
                 return core.readValue(
-                    at: found.path, interface: BlueZ.characteristic, operation: "reading \(characteristic) of \(peripheral.address)"
+                    at: found.path, interface: BlueZ.characteristic,
+                    operation: "reading \(characteristic) of \(peripheral.address)"
                 )
                 .handleEvents(
                     receiveOutput: { end($0) },
                     receiveCompletion: { _ in end(nil) },
-                    receiveCancel: { end(nil) })
+                    receiveCancel: { end(nil) }
+                )
                 .catch { error in
                     core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
-                        core.readValue(at: moved.path, interface: BlueZ.characteristic, operation: "reading \(characteristic) of \(peripheral.address)")
+                        core.readValue(
+                            at: moved.path, interface: BlueZ.characteristic,
+                            operation: "reading \(characteristic) of \(peripheral.address)")
                     }
                 }
                 .eraseToAnyPublisher()
@@ -59,7 +69,9 @@ extension Peripheral {
 
     /// Reads the characteristic and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
-    public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30))
+    public func read<T: Readable>(
+        _ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
+    )
         -> AnyPublisher<T, BluetoothError>
     {
         read(characteristic, timeout: timeout).decoded(as: type)
@@ -78,37 +90,49 @@ extension Peripheral {
     ) -> AnyPublisher<Void, BluetoothError> {
         let core = central.core
         let peripheral = self
-        return core.queued(on: path, "writing \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask) { () -> AnyPublisher<Void, BluetoothError> in
+        return core.queued(
+            on: path, "writing \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask
+        ) { () -> AnyPublisher<Void, BluetoothError> in
             let found: GATTCharacteristic
             switch core.characteristic(characteristic, of: peripheral) {
-            case let .success(value): found = value
-            case let .failure(error): return Fail(error: error).eraseToAnyPublisher()
+            case .success(let value): found = value
+            case .failure(let error): return Fail(error: error).eraseToAnyPublisher()
             }
             let operation = "writing \(characteristic) of \(peripheral.address)"
             if bytes.count > 512 {
-                return Fail(error: BluetoothError(
-                    .invalidArgument, "\(operation): \(bytes.count) bytes are more than an attribute holds (512)"))
-                    .eraseToAnyPublisher()
+                return Fail(
+                    error: BluetoothError(
+                        .invalidArgument, "\(operation): \(bytes.count) bytes are more than an attribute holds (512)")
+                )
+                .eraseToAnyPublisher()
             }
             if type == .withoutResponse, let mtu = peripheral.mtu(of: characteristic), bytes.count > mtu - 3 {
-                return Fail(error: BluetoothError(
-                    .invalidArgument, "\(operation): \(bytes.count) bytes do not fit in one write without response (MTU \(mtu) allows \(mtu - 3))"))
-                    .eraseToAnyPublisher()
+                return Fail(
+                    error: BluetoothError(
+                        .invalidArgument,
+                        "\(operation): \(bytes.count) bytes do not fit in one write without response (MTU \(mtu) allows \(mtu - 3))"
+                    )
+                )
+                .eraseToAnyPublisher()
             }
             let options: [String: DBusValue] = ["type": .string(type == .withResponse ? "request" : "command")]
-            return core.writeValue(bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation)
-                .catch { error in
-                    core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
-                        core.writeValue(bytes, at: moved.path, interface: BlueZ.characteristic, options: options, operation: operation)
-                    }
+            return core.writeValue(
+                bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation
+            )
+            .catch { error in
+                core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
+                    core.writeValue(
+                        bytes, at: moved.path, interface: BlueZ.characteristic, options: options, operation: operation)
                 }
-                .eraseToAnyPublisher()
+            }
+            .eraseToAnyPublisher()
         }
     }
 
     /// Writes `value`'s bytes: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
     public func write<T: Writable>(
-        _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+        _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse,
+        timeout: Duration = .seconds(30)
     ) -> AnyPublisher<Void, BluetoothError> {
         write(value.bluetoothBytes, to: characteristic, type: type, timeout: timeout)
     }
@@ -124,17 +148,22 @@ extension CentralCore {
     /// moved — looks the characteristic up again by its reference and runs `retry` on it once; any other
     /// error (or a characteristic that is gone or did not move) stays the answer.
     func retryOnMovedAttribute<Output: Sendable>(
-        _ error: BluetoothError, _ reference: CharacteristicReference, of peripheral: Peripheral, was path: DBusObjectPath,
+        _ error: BluetoothError, _ reference: CharacteristicReference, of peripheral: Peripheral,
+        was path: DBusObjectPath,
         _ retry: (GATTCharacteristic) -> AnyPublisher<Output, BluetoothError>
     ) -> AnyPublisher<Output, BluetoothError> {
-        guard error.bluezName == "org.freedesktop.DBus.Error.UnknownObject" || error.bluezName == "org.freedesktop.DBus.Error.UnknownMethod",
-            case let .success(moved) = characteristic(reference, of: peripheral), moved.path != path
+        guard
+            error.bluezName == "org.freedesktop.DBus.Error.UnknownObject"
+                || error.bluezName == "org.freedesktop.DBus.Error.UnknownMethod",
+            case .success(let moved) = characteristic(reference, of: peripheral), moved.path != path
         else { return Fail(error: error).eraseToAnyPublisher() }
         return retry(moved)
     }
 
     /// `ReadValue` on the attribute at `path`: its bytes, or bluetoothd's error as a ``BluetoothError``.
-    func readValue(at path: DBusObjectPath, interface: String, operation: String) -> AnyPublisher<[UInt8], BluetoothError> {
+    func readValue(at path: DBusObjectPath, interface: String, operation: String) -> AnyPublisher<
+        [UInt8], BluetoothError
+    > {
         connection.call(
             destination: BlueZ.service, path: path, interface: interface, member: "ReadValue",
             arguments: [.stringVariantDictionary([:])]
@@ -142,7 +171,8 @@ extension CentralCore {
         .mapError { BluetoothError($0, during: operation) }
         .tryMap { message throws(BluetoothError) -> [UInt8] in
             guard let bytes = message.body.first?.bytes else {
-                throw BluetoothError(.failed, "\(operation): bluetoothd answered with \(message.signature) instead of ay")
+                throw BluetoothError(
+                    .failed, "\(operation): bluetoothd answered with \(message.signature) instead of ay")
             }
             return bytes
         }

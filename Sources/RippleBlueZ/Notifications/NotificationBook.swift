@@ -52,7 +52,8 @@ extension CentralCore {
     /// `AcquireNotify` socket when `transport` and the characteristic allow it, falling back to
     /// `StartNotify` when bluetoothd refuses the socket.
     func addListener(
-        _ listener: NotificationListener, to characteristic: GATTCharacteristic, named reference: CharacteristicReference,
+        _ listener: NotificationListener, to characteristic: GATTCharacteristic,
+        named reference: CharacteristicReference,
         device: Peripheral, transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
     ) {
         let path = characteristic.path
@@ -92,15 +93,19 @@ extension CentralCore {
     {
         let connection = self.connection
         return queued(on: path.devicePath, operation, timeout: .seconds(30)) {
-            connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: member, arguments: arguments)
-                .mapError { BluetoothError($0, during: operation) }
-                .eraseToAnyPublisher()
+            connection.call(
+                destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: member,
+                arguments: arguments
+            )
+            .mapError { BluetoothError($0, during: operation) }
+            .eraseToAnyPublisher()
         }
     }
 
     private func acquireNotify(_ path: DBusObjectPath, device: Peripheral) {
         let call = notifyCall(
-            "AcquireNotify", path, arguments: [.stringVariantDictionary([:])], "acquiring notifications of \(device.address)")
+            "AcquireNotify", path, arguments: [.stringVariantDictionary([:])],
+            "acquiring notifications of \(device.address)")
         let subscription = call.sink(
             receiveCompletion: { [weak self] completion in
                 // Refused (another client's StartNotify session, an older bluetoothd, …): the bus path.
@@ -132,7 +137,7 @@ extension CentralCore {
         let call = notifyCall("StartNotify", path, "subscribing to notifications of \(device.address)")
         let subscription = call.sink(
             receiveCompletion: { [weak self] completion in
-                guard let self, case let .failure(failure) = completion else { return }
+                guard let self, case .failure(let failure) = completion else { return }
                 // bluetoothd 5.66 keeps this client's session across the link's end and enables it again
                 // on the next link; until it has, it answers "In Progress": the session is there.
                 if failure.bluezName == "org.bluez.Error.InProgress" {
@@ -236,10 +241,10 @@ extension CentralCore {
     /// (`Value` changes come by ``characteristicValueChanged(_:to:)``, not through the tree.)
     func notificationTreeEvent(_ event: DBusObjectManagerEvent) {
         switch event {
-        case let .interfacesRemoved(path, interfaces) where interfaces.contains(BlueZ.characteristic):
+        case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZ.characteristic):
             suspendSession(path)
             return
-        case let .interfacesAdded(path, interfaces) where interfaces[BlueZ.characteristic] != nil:
+        case .interfacesAdded(let path, let interfaces) where interfaces[BlueZ.characteristic] != nil:
             let device = path.devicePath
             guard lock.withLock({ !handedOver.contains(device) }), let peripheral = peripheral(at: device),
                 gattError(peripheral) == nil
@@ -285,7 +290,8 @@ extension CentralCore {
                 notifications.sessions[path] = session
                 return ([], [])
             }
-            notifications.sessions[path] = session.listeners.isEmpty && session.call == nil && !session.started ? nil : session
+            notifications.sessions[path] =
+                session.listeners.isEmpty && session.call == nil && !session.started ? nil : session
             return (Array(session.listeners.values), held)
         }
         for value in held { for listener in listeners { listener.deliver(value) } }
@@ -345,14 +351,19 @@ extension CentralCore {
         let prefix = device.description + "/"
         let waiting = lock.withLock { () -> [(DBusObjectPath, NotificationBook.Session)] in
             notifications.sessions.filter {
-                $0.key.description.hasPrefix(prefix) && !$0.value.listeners.isEmpty && !$0.value.started && $0.value.call == nil
+                $0.key.description.hasPrefix(prefix) && !$0.value.listeners.isEmpty && !$0.value.started
+                    && $0.value.call == nil
             }.map { ($0.key, $0.value) }
         }
         for (path, session) in waiting {
-            guard let reference = session.reference, case let .success(found) = characteristic(reference, of: peripheral) else {
+            guard let reference = session.reference,
+                case .success(let found) = characteristic(reference, of: peripheral)
+            else {
                 if waitForMissing { continue }
                 let gone = lock.withLock { notifications.sessions.removeValue(forKey: path) }
-                let error = BluetoothError(.attributeNotFound, "\(peripheral.address) no longer has \(session.reference.map { "\($0)" } ?? "the characteristic")")
+                let error = BluetoothError(
+                    .attributeNotFound,
+                    "\(peripheral.address) no longer has \(session.reference.map { "\($0)" } ?? "the characteristic")")
                 if let gone { end([path: gone], with: error) }
                 continue
             }
@@ -384,10 +395,13 @@ extension CentralCore {
     /// Ends bluetoothd's `StartNotify` session at `path`, best effort (the object, the link or bluetoothd
     /// may be gone): in the device's GATT queue (`queued`), or at once when the link has ended.
     private func stopNotify(_ path: DBusObjectPath, queued: Bool) {
-        let stopping = queued
+        let stopping =
+            queued
             ? notifyCall("StopNotify", path, "stopping notifications")
-            : connection.call(destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify")
-                .mapError { BluetoothError($0, during: "stopping notifications") }.eraseToAnyPublisher()
+            : connection.call(
+                destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: "StopNotify"
+            )
+            .mapError { BluetoothError($0, during: "stopping notifications") }.eraseToAnyPublisher()
         let box = CancellableBox()
         box.cancellable = stopping.sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
     }

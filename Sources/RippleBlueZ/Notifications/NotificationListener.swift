@@ -49,8 +49,10 @@ final class NotificationListener: Subscription, Sendable {
                     // waiting is dropped with the arriving notification.
                     statistics.countDropped(buffer.count + 1)
                     buffer.removeAll()
-                    completion = .failure(BluetoothError(
-                        .bufferOverflow, "a listener fell \(buffering.capacity) notifications behind its subscriber's demand"))
+                    completion = .failure(
+                        BluetoothError(
+                            .bufferOverflow,
+                            "a listener fell \(buffering.capacity) notifications behind its subscriber's demand"))
                     return (true, true)
                 }
             }
@@ -111,7 +113,10 @@ final class NotificationListener: Subscription, Sendable {
     /// Delivers what demand allows, one at a time, never re-entering the subscriber.
     private func drain() {
         while true {
-            enum Step { case value([UInt8], AnySubscriber<[UInt8], BluetoothError>), end(Subscribers.Completion<BluetoothError>, AnySubscriber<[UInt8], BluetoothError>) }
+            enum Step {
+                case value([UInt8], AnySubscriber<[UInt8], BluetoothError>)
+                case end(Subscribers.Completion<BluetoothError>, AnySubscriber<[UInt8], BluetoothError>)
+            }
             let step = lock.withLock { () -> Step? in
                 guard !draining, let downstream else { return nil }
                 if demand > .none, let value = buffer.popFirst() {
@@ -128,14 +133,14 @@ final class NotificationListener: Subscription, Sendable {
             switch step {
             case nil:
                 return
-            case let .value(value, subscriber)?:
+            case .value(let value, let subscriber)?:
                 statistics.countDelivered()
                 let more = subscriber.receive(value)
                 lock.withLock {
                     demand += more
                     draining = false
                 }
-            case let .end(completion, subscriber)?:
+            case .end(let completion, let subscriber)?:
                 subscriber.receive(completion: completion)
                 return
             }

@@ -18,17 +18,19 @@ struct NotificationPublisher: Publisher {
         let core = peripheral.central.core
         let found: GATTCharacteristic
         switch core.characteristic(characteristic, of: peripheral) {
-        case let .success(value):
+        case .success(let value):
             found = value
-        case let .failure(error):
+        case .failure(let error):
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: .failure(error))
             return
         }
         guard found.canNotify else {
             subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: .failure(BluetoothError(
-                .notPermitted, "\(characteristic) of \(peripheral.address) neither notifies nor indicates")))
+            subscriber.receive(
+                completion: .failure(
+                    BluetoothError(
+                        .notPermitted, "\(characteristic) of \(peripheral.address) neither notifies nor indicates")))
             return
         }
         let id = core.nextID()

@@ -1,8 +1,9 @@
+import Ripple
+import RippleLoop
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Ripple
-import RippleLoop
 
 /// The client's end of an `AcquireNotify` socket (`SOCK_SEQPACKET`: one notification per packet),
 /// read on the loop thread whenever it is readable.

@@ -44,10 +44,16 @@ extension Peripheral {
     ) -> AnyPublisher<GATTNotification, BluetoothError> {
         let peripheral = self
         return Deferred { () -> AnyPublisher<GATTNotification, BluetoothError> in
-            if let error = peripheral.central.core.gattError(peripheral) { return Fail(error: error).eraseToAnyPublisher() }
-            let chosen = characteristics ?? peripheral.services.flatMap { service in
-                service.characteristics.filter(\.canNotify).map { CharacteristicReference($0.uuid, in: service.uuid) }
+            if let error = peripheral.central.core.gattError(peripheral) {
+                return Fail(error: error).eraseToAnyPublisher()
             }
+            let chosen =
+                characteristics
+                ?? peripheral.services.flatMap { service in
+                    service.characteristics.filter(\.canNotify).map {
+                        CharacteristicReference($0.uuid, in: service.uuid)
+                    }
+                }
             let streams = chosen.map { reference in
                 peripheral.listen(to: reference, buffering: buffering, transport: transport)
                     .map { GATTNotification(characteristic: reference.uuid, service: reference.service, value: $0) }

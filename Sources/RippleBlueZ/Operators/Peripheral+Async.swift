@@ -5,7 +5,8 @@ extension Central {
     public func connect(address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil)
         async throws(BluetoothError) -> Peripheral
     {
-        try await awaitFirst(connect(to: address, timeout: timeout, autoReconnect: autoReconnect), "connecting to \(address)")
+        try await awaitFirst(
+            connect(to: address, timeout: timeout, autoReconnect: autoReconnect), "connecting to \(address)")
     }
 }
 
@@ -16,19 +17,25 @@ extension Peripheral {
     }
 
     /// Reads `characteristic` as `type`: see ``read(_:as:timeout:)``.
-    public func readValue<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) async throws(BluetoothError) -> T {
+    public func readValue<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type)
+        async throws(BluetoothError) -> T
+    {
         try await awaitFirst(read(characteristic, as: type), "reading \(characteristic)")
     }
 
     /// Writes `bytes` to `characteristic`: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
-    public func writeValue(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
+    public func writeValue(
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse
+    )
         async throws(BluetoothError)
     {
         try await awaitFirst(write(bytes, to: characteristic, type: type), "writing \(characteristic)")
     }
 
     /// Writes `value`'s bytes to `characteristic`: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
-    public func writeValue<T: Writable>(_ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse)
+    public func writeValue<T: Writable>(
+        _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse
+    )
         async throws(BluetoothError)
     {
         try await writeValue(value.bluetoothBytes, to: characteristic, type: type)

@@ -18,7 +18,9 @@ extension Publisher where Output == Peripheral, Failure == BluetoothError {
     }
 
     /// Reads `characteristic` of each peripheral as `type`: see ``Peripheral/read(_:as:timeout:)``.
-    public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) -> AnyPublisher<T, BluetoothError> {
+    public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) -> AnyPublisher<
+        T, BluetoothError
+    > {
         flatMap(maxPublishers: .max(1)) { $0.read(characteristic, as: type) }.eraseToAnyPublisher()
     }
 

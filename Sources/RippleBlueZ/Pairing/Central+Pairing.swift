@@ -12,7 +12,8 @@ extension Central {
         let path: DBusObjectPath
         do {
             path = try DBusObjectPath("/org/ripple/agent\(core.nextID())")
-            try connection.export(DBusExportedObject(path: path, interfaces: [PairingAgent.interface(handler: handler)]))
+            try connection.export(
+                DBusExportedObject(path: path, interfaces: [PairingAgent.interface(handler: handler)]))
         } catch {
             throw BluetoothError(.failed, "cannot export the pairing agent: \(error)")
         }
@@ -24,7 +25,8 @@ extension Central {
             ).values {}
             if asDefault {
                 for try await _ in connection.call(
-                    destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "RequestDefaultAgent",
+                    destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager,
+                    member: "RequestDefaultAgent",
                     arguments: [.objectPath(path)]
                 ).values {}
             }
@@ -52,14 +54,16 @@ extension Peripheral {
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
             if peripheral.isPaired { return Just(()).setFailureType(to: BluetoothError.self).eraseToAnyPublisher() }
             return core.connection.call(
-                destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Pair", timeout: timeout
+                destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Pair",
+                timeout: timeout
             )
             .map { _ in () }
             .catch { error -> AnyPublisher<Void, BluetoothError> in
                 if error.remoteName == "org.bluez.Error.AlreadyExists" {
                     return Just(()).setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
                 }
-                return Fail(error: BluetoothError(error, during: "pairing with \(peripheral.address)")).eraseToAnyPublisher()
+                return Fail(error: BluetoothError(error, during: "pairing with \(peripheral.address)"))
+                    .eraseToAnyPublisher()
             }
             .eraseToAnyPublisher()
         }.eraseToAnyPublisher()

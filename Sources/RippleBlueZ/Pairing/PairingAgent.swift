@@ -33,16 +33,21 @@ public final class PairingAgent: Sendable {
 
     /// The `org.bluez.Agent1` interface answering with `handler`.
     static func interface(handler: @escaping PairingHandler) -> DBusInterface {
-        func method(_ name: String, _ inputs: [DBusType], _ outputs: [DBusType] = [],
-                    _ question: @escaping @Sendable (DBusMethodCall) -> PairingRequest.Kind?,
-                    _ answer: @escaping @Sendable (PairingResponse) -> [DBusValue]?) -> DBusMethod {
-            DBusMethod(name: name, inputSignature: DBusSignature(types: inputs), outputSignature: DBusSignature(types: outputs)) {
+        func method(
+            _ name: String, _ inputs: [DBusType], _ outputs: [DBusType] = [],
+            _ question: @escaping @Sendable (DBusMethodCall) -> PairingRequest.Kind?,
+            _ answer: @escaping @Sendable (PairingResponse) -> [DBusValue]?
+        ) -> DBusMethod {
+            DBusMethod(
+                name: name, inputSignature: DBusSignature(types: inputs), outputSignature: DBusSignature(types: outputs)
+            ) {
                 invocation in
                 guard let kind = question(invocation.call) else {
                     _ = invocation.fail(.remote(name: "org.bluez.Error.Rejected", message: "Rejected"))
                     return
                 }
-                let request = PairingRequest(address: invocation.call.arguments.first?.objectPath.flatMap(Self.address(of:)), kind: kind)
+                let request = PairingRequest(
+                    address: invocation.call.arguments.first?.objectPath.flatMap(Self.address(of:)), kind: kind)
                 Task {
                     let response = await handler(request)
                     if let values = answer(response) {
@@ -54,23 +59,33 @@ public final class PairingAgent: Sendable {
             }
         }
         let yes: @Sendable (PairingResponse) -> [DBusValue]? = { $0 == .reject ? nil : [] }
-        return DBusInterface(name: BlueZ.agent, methods: [
-            DBusMethod(name: "Release") { _ throws(DBusError) in [] },
-            DBusMethod(name: "Cancel") { _ throws(DBusError) in [] },
-            method("RequestConfirmation", [.objectPath, .uint32], [], { call in call.arguments.dropFirst().first?.uint32.map { .confirmPasskey($0) } }, yes),
-            method("RequestPasskey", [.objectPath], [.uint32], { _ in .enterPasskey }) { response in
-                if case let .passkey(value) = response, value <= 999_999 { return [.uint32(value)] }
-                return nil
-            },
-            method("DisplayPasskey", [.objectPath, .uint32, .uint16], [], { call in call.arguments.dropFirst().first?.uint32.map { .displayPasskey($0) } }, yes),
-            method("RequestPinCode", [.objectPath], [.string], { _ in .enterPinCode }) { response in
-                if case let .pinCode(code) = response, (1...16).contains(code.utf8.count) { return [.string(code)] }
-                return nil
-            },
-            method("DisplayPinCode", [.objectPath, .string], [], { call in call.arguments.dropFirst().first?.string.map { .displayPinCode($0) } }, yes),
-            method("RequestAuthorization", [.objectPath], [], { _ in .authorizePairing }, yes),
-            method("AuthorizeService", [.objectPath, .string], [], { call in call.arguments.dropFirst().first?.string.map { .authorizeService($0) } }, yes),
-        ])
+        return DBusInterface(
+            name: BlueZ.agent,
+            methods: [
+                DBusMethod(name: "Release") { _ throws(DBusError) in [] },
+                DBusMethod(name: "Cancel") { _ throws(DBusError) in [] },
+                method(
+                    "RequestConfirmation", [.objectPath, .uint32], [],
+                    { call in call.arguments.dropFirst().first?.uint32.map { .confirmPasskey($0) } }, yes),
+                method("RequestPasskey", [.objectPath], [.uint32], { _ in .enterPasskey }) { response in
+                    if case .passkey(let value) = response, value <= 999_999 { return [.uint32(value)] }
+                    return nil
+                },
+                method(
+                    "DisplayPasskey", [.objectPath, .uint32, .uint16], [],
+                    { call in call.arguments.dropFirst().first?.uint32.map { .displayPasskey($0) } }, yes),
+                method("RequestPinCode", [.objectPath], [.string], { _ in .enterPinCode }) { response in
+                    if case .pinCode(let code) = response, (1...16).contains(code.utf8.count) { return [.string(code)] }
+                    return nil
+                },
+                method(
+                    "DisplayPinCode", [.objectPath, .string], [],
+                    { call in call.arguments.dropFirst().first?.string.map { .displayPinCode($0) } }, yes),
+                method("RequestAuthorization", [.objectPath], [], { _ in .authorizePairing }, yes),
+                method(
+                    "AuthorizeService", [.objectPath, .string], [],
+                    { call in call.arguments.dropFirst().first?.string.map { .authorizeService($0) } }, yes),
+            ])
     }
 
     /// `C0:FF:EE:00:00:01` from `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.

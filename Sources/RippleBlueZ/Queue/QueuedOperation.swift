@@ -138,7 +138,8 @@ private final class QueuedOperationSubscription<Output: Sendable>: Subscription,
 
     /// Hands the value (when there is demand) and the completion to the subscriber, once.
     private func deliver() {
-        let ready = lock.withLock { () -> (Output?, Subscribers.Completion<BluetoothError>, AnySubscriber<Output, BluetoothError>)? in
+        let ready = lock.withLock {
+            () -> (Output?, Subscribers.Completion<BluetoothError>, AnySubscriber<Output, BluetoothError>)? in
             guard let downstream, let completion else { return nil }
             if value != nil, demand == .none { return nil }
             defer {

@@ -54,7 +54,9 @@ extension CentralCore {
 
     /// bluetoothd and the adapter are back: every peripheral waiting under a policy reconnects.
     func reconnectionsMayResume() {
-        let waiting = lock.withLock { reconnections.filter { $0.value.pending == nil && !handedOver.contains($0.key) }.map(\.key) }
+        let waiting = lock.withLock {
+            reconnections.filter { $0.value.pending == nil && !handedOver.contains($0.key) }.map(\.key)
+        }
         for path in waiting where !isConnectedOrConnecting(path) { scheduleReconnect(path) }
     }
 
@@ -64,7 +66,9 @@ extension CentralCore {
 
     /// Waits the policy's delay for the next attempt, then makes it.
     private func scheduleReconnect(_ path: DBusObjectPath) {
-        guard let (policy, failures) = lock.withLock({ reconnections[path].map { ($0.policy, $0.failures) } }) else { return }
+        guard let (policy, failures) = lock.withLock({ reconnections[path].map { ($0.policy, $0.failures) } }) else {
+            return
+        }
         let timer = loop.after(policy.delay(before: failures)) { [weak self] in self?.attemptReconnect(path) }
         let kept = lock.withLock { () -> Bool in
             guard reconnections[path] != nil else { return false }
@@ -79,13 +83,16 @@ extension CentralCore {
         guard let state = lock.withLock({ reconnections[path] }) else { return }
         let peripheral = self.peripheral(at: path) ?? state.peripheral
         guard operationError() == nil, deviceProperties(path) != nil else {
-            reconnectFailed(path, operationError() ?? BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(state.peripheral.address)"))
+            reconnectFailed(
+                path,
+                operationError()
+                    ?? BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(state.peripheral.address)"))
             return
         }
         let subject = PassthroughSubject<Peripheral, BluetoothError>()
         let subscription = subject.sink(
             receiveCompletion: { [weak self] completion in
-                if case let .failure(error) = completion { self?.reconnectFailed(path, error) }
+                if case .failure(let error) = completion { self?.reconnectFailed(path, error) }
             },
             receiveValue: { [weak self] peripheral in self?.reconnected(path, peripheral) })
         let kept = lock.withLock { () -> Bool in
@@ -131,8 +138,11 @@ extension CentralCore {
         switch giveUp {
         case true?:
             cancelReconnection(path)
-            failNotifications(under: path, with: BluetoothError(
-                .connectionFailed, "gave up reconnecting: \(error.message)", bluezName: error.bluezName, bluezMessage: error.bluezMessage))
+            failNotifications(
+                under: path,
+                with: BluetoothError(
+                    .connectionFailed, "gave up reconnecting: \(error.message)", bluezName: error.bluezName,
+                    bluezMessage: error.bluezMessage))
         case false?:
             scheduleReconnect(path)
         case nil:

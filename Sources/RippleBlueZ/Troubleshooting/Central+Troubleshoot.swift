@@ -20,7 +20,9 @@ extension Central {
             var modalias: String?
             for (path, objectInterfaces) in core.tree.objects {
                 for name in objectInterfaces.keys where name.hasPrefix("org.bluez.") { names.insert(name) }
-                if modalias == nil, let value = objectInterfaces[BlueZ.adapter]?["Modalias"]?.string, path.description.hasPrefix("/org/bluez/") {
+                if modalias == nil, let value = objectInterfaces[BlueZ.adapter]?["Modalias"]?.string,
+                    path.description.hasPrefix("/org/bluez/")
+                {
                     modalias = value
                 }
             }
@@ -28,31 +30,44 @@ extension Central {
         }
         var checks: [BluetoothReport.Check] = []
         let onBus = settled != .bluetoothUnavailable && settled != .unknown
-        checks.append(.init(
-            name: "bluetoothd on the bus", passed: onBus,
-            detail: onBus ? "org.bluez has an owner" : "nobody owns org.bluez (\(settled))",
-            fix: onBus ? nil : "start it: sudo systemctl start bluetooth (Debian: apt-get install bluez)"))
+        checks.append(
+            .init(
+                name: "bluetoothd on the bus", passed: onBus,
+                detail: onBus ? "org.bluez has an owner" : "nobody owns org.bluez (\(settled))",
+                fix: onBus ? nil : "start it: sudo systemctl start bluetooth (Debian: apt-get install bluez)"))
         let allowed = settled != .notAuthorized
-        checks.append(.init(
-            name: "access to bluetoothd", passed: allowed,
-            detail: allowed ? "the bus lets this process call org.bluez" : "the bus policy refuses this process",
-            fix: allowed ? nil : "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"))
-        checks.append(.init(
-            name: "adapters", passed: !adapters.isEmpty,
-            detail: adapters.isEmpty ? "none" : adapters.map(\.description).joined(separator: ", "),
-            fix: adapters.isEmpty ? "plug in a Bluetooth adapter, or check the kernel sees one (hciconfig -a, dmesg | grep -i bluetooth)" : nil))
+        checks.append(
+            .init(
+                name: "access to bluetoothd", passed: allowed,
+                detail: allowed ? "the bus lets this process call org.bluez" : "the bus policy refuses this process",
+                fix: allowed
+                    ? nil
+                    : "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"
+            ))
+        checks.append(
+            .init(
+                name: "adapters", passed: !adapters.isEmpty,
+                detail: adapters.isEmpty ? "none" : adapters.map(\.description).joined(separator: ", "),
+                fix: adapters.isEmpty
+                    ? "plug in a Bluetooth adapter, or check the kernel sees one (hciconfig -a, dmesg | grep -i bluetooth)"
+                    : nil))
         let blocked = killSwitches.filter { $0.isSoftBlocked || $0.isHardBlocked }
-        checks.append(.init(
-            name: "kill switches", passed: blocked.isEmpty,
-            detail: killSwitches.isEmpty ? "none reported" : killSwitches.map(\.description).joined(separator: ", "),
-            fix: blocked.isEmpty ? nil
-                : blocked.contains(where: \.isHardBlocked) ? "a hardware switch or the firmware blocks the radio: turn it on"
-                : "sudo rfkill unblock bluetooth"))
+        checks.append(
+            .init(
+                name: "kill switches", passed: blocked.isEmpty,
+                detail: killSwitches.isEmpty
+                    ? "none reported" : killSwitches.map(\.description).joined(separator: ", "),
+                fix: blocked.isEmpty
+                    ? nil
+                    : blocked.contains(where: \.isHardBlocked)
+                        ? "a hardware switch or the firmware blocks the radio: turn it on"
+                        : "sudo rfkill unblock bluetooth"))
         if let adapter {
-            checks.append(.init(
-                name: "adapter \(adapter.name) powered", passed: adapter.isPowered,
-                detail: adapter.isPowered ? "on" : "off",
-                fix: adapter.isPowered ? nil : "bluetoothctl power on (or set Powered=true on \(adapter.path))"))
+            checks.append(
+                .init(
+                    name: "adapter \(adapter.name) powered", passed: adapter.isPowered,
+                    detail: adapter.isPowered ? "on" : "off",
+                    fix: adapter.isPowered ? nil : "bluetoothctl power on (or set Powered=true on \(adapter.path))"))
         }
         return BluetoothReport(
             checks: checks, adapters: adapters, killSwitches: killSwitches,

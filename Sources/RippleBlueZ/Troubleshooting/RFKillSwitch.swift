@@ -30,10 +30,11 @@ public struct RFKillSwitch: Sendable, Hashable, CustomStringConvertible {
             guard entryName.hasPrefix("rfkill") else { continue }
             let base = directory + "/" + entryName + "/"
             guard readLine(base + "type") == "bluetooth" else { continue }
-            switches.append(RFKillSwitch(
-                name: readLine(base + "name") ?? entryName,
-                isSoftBlocked: readLine(base + "soft") == "1",
-                isHardBlocked: readLine(base + "hard") == "1"))
+            switches.append(
+                RFKillSwitch(
+                    name: readLine(base + "name") ?? entryName,
+                    isSoftBlocked: readLine(base + "soft") == "1",
+                    isHardBlocked: readLine(base + "hard") == "1"))
         }
         return switches.sorted { $0.name < $1.name }
     }

@@ -35,9 +35,9 @@ extension BluetoothUUID {
                 switch reason {
                 case .empty:
                     "it is empty"
-                case let .invalidLength(length):
+                case .invalidLength(let length):
                     "\(length) characters; expected 4 or 8 hex digits, 32 hex digits, or 36 characters with hyphens"
-                case let .invalidCharacter(character, offset):
+                case .invalidCharacter(let character, let offset):
                     "'\(character)' at offset \(offset) is not a hexadecimal digit"
                 case .misplacedHyphens:
                     "the hyphens are not in the 8-4-4-4-12 places"

@@ -91,7 +91,8 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     /// The full lower-case form, 36 characters with hyphens, exactly as BlueZ writes UUIDs on D-Bus:
     /// `"0000180d-0000-1000-8000-00805f9b34fb"`.
     public var uuidString: String {
-        Self.hyphenated(Hex.digits(of: high, count: 16, uppercase: false) + Hex.digits(of: low, count: 16, uppercase: false))
+        Self.hyphenated(
+            Hex.digits(of: high, count: 16, uppercase: false) + Hex.digits(of: low, count: 16, uppercase: false))
     }
 
     /// The shortest upper-case form, as CoreBluetooth's `CBUUID.uuidString` writes it: 4 hex digits for a
@@ -99,7 +100,8 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     public var description: String {
         if let short = shortForm { return Hex.digits(of: UInt64(short), count: 4, uppercase: true) }
         if let value = value32 { return Hex.digits(of: UInt64(value), count: 8, uppercase: true) }
-        return Self.hyphenated(Hex.digits(of: high, count: 16, uppercase: true) + Hex.digits(of: low, count: 16, uppercase: true))
+        return Self.hyphenated(
+            Hex.digits(of: high, count: 16, uppercase: true) + Hex.digits(of: low, count: 16, uppercase: true))
     }
 
     /// The assigned name of a 16-bit UUID, as the Bluetooth SIG spells it (`"Heart Rate"`,

@@ -27,7 +27,8 @@ public struct ByteWriter: Sendable, Hashable {
     /// Appends the low 24 bits of `value` as 3 bytes in `endian` order; higher bits are dropped.
     public mutating func appendUInt24(_ value: UInt32, endian: Endianness = .little) {
         let (low, middle, high) = (
-            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16)
+            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value >> 16)
         )
         bytes += endian == .little ? [low, middle, high] : [high, middle, low]
     }

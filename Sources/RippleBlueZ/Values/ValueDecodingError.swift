@@ -36,15 +36,15 @@ public struct ValueDecodingError: Error, Sendable, Hashable, CustomStringConvert
     /// `"HeartRate: 3 bytes needed at offset 1, 1 available"`.
     public var description: String {
         switch reason {
-        case let .tooFewBytes(needed, available):
+        case .tooFewBytes(let needed, let available):
             "\(typeName): \(Self.bytes(needed)) needed at offset \(offset), \(available) available"
-        case let .unexpectedLength(expected, found):
+        case .unexpectedLength(let expected, let found):
             "\(typeName): \(Self.bytes(expected)) expected, \(found) found (extra bytes from offset \(offset))"
         case .invalidUTF8:
             "\(typeName): invalid UTF-8 at offset \(offset)"
-        case let .invalidValue(explanation):
+        case .invalidValue(let explanation):
             "\(typeName): invalid value at offset \(offset): \(explanation)"
-        case let .unsupportedFormat(explanation):
+        case .unsupportedFormat(let explanation):
             "\(typeName): unsupported format at offset \(offset): \(explanation)"
         }
     }

@@ -129,7 +129,9 @@ enum ControlArguments {
     }()
 
     static func delay(_ options: [String: DBusValue]) throws(DBusError) -> Duration {
-        guard let value = options["delay"]?.unwrappingVariants else { throw invalid("the fault needs a delay (seconds)") }
+        guard let value = options["delay"]?.unwrappingVariants else {
+            throw invalid("the fault needs a delay (seconds)")
+        }
         let seconds = value.double ?? integer(value).map(Double.init)
         guard let seconds, seconds >= 0, seconds < 86_400 else {
             throw invalid("delay must be a number of seconds (0 or more)")
@@ -139,13 +141,13 @@ enum ControlArguments {
 
     static func integer(_ value: DBusValue) -> Int? {
         switch value.unwrappingVariants {
-        case let .byte(number): Int(number)
-        case let .int16(number): Int(number)
-        case let .uint16(number): Int(number)
-        case let .int32(number): Int(number)
-        case let .uint32(number): Int(number)
-        case let .int64(number): Int(number)
-        case let .uint64(number): Int(exactly: number)
+        case .byte(let number): Int(number)
+        case .int16(let number): Int(number)
+        case .uint16(let number): Int(number)
+        case .int32(let number): Int(number)
+        case .uint32(let number): Int(number)
+        case .int64(let number): Int(number)
+        case .uint64(let number): Int(exactly: number)
         default: nil
         }
     }

@@ -99,9 +99,10 @@ public final class SimulatorControlService: Sendable {
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             connection.close()
             continuation.finish()
-            throw .bus(.remote(
-                name: "org.freedesktop.DBus.Error.AddressInUse",
-                message: "\(Self.busName) is owned by another connection"))
+            throw .bus(
+                .remote(
+                    name: "org.freedesktop.DBus.Error.AddressInUse",
+                    message: "\(Self.busName) is owned by another connection"))
         }
         let worker = Task {
             for await command in commands {
@@ -126,10 +127,12 @@ public final class SimulatorControlService: Sendable {
 
     /// Closes the service's connection (giving up ``busName``) after the calls already received are done.
     public func stop() async {
-        guard let stopped = lock.withLock({ () -> Running? in
-            defer { running = nil }
-            return running
-        }) else { return }
+        guard
+            let stopped = lock.withLock({ () -> Running? in
+                defer { running = nil }
+                return running
+            })
+        else { return }
         stopped.commands.finish()
         await stopped.worker.value
         // A round trip, so that the bus has taken the name away before this returns.
@@ -140,7 +143,7 @@ public final class SimulatorControlService: Sendable {
     /// The D-Bus error for a simulator's refusal.
     static func dbusError(_ error: SimulatorError) -> DBusError {
         switch error {
-        case let .invalidWorld(message): .remote(name: errorPrefix + "InvalidArguments", message: message)
+        case .invalidWorld(let message): .remote(name: errorPrefix + "InvalidArguments", message: message)
         case .unknownPeripheral: .remote(name: errorPrefix + "UnknownPeripheral", message: error.description)
         case .unknownAttribute: .remote(name: errorPrefix + "UnknownAttribute", message: error.description)
         case .notConnected: .remote(name: errorPrefix + "NotConnected", message: error.description)
@@ -156,7 +159,9 @@ public final class SimulatorControlService: Sendable {
         /// A method whose arguments `parse` reads (on the loop thread) into work queued for the worker.
         func method(
             _ name: String, _ input: String, _ names: [String], output: String = "", outputNames: [String] = [],
-            parse: @escaping @Sendable ([DBusValue]) throws(DBusError) -> @Sendable () async throws(SimulatorError)
+            parse:
+                @escaping @Sendable ([DBusValue]) throws(DBusError) ->
+                @Sendable () async throws(SimulatorError)
                 -> [DBusValue]
         ) throws(DBusError) -> DBusMethod {
             DBusMethod(
@@ -212,7 +217,8 @@ public final class SimulatorControlService: Sendable {
                 let strings = arguments.map { $0.string ?? "" }
                 let operation = try ControlArguments.operation(
                     strings.dropFirst().first ?? "", attribute: strings.dropFirst(2).first ?? "")
-                let (fault, times) = try ControlArguments.fault(strings.dropFirst(3).first ?? "", options: arguments.last)
+                let (fault, times) = try ControlArguments.fault(
+                    strings.dropFirst(3).first ?? "", options: arguments.last)
                 return { () throws(SimulatorError) in
                     try await simulator.inject(fault, on: operation, of: address, times: times)
                     return []

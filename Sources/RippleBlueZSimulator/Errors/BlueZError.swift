@@ -52,7 +52,8 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let alreadyExists = BlueZError(name: namePrefix + "AlreadyExists", message: "Already Exists")
 
     /// `org.bluez.Error.NotSupported` "Operation is not supported".
-    public static let notSupported = BlueZError(name: namePrefix + "NotSupported", message: "Operation is not supported")
+    public static let notSupported = BlueZError(
+        name: namePrefix + "NotSupported", message: "Operation is not supported")
 
     /// `org.bluez.Error.NotConnected` "Not Connected".
     public static let notConnected = BlueZError(name: namePrefix + "NotConnected", message: "Not Connected")
@@ -68,7 +69,8 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let doesNotExist = BlueZError(name: namePrefix + "DoesNotExist", message: "Does Not Exist")
 
     /// `org.bluez.Error.NotAuthorized` "Operation Not Authorized".
-    public static let notAuthorized = BlueZError(name: namePrefix + "NotAuthorized", message: "Operation Not Authorized")
+    public static let notAuthorized = BlueZError(
+        name: namePrefix + "NotAuthorized", message: "Operation Not Authorized")
 
     /// `org.bluez.Error.NotPermitted` with `message` ("Read not permitted", "Write not permitted", …).
     public static func notPermitted(_ message: String) -> BlueZError {

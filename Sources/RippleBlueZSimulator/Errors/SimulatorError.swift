@@ -20,12 +20,12 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A sentence saying what went wrong.
     public var description: String {
         switch self {
-        case let .invalidWorld(reason): "invalid simulated world: \(reason)"
-        case let .unknownPeripheral(address): "no simulated peripheral has the address \(address)"
-        case let .unknownAttribute(uuid): "the peripheral has no attribute \(uuid)"
-        case let .notConnected(address): "the simulated peripheral \(address) is not connected"
+        case .invalidWorld(let reason): "invalid simulated world: \(reason)"
+        case .unknownPeripheral(let address): "no simulated peripheral has the address \(address)"
+        case .unknownAttribute(let uuid): "the peripheral has no attribute \(uuid)"
+        case .notConnected(let address): "the simulated peripheral \(address) is not connected"
         case .notRunning: "the simulator is not running"
-        case let .bus(error): "the simulator's bus failed: \(error)"
+        case .bus(let error): "the simulator's bus failed: \(error)"
         }
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ripple
 import RippleDBus
 import RippleLoop
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One `AcquireNotify` or `AcquireWrite` socket pair: the client's end goes out in the reply, the
 /// simulator keeps its own, watches it on the loop (packets written by the client, the client closing
@@ -52,7 +53,9 @@ final class AcquiredSocket: Sendable {
                 guard let self, self.isOpen else { return }
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while self.isOpen {
-                    let received = buffer.withUnsafeMutableBytes { recv(self.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    let received = buffer.withUnsafeMutableBytes {
+                        recv(self.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                    }
                     if received > 0 {
                         packet(Array(buffer.prefix(received)))
                     } else if received == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {

@@ -72,12 +72,17 @@ final class GATTCharacteristicNode: Sendable {
         let interface = DBusInterface(
             name: GATTInterface.characteristic,
             methods: [
-                DBusMethod(name: "ReadValue", inputSignature: options, outputSignature: DBusSignature(types: [.array(.byte)]),
-                    inputNames: ["options"], outputNames: ["value"]) { [weak self] invocation in
+                DBusMethod(
+                    name: "ReadValue", inputSignature: options, outputSignature: DBusSignature(types: [.array(.byte)]),
+                    inputNames: ["options"], outputNames: ["value"]
+                ) { [weak self] invocation in
                     self?.readValue(invocation) ?? Self.notConnected(invocation)
                 },
-                DBusMethod(name: "WriteValue", inputSignature: DBusSignature(types: [.array(.byte), .dictionary(key: .string, value: .variant)]),
-                    inputNames: ["value", "options"]) { [weak self] invocation in
+                DBusMethod(
+                    name: "WriteValue",
+                    inputSignature: DBusSignature(types: [.array(.byte), .dictionary(key: .string, value: .variant)]),
+                    inputNames: ["value", "options"]
+                ) { [weak self] invocation in
                     self?.writeValue(invocation) ?? Self.notConnected(invocation)
                 },
                 DBusMethod(name: "StartNotify") { [weak self] invocation in
@@ -86,12 +91,16 @@ final class GATTCharacteristicNode: Sendable {
                 DBusMethod(name: "StopNotify") { [weak self] invocation in
                     self?.stopNotify(invocation) ?? Self.notConnected(invocation)
                 },
-                DBusMethod(name: "AcquireNotify", inputSignature: options, outputSignature: acquired,
-                    inputNames: ["options"], outputNames: ["fd", "mtu"]) { [weak self] invocation in
+                DBusMethod(
+                    name: "AcquireNotify", inputSignature: options, outputSignature: acquired,
+                    inputNames: ["options"], outputNames: ["fd", "mtu"]
+                ) { [weak self] invocation in
                     self?.acquireNotify(invocation) ?? Self.notConnected(invocation)
                 },
-                DBusMethod(name: "AcquireWrite", inputSignature: options, outputSignature: acquired,
-                    inputNames: ["options"], outputNames: ["fd", "mtu"]) { [weak self] invocation in
+                DBusMethod(
+                    name: "AcquireWrite", inputSignature: options, outputSignature: acquired,
+                    inputNames: ["options"], outputNames: ["fd", "mtu"]
+                ) { [weak self] invocation in
                     self?.acquireWrite(invocation) ?? Self.notConnected(invocation)
                 },
                 DBusMethod(name: "Confirm") { _ in [] },
@@ -101,7 +110,8 @@ final class GATTCharacteristicNode: Sendable {
         try link.connection.export(object)
         self.object = object
         for descriptor in descriptors {
-            try descriptor.export(at: path.appending(handleComponent("desc", descriptor.handle)), characteristic: path, link: link)
+            try descriptor.export(
+                at: path.appending(handleComponent("desc", descriptor.handle)), characteristic: path, link: link)
         }
     }
 
@@ -166,14 +176,14 @@ final class GATTCharacteristicNode: Sendable {
         case nil, .connectWithoutConnectedSignal?:
             run()
             return nil
-        case let .fail(error)?:
+        case .fail(let error)?:
             failed(error)
             return nil
-        case let .delay(delay)?:
+        case .delay(let delay)?:
             timer = link.loop.after(delay, run)
-        case let .failAfter(delay, error)?:
+        case .failAfter(let delay, let error)?:
             timer = link.loop.after(delay) { failed(error) }
-        case let .disconnect(reason)?:
+        case .disconnect(let reason)?:
             timer = link.loop.after(.zero) { link.dropLink(reason) }
         }
         timers.append(timer)
@@ -215,12 +225,12 @@ final class GATTCharacteristicNode: Sendable {
             return Array(value[offset...])
         }
         switch result {
-        case let .success(bytes):
+        case .success(let bytes):
             let cached = offset == 0 ? bytes : Array(value.prefix(offset)) + bytes
             if description.onRead != nil, offset == 0 { value = bytes }
             if let object { emitValueChanged(object, interface: GATTInterface.characteristic, value: cached) }
             for invocation in pending.invocations { _ = invocation.reply([.bytes(bytes)]) }
-        case let .failure(error):
+        case .failure(let error):
             for invocation in pending.invocations { _ = invocation.fail(error.dbusError) }
         }
     }
@@ -234,7 +244,9 @@ final class GATTCharacteristicNode: Sendable {
         let arguments = invocation.call.arguments
         guard let bytes = arguments.first?.bytes else { return fail(invocation, .invalidArguments) }
         let options: GATTOptions
-        do { options = try GATTOptions(arguments.count > 1 ? arguments[1] : nil) } catch { return fail(invocation, error) }
+        do { options = try GATTOptions(arguments.count > 1 ? arguments[1] : nil) } catch {
+            return fail(invocation, error)
+        }
         let kind: GATTWriteKind
         switch options.type {
         case "reliable"?: kind = .reliable
@@ -270,7 +282,9 @@ final class GATTCharacteristicNode: Sendable {
         pendingWrite = nil
         if kind == .command {
             _ = pending.reply()
-            if flags.contains(.writeWithoutResponse) { _ = peripheralWrite(bytes, offset: 0, kind: .command, client: client) }
+            if flags.contains(.writeWithoutResponse) {
+                _ = peripheralWrite(bytes, offset: 0, kind: .command, client: client)
+            }
             return
         }
         guard flags.contains(.write) || (kind == .reliable && flags.contains(.reliableWrite)) else {
@@ -278,7 +292,7 @@ final class GATTCharacteristicNode: Sendable {
         }
         switch peripheralWrite(bytes, offset: offset, kind: kind, client: client, reply: pending) {
         case .success: break
-        case let .failure(error): fail(pending, error)
+        case .failure(let error): fail(pending, error)
         }
     }
 
@@ -286,7 +300,8 @@ final class GATTCharacteristicNode: Sendable {
     /// the value, the call (if any) is answered, then the handler's notifications go out.
     @discardableResult
     func peripheralWrite(
-        _ bytes: [UInt8], offset: Int, kind: GATTWriteKind, client: String?, reply invocation: DBusMethodInvocation? = nil
+        _ bytes: [UInt8], offset: Int, kind: GATTWriteKind, client: String?,
+        reply invocation: DBusMethodInvocation? = nil
     ) -> Result<Void, BlueZError> {
         guard offset <= value.count else { return .failure(.attError(0x07)) }
         let request = GATTWriteRequest(
@@ -356,10 +371,16 @@ final class GATTCharacteristicNode: Sendable {
             _ = invocation.reply()
             return
         }
-        if sessions.contains(client) { _ = invocation.reply(); return }
+        if sessions.contains(client) {
+            _ = invocation.reply()
+            return
+        }
         _ = apply(server?.takeFault(.startNotify(uuid)), to: invocation) { [weak self] in
             guard let self, self.link != nil else { return Self.notConnected(invocation) }
-            if self.sessions.contains(client) { _ = invocation.reply(); return }
+            if self.sessions.contains(client) {
+                _ = invocation.reply()
+                return
+            }
             self.sessions.append(client)
             if self.sessions.count == 1 {
                 self.setNotifying(true)
@@ -423,7 +444,9 @@ final class GATTCharacteristicNode: Sendable {
             guard let self, self.link != nil, self.notifySocket == nil else { return Self.notConnected(invocation) }
             let socket: AcquiredSocket
             let clientEnd: DBusFileDescriptor
-            do throws(BlueZError) { (socket, clientEnd) = try AcquiredSocket.make() } catch { return self.fail(invocation, error) }
+            do throws(BlueZError) { (socket, clientEnd) = try AcquiredSocket.make() } catch {
+                return self.fail(invocation, error)
+            }
             self.notifySocket = socket
             socket.watch(on: link.loop, packet: { _ in }, closed: { [weak self] in self?.releaseNotifySocket() })
             self.setNotifying(true, acquired: true)
@@ -451,11 +474,14 @@ final class GATTCharacteristicNode: Sendable {
             guard let self, self.link != nil, self.writeSocket == nil else { return Self.notConnected(invocation) }
             let socket: AcquiredSocket
             let clientEnd: DBusFileDescriptor
-            do throws(BlueZError) { (socket, clientEnd) = try AcquiredSocket.make() } catch { return self.fail(invocation, error) }
+            do throws(BlueZError) { (socket, clientEnd) = try AcquiredSocket.make() } catch {
+                return self.fail(invocation, error)
+            }
             self.writeSocket = socket
             socket.watch(
                 on: link.loop,
-                packet: { [weak self] bytes in _ = self?.peripheralWrite(bytes, offset: 0, kind: .command, client: nil) },
+                packet: { [weak self] bytes in _ = self?.peripheralWrite(bytes, offset: 0, kind: .command, client: nil)
+                },
                 closed: { [weak self] in self?.releaseWriteSocket() })
             _ = try? self.object?.setProperty("WriteAcquired", of: GATTInterface.characteristic, to: .boolean(true))
             _ = invocation.reply([.unixFD(clientEnd), .uint16(UInt16(clamping: link.mtu))])

@@ -30,12 +30,17 @@ final class GATTDescriptorNode: Sendable {
         let interface = DBusInterface(
             name: GATTInterface.descriptor,
             methods: [
-                DBusMethod(name: "ReadValue", inputSignature: options, outputSignature: DBusSignature(types: [.array(.byte)]),
-                    inputNames: ["options"], outputNames: ["value"]) { [weak self] invocation in
+                DBusMethod(
+                    name: "ReadValue", inputSignature: options, outputSignature: DBusSignature(types: [.array(.byte)]),
+                    inputNames: ["options"], outputNames: ["value"]
+                ) { [weak self] invocation in
                     self?.readValue(invocation) ?? GATTCharacteristicNode.notConnected(invocation)
                 },
-                DBusMethod(name: "WriteValue", inputSignature: DBusSignature(types: [.array(.byte), .dictionary(key: .string, value: .variant)]),
-                    inputNames: ["value", "options"]) { [weak self] invocation in
+                DBusMethod(
+                    name: "WriteValue",
+                    inputSignature: DBusSignature(types: [.array(.byte), .dictionary(key: .string, value: .variant)]),
+                    inputNames: ["value", "options"]
+                ) { [weak self] invocation in
                     self?.writeValue(invocation) ?? GATTCharacteristicNode.notConnected(invocation)
                 },
             ],
@@ -43,7 +48,8 @@ final class GATTDescriptorNode: Sendable {
                 DBusProperty(name: "UUID", initialValue: .string(uuid.uuidString)),
                 DBusProperty(name: "Characteristic", initialValue: .objectPath(characteristic)),
                 DBusProperty(absent: "Value", type: .array(.byte), changeEmission: .none),
-                DBusProperty(name: "Flags", initialValue: .array(.string, description.flags.bluezNames.map(DBusValue.string))),
+                DBusProperty(
+                    name: "Flags", initialValue: .array(.string, description.flags.bluezNames.map(DBusValue.string))),
                 DBusProperty(name: "Handle", initialValue: .uint16(handle)),
             ])
         let object = try DBusExportedObject(path: path, interfaces: [interface])
@@ -75,21 +81,27 @@ final class GATTDescriptorNode: Sendable {
             let result = Result { () throws(BlueZError) -> [UInt8] in
                 if self.isConfiguration {
                     let on = self.characteristic?.notificationsEnabled ?? false
-                    let indicate = self.characteristic?.flags.contains(.indicate) == true
+                    let indicate =
+                        self.characteristic?.flags.contains(.indicate) == true
                         && self.characteristic?.flags.contains(.notify) == false
                     self.value = on ? (indicate ? [0x02, 0x00] : [0x01, 0x00]) : [0x00, 0x00]
                 }
-                guard self.description.flags.contains(.read) || self.isConfiguration else { throw BlueZError.attError(0x02) }
+                guard self.description.flags.contains(.read) || self.isConfiguration else {
+                    throw BlueZError.attError(0x02)
+                }
                 guard options.offset <= self.value.count else { throw BlueZError.attError(0x07) }
-                let request = GATTReadRequest(offset: options.offset, storedValue: self.value, mtu: link.mtu, client: invocation.call.sender)
+                let request = GATTReadRequest(
+                    offset: options.offset, storedValue: self.value, mtu: link.mtu, client: invocation.call.sender)
                 if let onRead = self.description.onRead { return try onRead(request) }
                 return Array(self.value[options.offset...])
             }
             switch result {
-            case let .success(bytes):
-                if let object = self.object { emitValueChanged(object, interface: GATTInterface.descriptor, value: bytes) }
+            case .success(let bytes):
+                if let object = self.object {
+                    emitValueChanged(object, interface: GATTInterface.descriptor, value: bytes)
+                }
                 _ = invocation.reply([.bytes(bytes)])
-            case let .failure(error):
+            case .failure(let error):
                 self.fail(invocation, error)
             }
         }
@@ -102,7 +114,9 @@ final class GATTDescriptorNode: Sendable {
         let arguments = invocation.call.arguments
         guard let bytes = arguments.first?.bytes else { return fail(invocation, .invalidArguments) }
         let options: GATTOptions
-        do { options = try GATTOptions(arguments.count > 1 ? arguments[1] : nil) } catch { return fail(invocation, error) }
+        do { options = try GATTOptions(arguments.count > 1 ? arguments[1] : nil) } catch {
+            return fail(invocation, error)
+        }
         if isConfiguration { return fail(invocation, .notPermitted("Write not permitted")) }
         pendingWrite = invocation
         let answer = { [weak self] in
@@ -118,7 +132,9 @@ final class GATTDescriptorNode: Sendable {
                 self.value = response.storedValue ?? (Array(self.value.prefix(options.offset)) + bytes)
                 _ = invocation.reply()
                 for notification in response.notifications {
-                    _ = try? self.server?.notify(notification.characteristic ?? self.characteristic?.uuid ?? self.uuid, value: notification.value)
+                    _ = try? self.server?.notify(
+                        notification.characteristic ?? self.characteristic?.uuid ?? self.uuid, value: notification.value
+                    )
                 }
             } catch {
                 self.fail(invocation, error)
@@ -128,20 +144,23 @@ final class GATTDescriptorNode: Sendable {
     }
 
     /// Answers under `fault` (see ``OperationFault``).
-    private func run(_ fault: OperationFault?, _ invocation: DBusMethodInvocation, link: PeripheralLink, _ answer: @escaping () -> Void) {
+    private func run(
+        _ fault: OperationFault?, _ invocation: DBusMethodInvocation, link: PeripheralLink,
+        _ answer: @escaping () -> Void
+    ) {
         switch fault {
         case nil, .connectWithoutConnectedSignal?: answer()
-        case let .fail(error)?:
+        case .fail(let error)?:
             pendingWrite = nil
             fail(invocation, error)
-        case let .delay(delay)?:
+        case .delay(let delay)?:
             link.loop.later(delay, answer)
-        case let .failAfter(delay, error)?:
+        case .failAfter(let delay, let error)?:
             link.loop.later(delay) { [weak self] in
                 self?.pendingWrite = nil
                 _ = invocation.fail(error.dbusError)
             }
-        case let .disconnect(reason)?:
+        case .disconnect(let reason)?:
             link.loop.later(.zero) {
                 link.dropLink(reason)
                 GATTCharacteristicNode.notConnected(invocation)

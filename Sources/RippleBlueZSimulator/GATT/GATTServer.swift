@@ -38,7 +38,9 @@ final class GATTServer: PeripheralGATT {
     /// Services that bluetoothd's internal profiles claim, and so never exports as `GattService1`
     /// objects (they still count in the device's `UUIDs`): Generic Access (0x1800), HID (0x1812, the
     /// HoG input plugin) and Scan Parameters (0x1813).
-    static let claimedByBluetoothd: Set<AttributeUUID> = [AttributeUUID(0x1800), AttributeUUID(0x1812), AttributeUUID(0x1813)]
+    static let claimedByBluetoothd: Set<AttributeUUID> = [
+        AttributeUUID(0x1800), AttributeUUID(0x1812), AttributeUUID(0x1813),
+    ]
 
     /// The database of `services`, with handles assigned.
     ///
@@ -63,7 +65,8 @@ final class GATTServer: PeripheralGATT {
                 handle += 2
                 var descriptions = characteristic.descriptors
                 if characteristic.flags.canNotify, !descriptions.contains(where: { $0.uuid == GATTInterface.cccd }) {
-                    descriptions.insert(SimulatedDescriptor(uuid: GATTInterface.cccd, flags: [.read, .write], value: [0, 0]), at: 0)
+                    descriptions.insert(
+                        SimulatedDescriptor(uuid: GATTInterface.cccd, flags: [.read, .write], value: [0, 0]), at: 0)
                 }
                 var descriptors: [GATTDescriptorNode] = []
                 for descriptor in descriptions {
@@ -75,10 +78,12 @@ final class GATTServer: PeripheralGATT {
                 }
                 guard handle <= 0xFFFF else { throw .invalidWorld("the GATT database has more than 65,535 attributes") }
                 characteristics.append(
-                    GATTCharacteristicNode(characteristic, declarationHandle: UInt16(declaration), descriptors: descriptors))
+                    GATTCharacteristicNode(
+                        characteristic, declarationHandle: UInt16(declaration), descriptors: descriptors))
             }
             guard handle <= 0xFFFF else { throw .invalidWorld("the GATT database has more than 65,535 attributes") }
-            built.append(ServiceNode(description: service, handle: UInt16(serviceHandle), characteristics: characteristics))
+            built.append(
+                ServiceNode(description: service, handle: UInt16(serviceHandle), characteristics: characteristics))
         }
         self.services = built
         for characteristic in built.flatMap(\.characteristics) {
@@ -137,20 +142,25 @@ final class GATTServer: PeripheralGATT {
         do {
             for service in services where !Self.claimedByBluetoothd.contains(service.description.uuid) {
                 let path = try link.devicePath.appending(handleComponent("service", service.handle))
-                let object = try DBusExportedObject(path: path, interfaces: [
-                    DBusInterface(name: GATTInterface.service, properties: [
-                        DBusProperty(name: "UUID", initialValue: .string(service.description.uuid.uuidString)),
-                        DBusProperty(name: "Primary", initialValue: .boolean(service.description.isPrimary)),
-                        DBusProperty(name: "Device", initialValue: .objectPath(link.devicePath)),
-                        DBusProperty(name: "Includes", initialValue: .array(.objectPath, [])),
-                        DBusProperty(name: "Handle", initialValue: .uint16(service.handle)),
+                let object = try DBusExportedObject(
+                    path: path,
+                    interfaces: [
+                        DBusInterface(
+                            name: GATTInterface.service,
+                            properties: [
+                                DBusProperty(name: "UUID", initialValue: .string(service.description.uuid.uuidString)),
+                                DBusProperty(name: "Primary", initialValue: .boolean(service.description.isPrimary)),
+                                DBusProperty(name: "Device", initialValue: .objectPath(link.devicePath)),
+                                DBusProperty(name: "Includes", initialValue: .array(.objectPath, [])),
+                                DBusProperty(name: "Handle", initialValue: .uint16(service.handle)),
+                            ])
                     ])
-                ])
                 try link.connection.export(object)
                 serviceObjects.append(object)
                 for characteristic in service.characteristics {
                     try characteristic.export(
-                        at: path.appending(handleComponent("char", characteristic.declarationHandle)), service: path, link: link)
+                        at: path.appending(handleComponent("char", characteristic.declarationHandle)), service: path,
+                        link: link)
                 }
             }
         } catch {
@@ -179,8 +189,11 @@ final class GATTServer: PeripheralGATT {
 
     var batteryLevel: UInt8? {
         let levels = services.lazy.filter { $0.description.uuid == .batteryService }.flatMap(\.characteristics)
-        guard let level = levels.first(where: { $0.uuid == .batteryLevel && $0.flags.contains(.read) && $0.flags.canNotify }),
-              let percentage = level.value.first, percentage <= 100
+        guard
+            let level = levels.first(where: {
+                $0.uuid == .batteryLevel && $0.flags.contains(.read) && $0.flags.canNotify
+            }),
+            let percentage = level.value.first, percentage <= 100
         else { return nil }
         return percentage
     }
@@ -199,7 +212,8 @@ final class GATTServer: PeripheralGATT {
         node.notify(value)
     }
 
-    func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError) {
+    func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
+    {
         guard let node = characteristics.first(where: { $0.uuid == characteristic }) else {
             throw .unknownAttribute(characteristic)
         }
@@ -213,7 +227,9 @@ final class GATTServer: PeripheralGATT {
     func value(of attribute: AttributeUUID) -> [UInt8]? {
         for characteristic in characteristics {
             if characteristic.uuid == attribute { return characteristic.value }
-            if let descriptor = characteristic.descriptors.first(where: { $0.uuid == attribute }) { return descriptor.value }
+            if let descriptor = characteristic.descriptors.first(where: { $0.uuid == attribute }) {
+                return descriptor.value
+            }
         }
         return nil
     }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Writes a ``NotificationSource``'s notifications to the simulator's end of an `AcquireNotify` socket,
 /// from a thread of its own, as fast as the client reads them (waiting for the socket to take more is the
@@ -21,12 +22,14 @@ final class NotificationEmitter: Sendable {
         self.statistics = statistics
         let box = Unmanaged.passRetained(self).toOpaque()
         var handle = pthread_t()
-        let started = pthread_create(&handle, nil, { argument in
-            guard let argument else { return nil }
-            let emitter = Unmanaged<NotificationEmitter>.fromOpaque(argument).takeRetainedValue()
-            emitter.run()
-            return nil
-        }, box)
+        let started = pthread_create(
+            &handle, nil,
+            { argument in
+                guard let argument else { return nil }
+                let emitter = Unmanaged<NotificationEmitter>.fromOpaque(argument).takeRetainedValue()
+                emitter.run()
+                return nil
+            }, box)
         if started == 0 {
             thread.withLock { $0 = handle }
         } else {
@@ -61,7 +64,7 @@ final class NotificationEmitter: Sendable {
         var numbered = false
         var timestamped = false
         switch source.payload {
-        case let .numbered(size):
+        case .numbered(let size):
             buffer = source.payload(sequence: 0)
             numbered = size >= 4
         case .timestamped:

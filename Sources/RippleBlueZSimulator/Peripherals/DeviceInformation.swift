@@ -41,8 +41,9 @@ public struct PnPID: Sendable, Hashable {
     public var productVersion: UInt16
 
     /// A PnP ID.
-    public init(vendorIDSource: VendorIDSource = .bluetoothSIG, vendorID: UInt16, productID: UInt16, productVersion: UInt16)
-    {
+    public init(
+        vendorIDSource: VendorIDSource = .bluetoothSIG, vendorID: UInt16, productID: UInt16, productVersion: UInt16
+    ) {
         self.vendorIDSource = vendorIDSource
         self.vendorID = vendorID
         self.productID = productID

@@ -67,14 +67,20 @@ final class AdapterRuntime: Sendable {
                 },
                 DBusMethod(name: "SetDiscoveryFilter", inputSignature: filterSignature, inputNames: ["filter"]) {
                     [weak self] call throws(DBusError) in
-                    try self?.setDiscoveryFilter(client: call.sender ?? "", call.arguments.first?.stringVariantDictionary ?? [:]).get()
+                    try self?.setDiscoveryFilter(
+                        client: call.sender ?? "", call.arguments.first?.stringVariantDictionary ?? [:]
+                    ).get()
                     return []
                 },
-                DBusMethod(name: "GetDiscoveryFilters", outputSignature: DBusSignature(types: [.array(.string)]),
-                    outputNames: ["filters"]) { _ in
+                DBusMethod(
+                    name: "GetDiscoveryFilters", outputSignature: DBusSignature(types: [.array(.string)]),
+                    outputNames: ["filters"]
+                ) { _ in
                     [.array(.string, DiscoveryFilter.keys.map(DBusValue.string))]
                 },
-                DBusMethod(name: "RemoveDevice", inputSignature: DBusSignature(types: [.objectPath]), inputNames: ["device"]) {
+                DBusMethod(
+                    name: "RemoveDevice", inputSignature: DBusSignature(types: [.objectPath]), inputNames: ["device"]
+                ) {
                     [weak self] call throws(DBusError) in
                     try self?.removeDevice(at: call.arguments.first?.objectPath).get()
                     return []
@@ -99,11 +105,17 @@ final class AdapterRuntime: Sendable {
                 DBusProperty(name: "Pairable", access: .readWrite, initialValue: .boolean(true)),
                 DBusProperty(name: "PairableTimeout", access: .readWrite, initialValue: .uint32(0)),
                 DBusProperty(name: "Discovering", initialValue: .boolean(false)),
-                DBusProperty(name: "UUIDs", initialValue: .array(.string, [
-                    .string("00001800-0000-1000-8000-00805f9b34fb"), .string("00001801-0000-1000-8000-00805f9b34fb"),
-                ])),
+                DBusProperty(
+                    name: "UUIDs",
+                    initialValue: .array(
+                        .string,
+                        [
+                            .string("00001800-0000-1000-8000-00805f9b34fb"),
+                            .string("00001801-0000-1000-8000-00805f9b34fb"),
+                        ])),
                 DBusProperty(name: "Modalias", initialValue: .string("usb:v1D6Bp0246d0542")),
-                DBusProperty(name: "Roles", initialValue: .array(.string, [.string("central"), .string("peripheral")])),
+                DBusProperty(
+                    name: "Roles", initialValue: .array(.string, [.string("central"), .string("peripheral")])),
                 DBusProperty(name: "ExperimentalFeatures", initialValue: .array(.string, [])),
                 DBusProperty(name: "Manufacturer", initialValue: .uint16(0x05F1)),
                 DBusProperty(name: "Version", initialValue: .byte(0x0C)),
@@ -210,7 +222,9 @@ final class AdapterRuntime: Sendable {
         isPowered = powered
         if !powered {
             for device in devices {
-                if case .connecting = device.linkState { device.finishConnecting(with: .failed("le-connection-abort-by-local")) }
+                if case .connecting = device.linkState {
+                    device.finishConnecting(with: .failed("le-connection-abort-by-local"))
+                }
                 if device.isConnected { device.tearDown(reason: .local) }
             }
             sessions.removeAll()

@@ -18,7 +18,8 @@ extension BlueZSimulator {
     ///
     /// Throws ``SimulatorError/invalidWorld(_:)`` for an unknown adapter, a malformed or taken address, or
     /// a GATT database that is not valid.
-    public func addPeripheral(_ peripheral: SimulatedPeripheral, adapter: String = "hci0") async throws(SimulatorError) {
+    public func addPeripheral(_ peripheral: SimulatedPeripheral, adapter: String = "hci0") async throws(SimulatorError)
+    {
         try await withCore { core throws(SimulatorError) in try core.addPeripheral(peripheral, adapter: adapter) }
     }
 
@@ -52,7 +53,9 @@ extension BlueZSimulator {
     /// "local"), and bluetoothd answers discovery and connection calls with `NotReady`.
     public func setPowered(_ powered: Bool, adapter: String) async throws(SimulatorError) {
         try await withCore { core throws(SimulatorError) in
-            guard let runtime = core.adapter(named: adapter) else { throw .invalidWorld("no adapter is named \(adapter)") }
+            guard let runtime = core.adapter(named: adapter) else {
+                throw .invalidWorld("no adapter is named \(adapter)")
+            }
             runtime.setPowered(powered)
         }
     }
@@ -86,7 +89,9 @@ extension BlueZSimulator {
 
     /// The next `times` calls of `operation` on the peripheral (nil: every call) meet `fault` instead
     /// of the normal answer. Faults wait in the order they were injected.
-    public func inject(_ fault: OperationFault, on operation: SimulatedOperation, of peripheral: DeviceAddress, times: Int? = 1)
+    public func inject(
+        _ fault: OperationFault, on operation: SimulatedOperation, of peripheral: DeviceAddress, times: Int? = 1
+    )
         async throws(SimulatorError)
     {
         if let times, times < 1 { throw .invalidWorld("a fault must apply at least once (times: \(times))") }
@@ -102,7 +107,9 @@ extension BlueZSimulator {
     /// it; the value is stored either way.
     ///
     /// Throws ``SimulatorError/unknownAttribute(_:)`` when it has no such characteristic.
-    public func notify(peripheral: DeviceAddress, characteristic: AttributeUUID, value: [UInt8]) async throws(SimulatorError) {
+    public func notify(peripheral: DeviceAddress, characteristic: AttributeUUID, value: [UInt8])
+        async throws(SimulatorError)
+    {
         try await withDevice(peripheral) { device throws(SimulatorError) in
             try device.gatt.notify(characteristic, value: value)
         }
@@ -114,7 +121,9 @@ extension BlueZSimulator {
     /// so that no notification goes out before anyone listens.
     ///
     /// Throws ``SimulatorError/unknownAttribute(_:)`` when the peripheral has no such characteristic.
-    public func waitUntilNotifying(peripheral: DeviceAddress, characteristic: AttributeUUID) async throws(SimulatorError) {
+    public func waitUntilNotifying(peripheral: DeviceAddress, characteristic: AttributeUUID)
+        async throws(SimulatorError)
+    {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
         try await withDevice(peripheral) { device throws(SimulatorError) in
             try device.gatt.whenNotifying(characteristic) {
@@ -131,7 +140,9 @@ extension BlueZSimulator {
     /// Changed indication; the link stays up.
     ///
     /// Throws ``SimulatorError/invalidWorld(_:)`` for a malformed database.
-    public func changeServices(of peripheral: DeviceAddress, to services: [SimulatedService]) async throws(SimulatorError) {
+    public func changeServices(of peripheral: DeviceAddress, to services: [SimulatedService])
+        async throws(SimulatorError)
+    {
         try await withDevice(peripheral) { device throws(SimulatorError) in try device.gatt.replace(with: services) }
     }
 
@@ -158,8 +169,10 @@ extension BlueZSimulator {
         do {
             for try await reply in connection.requestName(BlueZInterface.service, flags: [.doNotQueue]).values
             where reply != .primaryOwner && reply != .alreadyOwner {
-                throw SimulatorError.bus(.remote(
-                    name: "org.freedesktop.DBus.Error.AddressInUse", message: "org.bluez was taken during the restart"))
+                throw SimulatorError.bus(
+                    .remote(
+                        name: "org.freedesktop.DBus.Error.AddressInUse",
+                        message: "org.bluez was taken during the restart"))
             }
         } catch let error as SimulatorError {
             throw error
@@ -188,7 +201,9 @@ extension BlueZSimulator {
     /// The unique bus names of the clients discovering on the adapter named `adapter`.
     public func discoveringClients(adapter: String = "hci0") async throws(SimulatorError) -> [String] {
         try await withCore { core throws(SimulatorError) in
-            guard let runtime = core.adapter(named: adapter) else { throw .invalidWorld("no adapter is named \(adapter)") }
+            guard let runtime = core.adapter(named: adapter) else {
+                throw .invalidWorld("no adapter is named \(adapter)")
+            }
             return runtime.discoveringClients
         }
     }

@@ -67,7 +67,8 @@ public final class BlueZSimulator: Sendable {
     private nonisolated(unsafe) var running: Running?
 
     /// A simulator of `world` that will serve on `bus` once started.
-    public init(world: SimulatedWorld = SimulatedWorld(), bus: DBusBus, configuration: Configuration = Configuration()) {
+    public init(world: SimulatedWorld = SimulatedWorld(), bus: DBusBus, configuration: Configuration = Configuration())
+    {
         self.world = world
         self.bus = bus
         self.configuration = configuration
@@ -100,7 +101,9 @@ public final class BlueZSimulator: Sendable {
         do {
             try await thread.loop.perform { () throws(SimulatorError) in
                 for adapter in world.adapters { try core.addAdapter(adapter) }
-                for placement in world.peripherals { try core.addPeripheral(placement.peripheral, adapter: placement.adapter) }
+                for placement in world.peripherals {
+                    try core.addPeripheral(placement.peripheral, adapter: placement.adapter)
+                }
                 try core.exportTree()
             }
             try await Self.takeName(on: connection)
@@ -117,8 +120,10 @@ public final class BlueZSimulator: Sendable {
         do {
             for try await reply in connection.requestName(BlueZInterface.service, flags: [.doNotQueue]).values {
                 guard reply == .primaryOwner || reply == .alreadyOwner else {
-                    throw SimulatorError.bus(.remote(
-                        name: "org.freedesktop.DBus.Error.AddressInUse", message: "org.bluez is owned by another connection"))
+                    throw SimulatorError.bus(
+                        .remote(
+                            name: "org.freedesktop.DBus.Error.AddressInUse",
+                            message: "org.bluez is owned by another connection"))
                 }
             }
         } catch let error as SimulatorError {
@@ -134,10 +139,12 @@ public final class BlueZSimulator: Sendable {
     /// bus no longer lists an owner of `org.bluez`) and the simulator's connection and thread end.
     /// Idempotent.
     public func stop() async {
-        guard let running = lock.withLock({ () -> Running? in
-            defer { running = nil }
-            return running
-        }) else { return }
+        guard
+            let running = lock.withLock({ () -> Running? in
+                defer { running = nil }
+                return running
+            })
+        else { return }
         await running.thread.loop.perform { running.core.unexportTree() }
         // A round trip, so that the bus has taken the name away before this returns (closing alone is
         // seen by the bus some time later).
@@ -150,7 +157,9 @@ public final class BlueZSimulator: Sendable {
     public var isRunning: Bool { lock.withLock { running != nil } }
 
     /// Runs `body` on the simulator's loop with its core.
-    func withCore<T: Sendable>(_ body: @escaping @Sendable (SimulatorCore) throws(SimulatorError) -> T) async throws(SimulatorError) -> T {
+    func withCore<T: Sendable>(_ body: @escaping @Sendable (SimulatorCore) throws(SimulatorError) -> T)
+        async throws(SimulatorError) -> T
+    {
         guard let running = lock.withLock({ running }) else { throw .notRunning }
         return try await running.thread.loop.perform { () throws(SimulatorError) -> T in try body(running.core) }
     }

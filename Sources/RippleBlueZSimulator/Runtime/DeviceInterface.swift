@@ -36,9 +36,10 @@ extension SimulatedPeripheral {
 }
 
 /// The `org.bluez.Device1` interface of a device, its methods calling into `device` (held weakly).
-func makeDeviceInterface(for peripheral: SimulatedPeripheral, adapterPath: DBusObjectPath, paired: Bool,
-    device: SimulatedDevice) -> DBusInterface
-{
+func makeDeviceInterface(
+    for peripheral: SimulatedPeripheral, adapterPath: DBusObjectPath, paired: Bool,
+    device: SimulatedDevice
+) -> DBusInterface {
     let uuids = DBusValue.array(.string, peripheral.advertisedServices.map { .string($0.uuidString) })
     var properties: [DBusProperty] = [
         DBusProperty(name: "Address", initialValue: .string(peripheral.address.text)),
@@ -84,7 +85,8 @@ func makeDeviceInterface(for peripheral: SimulatedPeripheral, adapterPath: DBusO
             DBusMethod(name: "ConnectProfile", inputSignature: DBusSignature(types: [.string]), inputNames: ["UUID"]) {
                 _ throws(DBusError) in throw BlueZError.notSupported.dbusError
             },
-            DBusMethod(name: "DisconnectProfile", inputSignature: DBusSignature(types: [.string]), inputNames: ["UUID"]) {
+            DBusMethod(name: "DisconnectProfile", inputSignature: DBusSignature(types: [.string]), inputNames: ["UUID"])
+            {
                 _ throws(DBusError) in throw BlueZError.notSupported.dbusError
             },
             DBusMethod(name: "Pair") { [weak device] invocation in
@@ -98,6 +100,8 @@ func makeDeviceInterface(for peripheral: SimulatedPeripheral, adapterPath: DBusO
         ],
         properties: properties,
         signals: [
-            DBusSignalDeclaration(name: "Disconnected", signature: DBusSignature(types: [.string, .string]), argumentNames: ["name", "message"])
+            DBusSignalDeclaration(
+                name: "Disconnected", signature: DBusSignature(types: [.string, .string]),
+                argumentNames: ["name", "message"])
         ])
 }

@@ -93,7 +93,9 @@ struct MergedDiscoveryFilter: Sendable {
     func matches(_ peripheral: SimulatedPeripheral, rssi: Int16) -> Bool {
         let patterns = filters.map { $0?.pattern }
         if !patterns.isEmpty, patterns.allSatisfy({ $0 != nil }) {
-            guard patterns.contains(where: { DiscoveryFilter.pattern($0 ?? "", admits: peripheral) }) else { return false }
+            guard patterns.contains(where: { DiscoveryFilter.pattern($0 ?? "", admits: peripheral) }) else {
+                return false
+            }
         }
         return filters.contains { filter in
             guard let filter else { return true }

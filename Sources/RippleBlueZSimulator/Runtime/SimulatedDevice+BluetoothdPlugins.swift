@@ -9,7 +9,9 @@ import RippleDBus
 extension SimulatedDevice {
     /// Runs the plugins on a database just resolved.
     func runBluetoothdPlugins() {
-        if let name = gatt.value(of: AttributeUUID(0x2A00)).flatMap({ String(validating: $0, as: UTF8.self) }), !name.isEmpty {
+        if let name = gatt.value(of: AttributeUUID(0x2A00)).flatMap({ String(validating: $0, as: UTF8.self) }),
+            !name.isEmpty
+        {
             setName(name)
         }
         if let appearance = gatt.value(of: AttributeUUID(0x2A01)), appearance.count == 2 {

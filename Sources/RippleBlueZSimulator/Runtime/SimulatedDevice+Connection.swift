@@ -17,22 +17,28 @@ extension SimulatedDevice {
         if pairing != nil { return fail(invocation, .inProgress) }
         switch linkState {
         case .connecting: return fail(invocation, .inProgress)
-        case .connected: _ = invocation.reply(); return
+        case .connected:
+            _ = invocation.reply()
+            return
         case .disconnected: break
         }
         var extraDelay: Duration = .zero
         var silent = false
         switch faults.take(.connect) {
-        case let .fail(error)?:
+        case .fail(let error)?:
             return fail(invocation, error)
-        case let .failAfter(delay, error)?:
-            linkState = .connecting(invocation, pending: core.loop.after(delay) { [weak self] in
-                self?.finishConnecting(with: error)
-            })
+        case .failAfter(let delay, let error)?:
+            linkState = .connecting(
+                invocation,
+                pending: core.loop.after(delay) { [weak self] in
+                    self?.finishConnecting(with: error)
+                })
             return
-        case let .disconnect(reason)?:
-            return fail(invocation, .failed(reason == .remote ? "le-connection-abort-by-remote" : "le-connection-abort-by-local"))
-        case let .delay(delay)?:
+        case .disconnect(let reason)?:
+            return fail(
+                invocation,
+                .failed(reason == .remote ? "le-connection-abort-by-remote" : "le-connection-abort-by-local"))
+        case .delay(let delay)?:
             extraDelay = delay
         case .connectWithoutConnectedSignal?:
             silent = true
@@ -40,21 +46,25 @@ extension SimulatedDevice {
             break
         }
         guard isInRange, peripheral.isConnectable else {
-            linkState = .connecting(invocation, pending: core.loop.after(core.configuration.connectTimeout) { [weak self] in
-                self?.finishConnecting(with: .failed("le-connection-abort-by-local"))
-            })
+            linkState = .connecting(
+                invocation,
+                pending: core.loop.after(core.configuration.connectTimeout) { [weak self] in
+                    self?.finishConnecting(with: .failed("le-connection-abort-by-local"))
+                })
             return
         }
-        linkState = .connecting(invocation, pending: core.loop.after(peripheral.connectionDelay + extraDelay) { [weak self] in
-            self?.linkEstablished(silent: silent)
-        })
+        linkState = .connecting(
+            invocation,
+            pending: core.loop.after(peripheral.connectionDelay + extraDelay) { [weak self] in
+                self?.linkEstablished(silent: silent)
+            })
         adapter.connectionAttemptChanged()
     }
 
     /// The link is up: `Connected` (unless the fault hides it), the answer to `Connect()`, then the
     /// GATT discovery.
     private func linkEstablished(silent: Bool) {
-        guard case let .connecting(invocation, _) = linkState, let core else { return }
+        guard case .connecting(let invocation, _) = linkState, let core else { return }
         let link = PeripheralLink(
             devicePath: path, address: peripheral.address, connection: core.connection, loop: core.loop,
             mtu: peripheral.mtu, faults: faults, statistics: core.statistics)
@@ -74,7 +84,7 @@ extension SimulatedDevice {
     /// The GATT discovery is over: the objects are exported, then `UUIDs` and `ServicesResolved`, then
     /// bluetoothd's plugins do their part (`Name`, `Appearance`, `Modalias`, `Battery1`).
     private func servicesResolved(link: PeripheralLink) {
-        guard case let .connected(current, silent, _) = linkState, current === link, let core else { return }
+        guard case .connected(let current, let silent, _) = linkState, current === link, let core else { return }
         do {
             try gatt.attach(link)
         } catch {
@@ -99,7 +109,7 @@ extension SimulatedDevice {
 
     /// Ends a connection attempt that never got a link with `error`.
     func finishConnecting(with error: BlueZError) {
-        guard case let .connecting(invocation, _) = linkState else { return }
+        guard case .connecting(let invocation, _) = linkState else { return }
         linkState = .disconnected
         _ = invocation.fail(error.dbusError)
         restartExpiry()
@@ -112,11 +122,11 @@ extension SimulatedDevice {
     /// and answers once it is down; answers at once when not connected.
     func disconnect(_ invocation: DBusMethodInvocation) {
         switch faults.take(.disconnect) {
-        case let .fail(error)?: return fail(invocation, error)
-        case let .failAfter(delay, error)?:
+        case .fail(let error)?: return fail(invocation, error)
+        case .failAfter(let delay, let error)?:
             core?.loop.later(delay) { _ = invocation.fail(error.dbusError) }
             return
-        case let .delay(delay)?:
+        case .delay(let delay)?:
             guard let core else { return Self.gone(invocation) }
             core.loop.later(delay) { [weak self] in self?.disconnectNow(invocation) }
             return
@@ -142,7 +152,8 @@ extension SimulatedDevice {
     func peripheralDisconnected(reason: DisconnectReason) {
         switch linkState {
         case .connecting:
-            finishConnecting(with: .failed(reason == .timeout ? "le-connection-abort-by-local" : "le-connection-abort-by-remote"))
+            finishConnecting(
+                with: .failed(reason == .timeout ? "le-connection-abort-by-local" : "le-connection-abort-by-remote"))
         case .connected:
             tearDown(reason: reason)
         case .disconnected:
@@ -157,7 +168,7 @@ extension SimulatedDevice {
     /// A `Disconnect()` that asked for it (`answering`) is answered just before `Connected` turns false, as
     /// bluetoothd 5.66 answers it.
     func tearDown(reason: DisconnectReason, answering disconnect: DBusMethodInvocation? = nil) {
-        guard case let .connected(_, silent, resolving) = linkState else {
+        guard case .connected(_, let silent, let resolving) = linkState else {
             _ = disconnect?.reply()
             return
         }
@@ -190,23 +201,29 @@ extension SimulatedDevice {
         if pairing != nil { return fail(invocation, .inProgress) }
         if isPaired { return fail(invocation, .alreadyExists) }
         guard isInRange, peripheral.isConnectable else {
-            pairing = (invocation, core.loop.after(core.configuration.connectTimeout) { [weak self] in
-                self?.finishPairing(with: .failed("Page Timeout"))
-            })
+            pairing = (
+                invocation,
+                core.loop.after(core.configuration.connectTimeout) { [weak self] in
+                    self?.finishPairing(with: .failed("Page Timeout"))
+                }
+            )
             return
         }
         var delay = peripheral.connectionDelay
         switch faults.take(.pair) {
-        case let .fail(error)?: return fail(invocation, error)
-        case let .failAfter(after, error)?:
+        case .fail(let error)?: return fail(invocation, error)
+        case .failAfter(let after, let error)?:
             pairing = (invocation, core.loop.after(after) { [weak self] in self?.finishPairing(with: error) })
             return
-        case let .delay(extra)?: delay += extra
-        case let .disconnect(reason)?:
-            pairing = (invocation, core.loop.after(delay) { [weak self] in
-                self?.peripheralDisconnected(reason: reason)
-                self?.finishPairing(with: .authenticationFailed)
-            })
+        case .delay(let extra)?: delay += extra
+        case .disconnect(let reason)?:
+            pairing = (
+                invocation,
+                core.loop.after(delay) { [weak self] in
+                    self?.peripheralDisconnected(reason: reason)
+                    self?.finishPairing(with: .authenticationFailed)
+                }
+            )
             return
         default: break
         }
@@ -223,27 +240,31 @@ extension SimulatedDevice {
         switch peripheral.pairingMethod {
         case .justWorks:
             return finishPairing(with: nil)
-        case let .confirmPasskey(passkey):
+        case .confirmPasskey(let passkey):
             member = "RequestConfirmation"
             arguments.append(.uint32(passkey))
         case .enterPasskey:
             member = "RequestPasskey"
-        case let .displayPasskey(passkey):
+        case .displayPasskey(let passkey):
             member = "DisplayPasskey"
             arguments += [.uint32(passkey), .uint16(0)]
         }
         guard let agent = core.agents.agent(for: sender) else { return finishPairing(with: .authenticationFailed) }
         let method = peripheral.pairingMethod
         let question = core.connection.call(
-            destination: agent.name, path: agent.path, interface: "org.bluez.Agent1", member: member, arguments: arguments
+            destination: agent.name, path: agent.path, interface: "org.bluez.Agent1", member: member,
+            arguments: arguments
         ).sink(
             receiveCompletion: { [weak self] completion in
                 guard case .failure = completion else { return }
-                if case .confirmPasskey = method { self?.finishPairing(with: .authenticationRejected) }
-                else { self?.finishPairing(with: .authenticationFailed) }
+                if case .confirmPasskey = method {
+                    self?.finishPairing(with: .authenticationRejected)
+                } else {
+                    self?.finishPairing(with: .authenticationFailed)
+                }
             },
             receiveValue: { [weak self] reply in
-                if case let .enterPasskey(expected) = method, reply.body.first?.uint32 != expected {
+                if case .enterPasskey(let expected) = method, reply.body.first?.uint32 != expected {
                     self?.finishPairing(with: .authenticationFailed)
                 } else {
                     self?.finishPairing(with: nil)
@@ -269,7 +290,8 @@ extension SimulatedDevice {
     func cancelPairing() throws(DBusError) {
         guard let (invocation, _) = pairing else { throw BlueZError.doesNotExist.dbusError }
         pairing = nil
-        _ = invocation.fail(BlueZError(name: "org.bluez.Error.AuthenticationCanceled", message: "Authentication Canceled").dbusError)
+        _ = invocation.fail(
+            BlueZError(name: "org.bluez.Error.AuthenticationCanceled", message: "Authentication Canceled").dbusError)
     }
 
     private func fail(_ invocation: DBusMethodInvocation, _ error: BlueZError) {

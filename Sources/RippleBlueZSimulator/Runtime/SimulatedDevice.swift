@@ -79,9 +79,11 @@ final class SimulatedDevice: Sendable {
     func ensureObject(seenAt rssi: Int16? = nil) {
         guard object == nil, let core else { return }
         do {
-            let created = try DBusExportedObject(path: path, interfaces: [
-                makeDeviceInterface(for: peripheral, adapterPath: adapter.path, paired: isPaired, device: self)
-            ])
+            let created = try DBusExportedObject(
+                path: path,
+                interfaces: [
+                    makeDeviceInterface(for: peripheral, adapterPath: adapter.path, paired: isPaired, device: self)
+                ])
             if let rssi {
                 var seen: [String: DBusValue] = ["RSSI": .int16(rssi), "AdvertisingFlags": .bytes([0x06])]
                 if let txPower = peripheral.txPower { seen["TxPower"] = .int16(txPower) }
@@ -110,7 +112,7 @@ final class SimulatedDevice: Sendable {
     func dropObjectSilently() {
         expiry = nil
         advertising = nil
-        if case let .connecting(invocation, _) = linkState {
+        if case .connecting(let invocation, _) = linkState {
             _ = invocation.fail(BlueZError.failed("le-connection-abort-by-local").dbusError)
         }
         gatt.removeObjects()
@@ -213,12 +215,16 @@ final class SimulatedDevice: Sendable {
             }
         }
         if previous.manufacturerData != peripheral.manufacturerData {
-            if peripheral.manufacturerData.isEmpty { invalidate("ManufacturerData") } else {
+            if peripheral.manufacturerData.isEmpty {
+                invalidate("ManufacturerData")
+            } else {
                 set("ManufacturerData", peripheral.manufacturerDataValue)
             }
         }
         if previous.serviceData != peripheral.serviceData {
-            if peripheral.serviceData.isEmpty { invalidate("ServiceData") } else {
+            if peripheral.serviceData.isEmpty {
+                invalidate("ServiceData")
+            } else {
                 set("ServiceData", peripheral.serviceDataValue)
             }
         }

@@ -45,7 +45,9 @@ final class SimulatorCore: Sendable {
         guard DBusObjectPath.isValidElement(adapter.name), !adapter.name.isEmpty else {
             throw .invalidWorld("the adapter name \"\(adapter.name)\" cannot be an object path element")
         }
-        guard adapter.address.isValid else { throw .invalidWorld("the adapter \(adapter.name) has the address \"\(adapter.address)\"") }
+        guard adapter.address.isValid else {
+            throw .invalidWorld("the adapter \(adapter.name) has the address \"\(adapter.address)\"")
+        }
         guard !adapters.contains(where: { $0.configuration.name == adapter.name }) else {
             throw .invalidWorld("two adapters are named \(adapter.name)")
         }
@@ -57,7 +59,9 @@ final class SimulatorCore: Sendable {
     }
 
     func addPeripheral(_ peripheral: SimulatedPeripheral, adapter name: String) throws(SimulatorError) {
-        guard peripheral.address.isValid else { throw .invalidWorld("the peripheral address \"\(peripheral.address)\" is not an address") }
+        guard peripheral.address.isValid else {
+            throw .invalidWorld("the peripheral address \"\(peripheral.address)\" is not an address")
+        }
         guard let adapter = adapter(named: name) else { throw .invalidWorld("no adapter is named \(name)") }
         guard device(peripheral.address) == nil else {
             throw .invalidWorld("two peripherals have the address \(peripheral.address)")
@@ -98,7 +102,8 @@ final class SimulatorCore: Sendable {
     func exportTree() throws(SimulatorError) {
         do {
             try connection.exportObjectManager(at: .root)
-            let agentManager = try DBusExportedObject(path: BlueZInterface.root, interfaces: [Self.agentManagerInterface(agents)])
+            let agentManager = try DBusExportedObject(
+                path: BlueZInterface.root, interfaces: [Self.agentManagerInterface(agents)])
             try connection.export(agentManager)
             self.agentManager = agentManager
             for adapter in adapters { try adapter.export() }
@@ -165,18 +170,24 @@ final class SimulatorCore: Sendable {
         return DBusInterface(
             name: BlueZInterface.agentManager,
             methods: [
-                DBusMethod(name: "RegisterAgent", inputSignature: DBusSignature(types: [.objectPath, .string]),
-                    inputNames: ["agent", "capability"]) { call throws(DBusError) in
+                DBusMethod(
+                    name: "RegisterAgent", inputSignature: DBusSignature(types: [.objectPath, .string]),
+                    inputNames: ["agent", "capability"]
+                ) { call throws(DBusError) in
                     try registered.register(call).get()
                     return []
                 },
-                DBusMethod(name: "UnregisterAgent", inputSignature: DBusSignature(types: [.objectPath]), inputNames: ["agent"]) {
+                DBusMethod(
+                    name: "UnregisterAgent", inputSignature: DBusSignature(types: [.objectPath]), inputNames: ["agent"]
+                ) {
                     call throws(DBusError) in
                     try registered.unregister(call).get()
                     return []
                 },
-                DBusMethod(name: "RequestDefaultAgent", inputSignature: DBusSignature(types: [.objectPath]),
-                    inputNames: ["agent"]) { call throws(DBusError) in
+                DBusMethod(
+                    name: "RequestDefaultAgent", inputSignature: DBusSignature(types: [.objectPath]),
+                    inputNames: ["agent"]
+                ) { call throws(DBusError) in
                     try registered.requestDefault(call).get()
                     return []
                 },

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// What the simulator has sent and what it cost, so that a benchmark of a client can subtract the
 /// simulator's own work. Safe from any thread.

@@ -44,19 +44,19 @@ public struct NotificationSource: Sendable, Hashable {
     /// The payload of notification number `sequence`.
     public func payload(sequence: UInt32) -> [UInt8] {
         switch payload {
-        case let .numbered(size):
+        case .numbered(let size):
             var bytes = [UInt8](repeating: 0xA5, count: Swift.max(size, 0))
             for index in 0..<Swift.min(4, bytes.count) {
                 bytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * UInt32(index)))
             }
             return bytes
-        case let .sequenceByte(size):
+        case .sequenceByte(let size):
             return [UInt8](repeating: UInt8(truncatingIfNeeded: sequence), count: Swift.max(size, 0))
-        case let .timestamped(size):
+        case .timestamped(let size):
             var bytes = [UInt8](repeating: 0xA5, count: Swift.max(size, 0))
             Self.stamp(&bytes, sequence: sequence)
             return bytes
-        case let .cycle(payloads):
+        case .cycle(let payloads):
             guard !payloads.isEmpty else { return [] }
             return payloads[Int(sequence % UInt32(truncatingIfNeeded: payloads.count))]
         }
@@ -81,13 +81,13 @@ public struct NotificationSource: Sendable, Hashable {
         if let count, count < 0 { return "a notification source's count is negative" }
         if let rate, !(rate > 0) || !rate.isFinite { return "a notification source's rate is not a positive number" }
         switch payload {
-        case let .numbered(size):
+        case .numbered(let size):
             if size < 4 || size > 512 { return "a numbered notification source needs payloads of 4…512 bytes" }
-        case let .timestamped(size):
+        case .timestamped(let size):
             if size < 12 || size > 512 { return "a timestamped notification source needs payloads of 12…512 bytes" }
-        case let .sequenceByte(size):
+        case .sequenceByte(let size):
             if size < 0 || size > 512 { return "a notification source's payload size is not within 0…512" }
-        case let .cycle(payloads):
+        case .cycle(let payloads):
             if payloads.isEmpty { return "a cycling notification source has no payloads" }
             if payloads.contains(where: { $0.count > 512 }) { return "a notification payload is longer than 512 bytes" }
         }

@@ -11,9 +11,10 @@ public struct SimulatedAdapter: Sendable, Hashable {
     public var isPowered: Bool
 
     /// An adapter `name` (`hci0`) at `address`.
-    public init(name: String = "hci0", address: DeviceAddress = "00:1A:7D:DA:71:13", systemName: String = "ripple-sim",
-        isPowered: Bool = true)
-    {
+    public init(
+        name: String = "hci0", address: DeviceAddress = "00:1A:7D:DA:71:13", systemName: String = "ripple-sim",
+        isPowered: Bool = true
+    ) {
         self.name = name
         self.address = address
         self.systemName = systemName

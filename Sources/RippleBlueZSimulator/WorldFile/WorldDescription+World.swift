@@ -74,7 +74,8 @@ private struct WorldChecker {
     }
 
     mutating func adapter(_ adapter: WorldDescription.Adapter, index: Int, path: String) -> SimulatedAdapter {
-        var made = SimulatedAdapter(name: "hci\(index)", address: DeviceAddress("00:1A:7D:DA:71:\(hexByte(index + 0x13))"))
+        var made = SimulatedAdapter(
+            name: "hci\(index)", address: DeviceAddress("00:1A:7D:DA:71:\(hexByte(index + 0x13))"))
         if let name = adapter.name {
             if name.hasPrefix("hci"), name.count > 3, name.dropFirst(3).allSatisfy(\.isASCIIDigit) {
                 made.name = name
@@ -339,7 +340,8 @@ private struct WorldChecker {
 
     // MARK: Characteristics and descriptors
 
-    mutating func characteristic(_ description: WorldDescription.Characteristic, path: String) -> SimulatedCharacteristic?
+    mutating func characteristic(_ description: WorldDescription.Characteristic, path: String)
+        -> SimulatedCharacteristic?
     {
         let uuid = self.uuid(description.uuid, path: path + ".uuid")
         var flags: CharacteristicFlags = []
@@ -406,7 +408,8 @@ private struct WorldChecker {
         return SimulatedDescriptor(uuid: uuid, flags: flags, value: value)
     }
 
-    mutating func notificationSource(_ description: WorldDescription.Notifications, path: String) -> NotificationSource? {
+    mutating func notificationSource(_ description: WorldDescription.Notifications, path: String) -> NotificationSource?
+    {
         let payload: NotificationSource.Payload
         switch description.payload ?? (description.cycle == nil ? "numbered" : "cycle") {
         case "numbered":
@@ -416,7 +419,9 @@ private struct WorldChecker {
         case "timestamped":
             payload = .timestamped(size: description.size ?? 20)
         case "cycle":
-            if description.size != nil { report(path + ".size", "does not apply to a cycle (each payload has its size)") }
+            if description.size != nil {
+                report(path + ".size", "does not apply to a cycle (each payload has its size)")
+            }
             guard let cycle = description.cycle else {
                 report(path, "missing key \"cycle\" (the payloads of a cycle)")
                 return nil
@@ -425,7 +430,9 @@ private struct WorldChecker {
             payload = .cycle(payloads.compactMap { $0 })
             guard payloads.allSatisfy({ $0 != nil }) else { return nil }
         case let other:
-            report(path + ".payload", "unknown payload \"\(other)\" (the payloads are: numbered, sequence-byte, timestamped, cycle)")
+            report(
+                path + ".payload",
+                "unknown payload \"\(other)\" (the payloads are: numbered, sequence-byte, timestamped, cycle)")
             return nil
         }
         if description.cycle != nil, description.payload != nil, description.payload != "cycle" {
@@ -476,9 +483,9 @@ private struct WorldChecker {
 
     mutating func value(hex: String?, text: String?, path: String) -> [UInt8]? {
         switch (hex, text) {
-        case let (hex?, nil):
+        case (let hex?, nil):
             return bytes(hex, path: path + ".value")
-        case let (nil, text?):
+        case (nil, let text?):
             let bytes = Array(text.utf8)
             if bytes.count > 512 { report(path + ".text", "is \(bytes.count) bytes long; a value holds at most 512") }
             return bytes
@@ -493,9 +500,9 @@ private struct WorldChecker {
     mutating func identifier(_ scalar: WorldDescription.Scalar, path: String) -> UInt16? {
         let number: UInt16?
         switch scalar {
-        case let .number(value):
+        case .number(let value):
             number = UInt16(exactly: value)
-        case let .text(text):
+        case .text(let text):
             let lower = text.lowercased()
             number = lower.hasPrefix("0x") ? UInt16(lower.dropFirst(2), radix: 16) : UInt16(lower)
         }
@@ -514,9 +521,9 @@ private struct WorldChecker {
     mutating func duration(_ scalar: WorldDescription.Scalar, path: String) -> Duration? {
         var milliseconds: Double?
         switch scalar {
-        case let .number(value):
+        case .number(let value):
             milliseconds = value
-        case let .text(text):
+        case .text(let text):
             let units: [(String, Double)] = [("ms", 1), ("us", 0.001), ("µs", 0.001), ("s", 1000)]
             let trimmed = text.filter { $0 != " " }
             if let (suffix, scale) = units.first(where: { trimmed.hasSuffix($0.0) }) {
@@ -542,9 +549,9 @@ extension WorldDescription.Scalar {
     /// The scalar as a file shows it, for messages.
     fileprivate var shown: String {
         switch self {
-        case let .number(value):
+        case .number(let value):
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        case let .text(text): "\"\(text)\""
+        case .text(let text): "\"\(text)\""
         }
     }
 }
@@ -567,7 +574,9 @@ enum HexBytes {
                 guard high == nil else { return nil }
                 continue
             }
-            guard character.isASCII, let digit = character.hexDigitValue.flatMap(UInt8.init(exactly:)) else { return nil }
+            guard character.isASCII, let digit = character.hexDigitValue.flatMap(UInt8.init(exactly:)) else {
+                return nil
+            }
             if let first = high {
                 bytes.append(first << 4 | digit)
                 high = nil

@@ -105,8 +105,8 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
-            case let .number(number): try container.encode(number)
-            case let .text(text): try container.encode(text)
+            case .number(let number): try container.encode(number)
+            case .text(let text): try container.encode(text)
             }
         }
     }

@@ -47,13 +47,13 @@ extension WorldDescription {
     public static func problem(decoding error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         switch error {
-        case let .typeMismatch(type, context):
+        case .typeMismatch(let type, let context):
             return "\(location(context.codingPath)): expected \(typeName(type)) (\(context.debugDescription))"
-        case let .valueNotFound(type, context):
+        case .valueNotFound(let type, let context):
             return "\(location(context.codingPath)): expected \(typeName(type)), found nothing"
-        case let .keyNotFound(key, context):
+        case .keyNotFound(let key, let context):
             return "\(location(context.codingPath)): missing key \"\(key.stringValue)\""
-        case let .dataCorrupted(context):
+        case .dataCorrupted(let context):
             var text = "\(location(context.codingPath)): \(context.debugDescription)"
             if let underlying = context.underlyingError { text += " (\(underlying))" }
             return text

@@ -14,7 +14,7 @@ public enum DBusBus: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .system: "the system bus"
         case .session: "the session bus"
-        case let .address(address): "the bus at \(address)"
+        case .address(let address): "the bus at \(address)"
         }
     }
 }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A `dbus-daemon` of its own, started by this process on a socket in a fresh temporary directory and
 /// stopped by ``stop()`` or when the object is released: a private bus for tests, examples and
@@ -48,9 +49,11 @@ public final class PrivateDBusDaemon: Sendable {
         }
         let configurationPath = directory + "/bus.conf"
         do {
-            let configuration = Self.configuration(socketPath: directory + "/bus", deniedDestinations: deniedDestinations)
+            let configuration = Self.configuration(
+                socketPath: directory + "/bus", deniedDestinations: deniedDestinations)
             try Self.write(configuration, to: configurationPath)
-            (processID, address) = try Self.spawnDaemon(configurationPath: configurationPath, logPath: directory + "/daemon.log")
+            (processID, address) = try Self.spawnDaemon(
+                configurationPath: configurationPath, logPath: directory + "/daemon.log")
         } catch {
             Self.removeDirectory(directory)
             throw error
@@ -79,25 +82,25 @@ public final class PrivateDBusDaemon: Sendable {
             return "<deny send_destination=\"\(escaped)\" send_type=\"method_call\"/>"
         }.joined()
         return """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(socketPath)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-            \(denials)
-          </policy>
-          <limit name="max_incoming_bytes">1073741824</limit>
-          <limit name="max_outgoing_bytes">1073741824</limit>
-          <limit name="max_message_size">134217728</limit>
-          <limit name="max_replies_per_connection">100000</limit>
-          <limit name="max_match_rules_per_connection">50000</limit>
-        </busconfig>
-        """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socketPath)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+                \(denials)
+              </policy>
+              <limit name="max_incoming_bytes">1073741824</limit>
+              <limit name="max_outgoing_bytes">1073741824</limit>
+              <limit name="max_message_size">134217728</limit>
+              <limit name="max_replies_per_connection">100000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+            </busconfig>
+            """
     }
 
     private static func write(_ text: String, to path: String) throws(DBusError) {

@@ -1,8 +1,9 @@
+import CDBus
+import Ripple
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CDBus
-import Ripple
 
 /// A change of a byte-array property, from ``DBusConnection/byteArrayPropertyChanges(from:interface:property:buffering:)``.
 public struct DBusByteArrayPropertyChange: Sendable, Hashable {
@@ -123,7 +124,8 @@ struct DBusByteArrayPropertyTap {
                 let bytes = bytes(in: raw, interface: tap.interface, property: tap.property)
             else { continue }
             // libdbus validated the path when it read the message.
-            tap.deliver(DBusByteArrayPropertyChange(path: DBusObjectPath(unchecked: String(cString: path)), bytes: bytes))
+            tap.deliver(
+                DBusByteArrayPropertyChange(path: DBusObjectPath(unchecked: String(cString: path)), bytes: bytes))
             return true
         }
         return false
@@ -143,7 +145,8 @@ struct DBusByteArrayPropertyTap {
         guard dbus_message_iter_get_arg_type(&entries) == Int32(DBusTypeCode.dictEntry) else { return nil }
         var entry = DBusMessageIter()
         dbus_message_iter_recurse(&entries, &entry)
-        guard dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.string), Self.string(&entry, equals: property),
+        guard dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.string),
+            Self.string(&entry, equals: property),
             dbus_message_iter_next(&entry) != 0, dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.variant)
         else { return nil }
         var variant = DBusMessageIter()

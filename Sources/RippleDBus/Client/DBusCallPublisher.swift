@@ -47,7 +47,9 @@ where Downstream.Input == DBusMessage, Downstream.Failure == DBusError {
     /// Whether the subscription was cancelled before the loop sent the call (loop thread only).
     private nonisolated(unsafe) var cancelledBeforeStart = false
 
-    init(connection: DBusConnection, message: Result<DBusMessage, DBusError>, timeout: Duration?, downstream: Downstream) {
+    init(
+        connection: DBusConnection, message: Result<DBusMessage, DBusError>, timeout: Duration?, downstream: Downstream
+    ) {
         self.connection = connection
         self.message = message
         self.timeout = timeout
@@ -67,9 +69,9 @@ where Downstream.Input == DBusMessage, Downstream.Failure == DBusError {
         connection.core.perform { [self] core in
             guard !cancelledBeforeStart else { return }
             switch message {
-            case let .failure(error):
+            case .failure(let error):
                 finish(.failure(error))
-            case let .success(call):
+            case .success(let call):
                 guard core.isOpen else {
                     finish(.failure(.disconnected))
                     return
@@ -77,7 +79,7 @@ where Downstream.Input == DBusMessage, Downstream.Failure == DBusError {
                 serial = core.startCall(call, timeout: timeout) { [self] result in
                     serial = nil
                     switch result {
-                    case let .success(reply):
+                    case .success(let reply):
                         let downstream = lock.withLock { () -> Downstream? in
                             defer { self.downstream = nil }
                             return self.downstream
@@ -85,7 +87,7 @@ where Downstream.Input == DBusMessage, Downstream.Failure == DBusError {
                         guard let downstream else { return }
                         _ = downstream.receive(reply)
                         downstream.receive(completion: .finished)
-                    case let .failure(error):
+                    case .failure(let error):
                         finish(.failure(error))
                     }
                 }

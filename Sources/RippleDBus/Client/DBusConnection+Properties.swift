@@ -125,7 +125,8 @@ extension DBusConnection {
         interface: String? = nil,
         buffering: DBusSignalBuffering = .default
     ) -> Publishers.CompactMap<DBusSignalPublisher, DBusPropertiesChange> {
-        var rule = DBusMatchRule(sender: sender, interface: propertiesInterface, member: "PropertiesChanged", path: path)
+        var rule = DBusMatchRule(
+            sender: sender, interface: propertiesInterface, member: "PropertiesChanged", path: path)
         if let interface {
             rule.arguments[0] = interface
         }
@@ -137,7 +138,7 @@ extension DBusConnection {
     /// Reads a `Get` reply: exactly one variant, unwrapped.
     private static func readVariant(_ reply: DBusMessage) throws(DBusError) -> DBusValue {
         try DBusReplyPublisher<DBusValue>.checkSignature(of: reply, is: "v")
-        guard case let .variant(value)? = reply.body.first else {
+        guard case .variant(let value)? = reply.body.first else {
             throw .decoding(.typeMismatch(expected: "v", found: reply.signature.rawValue, at: ""))
         }
         return value

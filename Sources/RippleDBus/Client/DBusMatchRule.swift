@@ -94,7 +94,7 @@ public struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
             guard actual == namespace || namespace == "/" || actual.hasPrefix(namespace + "/") else { return false }
         }
         for (index, expected) in arguments {
-            guard index < message.body.count, case let .string(actual) = message.body[index], actual == expected
+            guard index < message.body.count, case .string(let actual) = message.body[index], actual == expected
             else { return false }
         }
         return true

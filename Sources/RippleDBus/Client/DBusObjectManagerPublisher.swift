@@ -279,7 +279,7 @@ where Downstream.Input == DBusObjectManagerEvent, Downstream.Failure == DBusErro
             guard !ended, epoch == ownerEpoch else { return }
             fetchSerial = nil
             switch result {
-            case let .success(reply):
+            case .success(let reply):
                 let objects: DBusManagedObjects
                 do throws(DBusError) {
                     objects = try Self.readObjects(reply)
@@ -288,10 +288,10 @@ where Downstream.Input == DBusObjectManagerEvent, Downstream.Failure == DBusErro
                     return
                 }
                 snapshotArrived(objects)
-            case let .failure(.remote(name, _)) where Self.ownerLeftErrors.contains(name):
+            case .failure(.remote(let name, _)) where Self.ownerLeftErrors.contains(name):
                 // The owner left before answering: its NameOwnerChanged is on its way and takes over.
                 break
-            case let .failure(error):
+            case .failure(let error):
                 fail(error, core: core)
             }
         }
@@ -353,7 +353,8 @@ where Downstream.Input == DBusObjectManagerEvent, Downstream.Failure == DBusErro
         case "InterfacesRemoved":
             do throws(DBusError) {
                 try Self.check(message, is: "oas")
-                let (object, interfaces) = try Self.decoding { () throws(DBusDecodingError) -> (DBusObjectPath, [String]) in
+                let (object, interfaces) = try Self.decoding {
+                    () throws(DBusDecodingError) -> (DBusObjectPath, [String]) in
                     try message.decodeArguments(as: DBusObjectPath.self, [String].self)
                 }
                 let present = state[object] ?? [:]

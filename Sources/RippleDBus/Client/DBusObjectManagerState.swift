@@ -42,17 +42,17 @@ public struct DBusObjectManagerState: Sendable, Hashable {
     ///   longer known); a change for an object or interface that is not there is ignored.
     public mutating func apply(_ event: DBusObjectManagerEvent) {
         switch event {
-        case let .snapshot(objects):
+        case .snapshot(let objects):
             self.objects = objects
-        case let .interfacesAdded(path, interfaces):
+        case .interfacesAdded(let path, let interfaces):
             objects[path, default: [:]].merge(interfaces) { _, added in added }
-        case let .interfacesRemoved(path, interfaces):
+        case .interfacesRemoved(let path, let interfaces):
             guard var object = objects[path] else { return }
             for interface in interfaces {
                 object[interface] = nil
             }
             objects[path] = object.isEmpty ? nil : object
-        case let .propertiesChanged(path, change):
+        case .propertiesChanged(let path, let change):
             guard objects[path]?[change.interface] != nil else { return }
             objects[path]?[change.interface]?.merge(change.changed) { _, new in new }
             for name in change.invalidated {

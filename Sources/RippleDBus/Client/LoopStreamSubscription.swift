@@ -121,12 +121,12 @@ where Downstream.Failure == DBusError {
                 return .idle
             }
             switch step {
-            case let .value(downstream, value):
+            case .value(let downstream, let value):
                 let more = downstream.receive(value)
                 if more > 0 {
                     lock.withLock { demand += more }
                 }
-            case let .complete(downstream, ending, detach):
+            case .complete(let downstream, let ending, let detach):
                 detach?(core)
                 downstream.receive(completion: ending)
                 return

@@ -163,7 +163,7 @@ final class SignalRouter: Sendable {
             return
         }
         callBus(core: core, member: "AddMatch", argument: text) { [self] result in
-            if case let .failure(error) = result {
+            if case .failure(let error) = result {
                 // Forget the rule so that a later subscription tries again.
                 ruleUsers[text] = nil
                 completion(error)
@@ -220,7 +220,8 @@ final class SignalRouter: Sendable {
         record.users = 1
         record.waiting.append(then)
         owners[name] = record
-        var changes = DBusMatchRule(sender: DBusMatchRule.busName, interface: DBusMatchRule.busName, member: "NameOwnerChanged")
+        var changes = DBusMatchRule(
+            sender: DBusMatchRule.busName, interface: DBusMatchRule.busName, member: "NameOwnerChanged")
         changes.arguments[0] = name
         retainRule(changes, core: core) { [self] _ in
             // Even if the match failed, the current owner is worth knowing; changes then go unseen.
@@ -231,7 +232,7 @@ final class SignalRouter: Sendable {
     private func lookUpOwner(of name: String, record: OwnerRecord, core: ConnectionCore) {
         callBus(core: core, member: "GetNameOwner", argument: name) { result in
             guard !record.known else { return }
-            if case let .success(reply) = result, case let .string(owner)? = reply.body.first {
+            if case .success(let reply) = result, case .string(let owner)? = reply.body.first {
                 record.owner = owner
             } else {
                 record.owner = nil
@@ -252,7 +253,8 @@ final class SignalRouter: Sendable {
         record.users -= 1
         guard record.users <= 0 else { return }
         owners[name] = nil
-        var changes = DBusMatchRule(sender: DBusMatchRule.busName, interface: DBusMatchRule.busName, member: "NameOwnerChanged")
+        var changes = DBusMatchRule(
+            sender: DBusMatchRule.busName, interface: DBusMatchRule.busName, member: "NameOwnerChanged")
         changes.arguments[0] = name
         releaseRule(changes, core: core)
     }
@@ -279,8 +281,8 @@ final class SignalRouter: Sendable {
     }
 
     private func noteOwnerChange(_ message: DBusMessage) {
-        guard message.body.count == 3, case let .string(name) = message.body[0],
-            case let .string(newOwner) = message.body[2], let record = owners[name], record.known
+        guard message.body.count == 3, case .string(let name) = message.body[0],
+            case .string(let newOwner) = message.body[2], let record = owners[name], record.known
         else { return }
         let owner: String? = newOwner.isEmpty ? nil : newOwner
         guard owner != record.owner else { return }

@@ -66,7 +66,7 @@ final class ConnectionCore: Sendable {
             opened = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
         case .session:
             opened = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
-        case let .address(address):
+        case .address(let address):
             let connection = dbus_connection_open_private(address, &error)
             if let connection, dbus_bus_register(connection, &error) == 0 {
                 dbus_connection_close(connection)
@@ -258,7 +258,8 @@ final class ConnectionCore: Sendable {
     /// Routes one incoming message (the libdbus filter); returns whether it was handled.
     func route(_ raw: OpaquePointer) -> Bool {
         let type = dbus_message_get_type(raw)
-        if type == DBUS_MESSAGE_TYPE_SIGNAL, dbus_message_is_signal(raw, "org.freedesktop.DBus.Local", "Disconnected") != 0,
+        if type == DBUS_MESSAGE_TYPE_SIGNAL,
+            dbus_message_is_signal(raw, "org.freedesktop.DBus.Local", "Disconnected") != 0,
             dbus_message_has_path(raw, "/org/freedesktop/DBus/Local") != 0
         {
             close(reason: .disconnected)
@@ -311,7 +312,7 @@ final class ConnectionCore: Sendable {
         }
         if reply.kind == .error {
             let text: String
-            if case let .string(first)? = reply.body.first {
+            if case .string(let first)? = reply.body.first {
                 text = first
             } else {
                 text = ""
@@ -434,6 +435,7 @@ extension Duration {
 }
 
 /// `dbus_error_is_set` as a function of the value (the C macro-like function takes a pointer).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func dbus_error_is_set_value(_ error: CDBus.DBusError) -> Bool {
     var copy = error
     return dbus_error_is_set(&copy) != 0

@@ -11,7 +11,7 @@ public enum DBusCloseReason: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .closedLocally: "closed locally"
         case .disconnected: "disconnected by the bus"
-        case let .failed(error): "failed: \(error)"
+        case .failed(let error): "failed: \(error)"
         }
     }
 }

@@ -94,7 +94,9 @@ public final class DBusConnection: Sendable {
     /// ``DBusError/timedOut`` when no reply comes within `timeout` (nil: wait as long as the connection
     /// lives), ``DBusError/disconnected`` when the connection closes, and ``DBusError/decoding(_:)`` when the
     /// reply cannot be read. Cancelling stops waiting: a reply that comes later is dropped.
-    public func call(_ message: DBusMessage, timeout: Duration? = DBusConnection.defaultCallTimeout) -> DBusCallPublisher {
+    public func call(_ message: DBusMessage, timeout: Duration? = DBusConnection.defaultCallTimeout)
+        -> DBusCallPublisher
+    {
         DBusCallPublisher(connection: self, message: .success(message), timeout: timeout)
     }
 
@@ -127,7 +129,8 @@ public final class DBusConnection: Sendable {
     /// the peer sends). The stream fails with ``DBusError/disconnected`` when the connection closes, and
     /// with the bus's error if it refuses the rule. Signals sent before the rule is in place are not
     /// received: ``synchronize()`` waits for that.
-    public func signals(matching rule: DBusMatchRule, buffering: DBusSignalBuffering = .default) -> DBusSignalPublisher {
+    public func signals(matching rule: DBusMatchRule, buffering: DBusSignalBuffering = .default) -> DBusSignalPublisher
+    {
         DBusSignalPublisher(connection: self, rule: rule, buffering: buffering)
     }
 
@@ -197,4 +200,3 @@ extension DBusObjectPath {
         (try? DBusObjectPath("/org/freedesktop/DBus")) ?? .root
     }
 }
-

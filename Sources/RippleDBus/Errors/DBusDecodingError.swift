@@ -14,15 +14,15 @@ public enum DBusDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case let .typeMismatch(expected, found, path):
+        case .typeMismatch(let expected, let found, let path):
             path.isEmpty
                 ? "expected D-Bus signature '\(expected)', found '\(found)'"
                 : "expected D-Bus signature '\(expected)', found '\(found)' at \(path)"
-        case let .missingArguments(expected, found):
+        case .missingArguments(let expected, let found):
             "expected \(expected) D-Bus arguments, found \(found)"
-        case let .invalidValue(reason):
+        case .invalidValue(let reason):
             "invalid D-Bus value: \(reason)"
-        case let .malformed(reason):
+        case .malformed(let reason):
             "malformed D-Bus data: \(reason)"
         }
     }

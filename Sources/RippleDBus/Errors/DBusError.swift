@@ -26,25 +26,25 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The D-Bus error name of a ``remote(name:message:)`` error, or nil for the other cases.
     public var remoteName: String? {
-        if case let .remote(name, _) = self { return name }
+        if case .remote(let name, _) = self { return name }
         return nil
     }
 
     public var description: String {
         switch self {
-        case let .remote(name, message):
+        case .remote(let name, let message):
             message.isEmpty ? name : "\(name): \(message)"
         case .timedOut:
             "the D-Bus call timed out"
         case .disconnected:
             "the D-Bus connection is closed"
-        case let .connectionFailed(name, message):
+        case .connectionFailed(let name, let message):
             "connecting to D-Bus failed: \(name): \(message)"
-        case let .decoding(error):
+        case .decoding(let error):
             error.description
-        case let .invalidArgument(reason):
+        case .invalidArgument(let reason):
             "invalid D-Bus argument: \(reason)"
-        case let .bufferOverflow(limit):
+        case .bufferOverflow(let limit):
             "the subscriber fell more than \(limit) signals behind; the stream ended"
         case .outOfMemory:
             "libdbus ran out of memory"

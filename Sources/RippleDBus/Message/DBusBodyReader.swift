@@ -20,12 +20,14 @@ enum DBusBodyReader {
     static func readBody(of message: OpaquePointer) throws(DBusDecodingError) -> [DBusValue] {
         let types: [DBusType]
         switch parse(dbus_message_get_signature(message)) {
-        case let .success(parsed): types = parsed
-        case let .failure(problem): throw .malformed("the message's signature is invalid: \(problem.reason)")
+        case .success(let parsed): types = parsed
+        case .failure(let problem): throw .malformed("the message's signature is invalid: \(problem.reason)")
         }
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(message, &iterator) != 0 else {
-            guard types.isEmpty else { throw .malformed("libdbus finds no arguments in a body of signature '\(signatureText(types))'") }
+            guard types.isEmpty else {
+                throw .malformed("libdbus finds no arguments in a body of signature '\(signatureText(types))'")
+            }
             return []
         }
         var body: [DBusValue] = []
@@ -78,7 +80,7 @@ enum DBusBodyReader {
                 throw .malformed("a file descriptor argument refers to a descriptor the message does not carry")
             }
             return .unixFD(DBusFileDescriptor(taking: fd))
-        case let .array(element):
+        case .array(let element):
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             if element.isFixedSize, element != .unixFD {
@@ -91,7 +93,7 @@ enum DBusBodyReader {
                 dbus_message_iter_next(&sub)
             }
             return .array(element, elements)
-        case let .dictionary(key, value):
+        case .dictionary(let key, let value):
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             var entries: [DBusDictionaryEntry] = []
@@ -113,7 +115,7 @@ enum DBusBodyReader {
                 dbus_message_iter_next(&sub)
             }
             return .dictionary(key: key, value: value, entries)
-        case let .structure(fieldTypes):
+        case .structure(let fieldTypes):
             guard depth < DBusBodyWriter.maximumDepth else { throw tooDeep() }
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
@@ -135,8 +137,8 @@ enum DBusBodyReader {
             defer { dbus_free(signature) }
             let contained: DBusType
             switch parseSingle(signature) {
-            case let .success(type): contained = type
-            case let .failure(problem): throw .malformed("a variant's signature is invalid: \(problem.reason)")
+            case .success(let type): contained = type
+            case .failure(let problem): throw .malformed("a variant's signature is invalid: \(problem.reason)")
             }
             let inner = try readValue(&sub, as: contained, depth: depth + 1)
             dbus_message_iter_next(&sub)
@@ -158,7 +160,8 @@ enum DBusBodyReader {
         guard depth < DBusBodyWriter.maximumDepth else { throw tooDeep() }
         let length = Int(count)
         switch element {
-        case .byte: return .bytes(Array(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length)))
+        case .byte:
+            return .bytes(Array(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length)))
         case .boolean: return .array(element, elements(start, length, as: dbus_bool_t.self) { .boolean($0 != 0) })
         case .int16: return .array(element, elements(start, length, as: Int16.self, DBusValue.int16))
         case .uint16: return .array(element, elements(start, length, as: UInt16.self, DBusValue.uint16))
@@ -195,7 +198,8 @@ enum DBusBodyReader {
     private static func expectEnd(of iterator: inout DBusMessageIter, in container: String) throws(DBusDecodingError) {
         let code = dbus_message_iter_get_arg_type(&iterator)
         guard code == Int32(DBusTypeCode.invalid) else {
-            throw .malformed("libdbus reports \(describe(code: code)) after the last value its signature has in \(container)")
+            throw .malformed(
+                "libdbus reports \(describe(code: code)) after the last value its signature has in \(container)")
         }
     }
 

@@ -54,23 +54,23 @@ enum DBusBodyWriter {
         case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.objectPath, .objectPath):
             return
-        case let (.string(string), .string):
+        case (.string(let string), .string):
             if string.utf8.contains(0) {
                 throw Problem(reason: "the string contains a NUL character")
             }
-        case let (.signature(signature), .signature):
+        case (.signature(let signature), .signature):
             do {
                 try signature.validate()
             } catch {
                 throw Problem(reason: error.invalidArgumentReason)
             }
-        case let (.unixFD(descriptor), .unixFD):
+        case (.unixFD(let descriptor), .unixFD):
             if descriptor.fileDescriptor < 0 {
                 throw Problem(reason: "the file descriptor was taken out of its DBusFileDescriptor")
             }
-        case let (.bytes(bytes), .array(.byte)):
+        case (.bytes(let bytes), .array(.byte)):
             try checkArray(count: bytes.count, element: .byte, depth: depth)
-        case let (.array(element, elements), .array(declared)) where element == declared:
+        case (.array(let element, let elements), .array(let declared)) where element == declared:
             try checkArray(count: elements.count, element: element, depth: depth)
             for (index, value) in elements.enumerated() {
                 do {
@@ -79,7 +79,7 @@ enum DBusBodyWriter {
                     throw error.located(at: "element \(index)")
                 }
             }
-        case let (.dictionary(key, valueType, entries), .dictionary(declaredKey, declaredValue))
+        case (.dictionary(let key, let valueType, let entries), .dictionary(let declaredKey, let declaredValue))
         where key == declaredKey && valueType == declaredValue:
             if !entries.isEmpty, depth + 2 > maximumDepth {
                 throw tooDeep()
@@ -96,7 +96,7 @@ enum DBusBodyWriter {
                     throw error.located(at: "key \(entry.key.description)")
                 }
             }
-        case let (.structure(fields), .structure(types)) where fields.count == types.count:
+        case (.structure(let fields), .structure(let types)) where fields.count == types.count:
             guard depth + 1 <= maximumDepth else { throw tooDeep() }
             for (index, field) in fields.enumerated() {
                 do {
@@ -105,7 +105,7 @@ enum DBusBodyWriter {
                     throw error.located(at: "field \(index)")
                 }
             }
-        case let (.variant(inner), .variant):
+        case (.variant(let inner), .variant):
             guard depth + 1 <= maximumDepth else { throw tooDeep() }
             let innerType = inner.type
             do {
@@ -127,7 +127,8 @@ enum DBusBodyWriter {
     private static func checkArray(count: Int, element: DBusType, depth: Int) throws(Problem) {
         if element.isFixedSize, count > maximumArrayLength / element.fixedSize {
             throw Problem(
-                reason: "the array of \(count) '\(element.signature)' is longer than D-Bus's \(maximumArrayLength) bytes")
+                reason:
+                    "the array of \(count) '\(element.signature)' is longer than D-Bus's \(maximumArrayLength) bytes")
         }
         if count > 0, depth + 1 > maximumDepth {
             throw tooDeep()
@@ -153,50 +154,51 @@ enum DBusBodyWriter {
     private static func append(_ value: DBusValue, to iterator: inout DBusMessageIter) throws(DBusError) {
         var basic = DBusBasicValue()
         switch value {
-        case let .byte(byte):
+        case .byte(let byte):
             basic.byt = byte
             try appendBasic(&basic, code: DBusTypeCode.byte, to: &iterator)
-        case let .boolean(boolean):
+        case .boolean(let boolean):
             basic.bool_val = boolean ? 1 : 0
             try appendBasic(&basic, code: DBusTypeCode.boolean, to: &iterator)
-        case let .int16(number):
+        case .int16(let number):
             basic.i16 = number
             try appendBasic(&basic, code: DBusTypeCode.int16, to: &iterator)
-        case let .uint16(number):
+        case .uint16(let number):
             basic.u16 = number
             try appendBasic(&basic, code: DBusTypeCode.uint16, to: &iterator)
-        case let .int32(number):
+        case .int32(let number):
             basic.i32 = number
             try appendBasic(&basic, code: DBusTypeCode.int32, to: &iterator)
-        case let .uint32(number):
+        case .uint32(let number):
             basic.u32 = number
             try appendBasic(&basic, code: DBusTypeCode.uint32, to: &iterator)
-        case let .int64(number):
+        case .int64(let number):
             basic.i64 = dbus_int64_t(number)
             try appendBasic(&basic, code: DBusTypeCode.int64, to: &iterator)
-        case let .uint64(number):
+        case .uint64(let number):
             basic.u64 = dbus_uint64_t(number)
             try appendBasic(&basic, code: DBusTypeCode.uint64, to: &iterator)
-        case let .double(number):
+        case .double(let number):
             basic.dbl = number
             try appendBasic(&basic, code: DBusTypeCode.double, to: &iterator)
-        case let .string(string):
+        case .string(let string):
             try appendString(string, code: DBusTypeCode.string, to: &iterator)
-        case let .objectPath(path):
+        case .objectPath(let path):
             try appendString(path.rawValue, code: DBusTypeCode.objectPath, to: &iterator)
-        case let .signature(signature):
+        case .signature(let signature):
             try appendString(signature.rawValue, code: DBusTypeCode.signature, to: &iterator)
-        case let .unixFD(descriptor):
+        case .unixFD(let descriptor):
             basic.fd = descriptor.fileDescriptor
             guard dbus_message_iter_append_basic(&iterator, Int32(DBusTypeCode.unixFD), &basic) != 0 else {
                 throw .invalidArgument(
-                    "libdbus could not attach file descriptor \(basic.fd) to the message (out of memory or descriptors)")
+                    "libdbus could not attach file descriptor \(basic.fd) to the message (out of memory or descriptors)"
+                )
             }
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             try appendFixedArray(bytes, code: DBusTypeCode.byte, to: &iterator)
-        case let .array(element, elements):
+        case .array(let element, let elements):
             try appendArray(element: element, elements, to: &iterator)
-        case let .dictionary(key, valueType, entries):
+        case .dictionary(let key, let valueType, let entries):
             let entrySignature = "{" + key.signature + valueType.signature + "}"
             try withContainer(DBusTypeCode.array, signature: entrySignature, in: &iterator) { array throws(DBusError) in
                 for entry in entries {
@@ -206,13 +208,13 @@ enum DBusBodyWriter {
                     }
                 }
             }
-        case let .structure(fields):
+        case .structure(let fields):
             try withContainer(DBusTypeCode.structure, signature: nil, in: &iterator) { structure throws(DBusError) in
                 for field in fields {
                     try append(field, to: &structure)
                 }
             }
-        case let .variant(inner):
+        case .variant(let inner):
             try withContainer(DBusTypeCode.variant, signature: inner.type.signature, in: &iterator) {
                 variant throws(DBusError) in
                 try append(inner, to: &variant)
@@ -268,7 +270,9 @@ enum DBusBodyWriter {
         guard dbus_message_iter_append_basic(&iterator, Int32(code), &value) != 0 else { throw .outOfMemory }
     }
 
-    private static func appendString(_ string: String, code: UInt8, to iterator: inout DBusMessageIter) throws(DBusError) {
+    private static func appendString(_ string: String, code: UInt8, to iterator: inout DBusMessageIter)
+        throws(DBusError)
+    {
         let appended = string.withCString { characters in
             var basic = DBusBasicValue()
             basic.str = UnsafeMutablePointer(mutating: characters)
@@ -303,7 +307,7 @@ enum DBusBodyWriter {
 extension DBusError {
     /// The reason of an ``invalidArgument(_:)``, or the description of another error.
     var invalidArgumentReason: String {
-        if case let .invalidArgument(reason) = self { return reason }
+        if case .invalidArgument(let reason) = self { return reason }
         return description
     }
 }

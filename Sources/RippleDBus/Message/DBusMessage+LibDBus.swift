@@ -41,15 +41,19 @@ extension DBusMessage {
         sender = try Self.name(
             dbus_message_get_sender(message), "sender", DBusNames.busNameProblem, checking: check, names: names)
         destination = try Self.name(
-            dbus_message_get_destination(message), "destination", DBusNames.busNameProblem, checking: check, names: names)
+            dbus_message_get_destination(message), "destination", DBusNames.busNameProblem, checking: check,
+            names: names)
         interface = try Self.name(
-            dbus_message_get_interface(message), "interface", DBusNames.dottedNameProblem, checking: check, names: names)
+            dbus_message_get_interface(message), "interface", DBusNames.dottedNameProblem, checking: check, names: names
+        )
         member = try Self.name(
             dbus_message_get_member(message), "member", DBusNames.memberNameProblem, checking: check, names: names)
         errorName = try Self.name(
-            dbus_message_get_error_name(message), "error name", DBusNames.dottedNameProblem, checking: check, names: names)
+            dbus_message_get_error_name(message), "error name", DBusNames.dottedNameProblem, checking: check,
+            names: names)
         if let characters = dbus_message_get_path(message) {
-            let text = names?.string(characters)
+            let text =
+                names?.string(characters)
                 ?? String(decoding: UnsafeRawBufferPointer(start: characters, count: strlen(characters)), as: UTF8.self)
             if check, let problem = DBusObjectPath.problem(in: text) {
                 throw .malformed("the message's path \"\(text)\" is invalid: \(problem)")
@@ -72,7 +76,8 @@ extension DBusMessage {
         names: HeaderNameCache?
     ) throws(DBusDecodingError) -> String? {
         guard let characters else { return nil }
-        let text = names?.string(characters)
+        let text =
+            names?.string(characters)
             ?? String(decoding: UnsafeRawBufferPointer(start: characters, count: strlen(characters)), as: UTF8.self)
         if checking, let reason = problem(text) {
             throw .malformed("the message's \(field) \"\(text)\" is invalid: \(reason)")

@@ -111,7 +111,9 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
     /// string argument.
     ///
     /// Throws ``DBusError/invalidArgument(_:)`` for an invalid error name.
-    public static func error(replyingTo call: DBusMessage, name: String, message: String) throws(DBusError) -> DBusMessage {
+    public static func error(replyingTo call: DBusMessage, name: String, message: String) throws(DBusError)
+        -> DBusMessage
+    {
         try DBusNames.validateErrorName(name)
         return DBusMessage(
             kind: .error, replySerial: call.serial, destination: call.sender, errorName: name, body: [.string(message)])
@@ -135,9 +137,9 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
         if let path { text += " \(path.rawValue)" }
         if let errorName { text += " \(errorName)" }
         switch (interface, member) {
-        case let (interface?, member?): text += " \(interface).\(member)"
-        case let (nil, member?): text += " \(member)"
-        case let (interface?, nil): text += " \(interface)"
+        case (let interface?, let member?): text += " \(interface).\(member)"
+        case (nil, let member?): text += " \(member)"
+        case (let interface?, nil): text += " \(interface)"
         case (nil, nil): break
         }
         text += "(" + body.map(\.description).joined(separator: ", ") + ")"

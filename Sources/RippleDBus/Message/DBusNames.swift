@@ -84,7 +84,8 @@ public enum DBusNames {
         let elements = text.split(separator: ".", omittingEmptySubsequences: false)
         guard elements.count >= 2 else { return "it needs at least two elements separated by '.'" }
         for element in elements {
-            if let problem = elementProblem(element, allowsHyphen: allowsHyphen, allowsLeadingDigit: allowsLeadingDigit) {
+            if let problem = elementProblem(element, allowsHyphen: allowsHyphen, allowsLeadingDigit: allowsLeadingDigit)
+            {
                 return problem
             }
         }

@@ -71,9 +71,13 @@ extension DBusConnection {
             member: member, arguments: [.string(name)] + extra
         )
         .flatMap(maxPublishers: .max(1)) { reply -> Result<Reply, DBusError>.Publisher in
-            guard case let .uint32(code)? = reply.body.first, let answer = Reply(rawValue: code) else {
-                return Result.Publisher(.failure(.decoding(.invalidValue(
-                    "the bus answered \(member) with \(reply.body.map(\.description).joined(separator: ", "))"))))
+            guard case .uint32(let code)? = reply.body.first, let answer = Reply(rawValue: code) else {
+                return Result.Publisher(
+                    .failure(
+                        .decoding(
+                            .invalidValue(
+                                "the bus answered \(member) with \(reply.body.map(\.description).joined(separator: ", "))"
+                            ))))
             }
             return Result.Publisher(.success(answer))
         }

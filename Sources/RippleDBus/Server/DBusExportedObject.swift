@@ -129,7 +129,8 @@ public final class DBusExportedObject: Sendable {
                 }
                 guard value.type == property.type else {
                     throw .invalidArgument(
-                        "the property \(name) of \(interface) has type '\(property.type.signature)', not '\(value.type.signature)'")
+                        "the property \(name) of \(interface) has type '\(property.type.signature)', not '\(value.type.signature)'"
+                    )
                 }
                 declared.append((property, value))
             }
@@ -189,7 +190,8 @@ public final class DBusExportedObject: Sendable {
     /// Throws ``DBusError/invalidArgument(_:)`` for an invalid interface or member name or a value that
     /// cannot be written.
     public func emitSignal(interface: String, member: String, arguments: [DBusValue] = []) throws(DBusError) {
-        let encoded = try EncodedMessage(DBusMessage.signal(path: path, interface: interface, member: member, body: arguments))
+        let encoded = try EncodedMessage(
+            DBusMessage.signal(path: path, interface: interface, member: member, body: arguments))
         withEmissionLocks { registry in
             registry?.appendLocked(encoded)
         }
@@ -237,7 +239,8 @@ public final class DBusExportedObject: Sendable {
                 throw .invalidArgument("the object \(path) is already exported")
             }
             link = ExportLink(core: core)
-            registry.appendInterfacesAddedLocked(path: path, interfaces: slots.map { ($0.interface.name, $0.readableValues) })
+            registry.appendInterfacesAddedLocked(
+                path: path, interfaces: slots.map { ($0.interface.name, $0.readableValues) })
         }
     }
 
@@ -264,8 +267,12 @@ public final class DBusExportedObject: Sendable {
     func resolveMethod(interface: String?, member: String) -> MethodResolution {
         lock.withLock {
             if let interface {
-                guard let slot = slots.first(where: { $0.interface.name == interface }) else { return .unknownInterface }
-                guard let method = slot.interface.methods.first(where: { $0.name == member }) else { return .unknownMethod }
+                guard let slot = slots.first(where: { $0.interface.name == interface }) else {
+                    return .unknownInterface
+                }
+                guard let method = slot.interface.methods.first(where: { $0.name == member }) else {
+                    return .unknownMethod
+                }
                 return .found(method, interface: interface)
             }
             for slot in slots {
@@ -281,15 +288,19 @@ public final class DBusExportedObject: Sendable {
     func remoteGet(interface: String, name: String) -> Result<DBusValue, DBusError> {
         lock.withLock {
             switch findProperty(interface: interface, name: name) {
-            case let .failure(error):
+            case .failure(let error):
                 return .failure(error)
-            case let .success((index, property)):
+            case .success((let index, let property)):
                 guard property.access.isReadable else {
-                    return .failure(.remote(
-                        name: DBusStandardError.accessDenied, message: "The property \(name) of \(interface) is not readable"))
+                    return .failure(
+                        .remote(
+                            name: DBusStandardError.accessDenied,
+                            message: "The property \(name) of \(interface) is not readable"))
                 }
                 guard let value = slots[index].values[name] else {
-                    return .failure(.remote(name: DBusStandardError.unknownProperty, message: "No property \(name) in \(interface)"))
+                    return .failure(
+                        .remote(name: DBusStandardError.unknownProperty, message: "No property \(name) in \(interface)")
+                    )
                 }
                 return .success(value)
             }
@@ -312,7 +323,8 @@ public final class DBusExportedObject: Sendable {
             if DBusStandardInterface.all.contains(interface) {
                 return .success([:])
             }
-            return .failure(.remote(name: DBusStandardError.unknownInterface, message: "No interface \(interface) at \(path)"))
+            return .failure(
+                .remote(name: DBusStandardError.unknownInterface, message: "No interface \(interface) at \(path)"))
         }
     }
 
@@ -320,17 +332,21 @@ public final class DBusExportedObject: Sendable {
     func remoteSetTarget(interface: String, name: String, type: DBusType) -> Result<(String, DBusProperty), DBusError> {
         lock.withLock {
             switch findProperty(interface: interface, name: name) {
-            case let .failure(error):
+            case .failure(let error):
                 return .failure(error)
-            case let .success((index, property)):
+            case .success((let index, let property)):
                 guard property.access.isWritable else {
-                    return .failure(.remote(
-                        name: DBusStandardError.propertyReadOnly, message: "The property \(name) of \(interface) is read-only"))
+                    return .failure(
+                        .remote(
+                            name: DBusStandardError.propertyReadOnly,
+                            message: "The property \(name) of \(interface) is read-only"))
                 }
                 guard type == property.type else {
-                    return .failure(.remote(
-                        name: DBusStandardError.invalidArgs,
-                        message: "The property \(name) has type '\(property.type.signature)', not '\(type.signature)'"))
+                    return .failure(
+                        .remote(
+                            name: DBusStandardError.invalidArgs,
+                            message:
+                                "The property \(name) has type '\(property.type.signature)', not '\(type.signature)'"))
                 }
                 return .success((slots[index].interface.name, property))
             }
@@ -347,12 +363,15 @@ public final class DBusExportedObject: Sendable {
         }
         guard let index = slots.firstIndex(where: { $0.interface.name == interface }) else {
             if DBusStandardInterface.all.contains(interface) {
-                return .failure(.remote(name: DBusStandardError.unknownProperty, message: "No property \(name) in \(interface)"))
+                return .failure(
+                    .remote(name: DBusStandardError.unknownProperty, message: "No property \(name) in \(interface)"))
             }
-            return .failure(.remote(name: DBusStandardError.unknownInterface, message: "No interface \(interface) at \(path)"))
+            return .failure(
+                .remote(name: DBusStandardError.unknownInterface, message: "No interface \(interface) at \(path)"))
         }
         guard let property = slots[index].property(named: name) else {
-            return .failure(.remote(name: DBusStandardError.unknownProperty, message: "No property \(name) in \(interface)"))
+            return .failure(
+                .remote(name: DBusStandardError.unknownProperty, message: "No property \(name) in \(interface)"))
         }
         return .success((index, property))
     }

@@ -43,13 +43,15 @@ enum DBusIntrospection {
             xml += "    </signal>\n"
         }
         for property in interface.properties {
-            let head = "    <property name=\"\(escape(property.name))\" type=\"\(escape(property.type.signature))\" "
+            let head =
+                "    <property name=\"\(escape(property.name))\" type=\"\(escape(property.type.signature))\" "
                 + "access=\"\(property.access.introspectionName)\""
             if property.changeEmission == .emitsChange {
                 xml += head + "/>\n"
             } else {
                 xml += head + ">\n"
-                xml += "      <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" "
+                xml +=
+                    "      <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" "
                     + "value=\"\(property.changeEmission.annotationValue)\"/>\n"
                 xml += "    </property>\n"
             }
@@ -57,7 +59,9 @@ enum DBusIntrospection {
         xml += "  </interface>\n"
     }
 
-    private static func appendArguments(_ signature: DBusSignature, names: [String], direction: String?, to xml: inout String) {
+    private static func appendArguments(
+        _ signature: DBusSignature, names: [String], direction: String?, to xml: inout String
+    ) {
         for (index, type) in signature.types.enumerated() {
             xml += "      <arg"
             if index < names.count, !names[index].isEmpty {

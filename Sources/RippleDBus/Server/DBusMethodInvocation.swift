@@ -25,8 +25,11 @@ public final class DBusMethodInvocation: Sendable {
 
     deinit {
         if !completed.load(ordering: .acquiring) {
-            _ = complete(.failure(.remote(
-                name: DBusStandardError.noReply, message: "the method handler dropped the call without replying")))
+            _ = complete(
+                .failure(
+                    .remote(
+                        name: DBusStandardError.noReply, message: "the method handler dropped the call without replying"
+                    )))
         }
     }
 

@@ -85,9 +85,11 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard !interfaces.isEmpty else { return }
         let body: [DBusValue] = [.objectPath(path), Self.interfacesDictionary(interfaces)]
         for manager in managers.sorted() where manager.isAncestor(of: path) {
-            appendLocked(signal: DBusMessage(
-                kind: .signal, path: manager, interface: DBusStandardInterface.objectManager, member: "InterfacesAdded",
-                body: body))
+            appendLocked(
+                signal: DBusMessage(
+                    kind: .signal, path: manager, interface: DBusStandardInterface.objectManager,
+                    member: "InterfacesAdded",
+                    body: body))
         }
     }
 
@@ -96,9 +98,10 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard !interfaces.isEmpty else { return }
         let body: [DBusValue] = [.objectPath(path), .array(.string, interfaces.map(DBusValue.string))]
         for manager in managers.sorted() where manager.isAncestor(of: path) {
-            appendLocked(signal: DBusMessage(
-                kind: .signal, path: manager, interface: DBusStandardInterface.objectManager,
-                member: "InterfacesRemoved", body: body))
+            appendLocked(
+                signal: DBusMessage(
+                    kind: .signal, path: manager, interface: DBusStandardInterface.objectManager,
+                    member: "InterfacesRemoved", body: body))
         }
     }
 
@@ -142,7 +145,8 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
 
     /// Replies `result` to `call` (any thread); see ``replyLocked(to:result:outputSignature:)``.
     func sendReply(
-        to call: DBusMessage, result: Result<[DBusValue], DBusError>, outputSignature: DBusSignature?, core: ConnectionCore
+        to call: DBusMessage, result: Result<[DBusValue], DBusError>, outputSignature: DBusSignature?,
+        core: ConnectionCore
     ) {
         guard !call.noReplyExpected else { return }
         lock.withLock { replyLocked(to: call, result: result, outputSignature: outputSignature) }
@@ -163,12 +167,13 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         to call: DBusMessage, result: Result<[DBusValue], DBusError>, outputSignature: DBusSignature?
     ) -> EncodedMessage? {
         switch result {
-        case let .success(values):
+        case .success(let values):
             let signature = DBusSignature(types: values.map(\.type))
             if let outputSignature, signature != outputSignature {
                 return makeError(
                     to: call, name: DBusStandardError.failed,
-                    message: "The method returned values of signature '\(signature)', not the declared '\(outputSignature)'")
+                    message:
+                        "The method returned values of signature '\(signature)', not the declared '\(outputSignature)'")
             }
             do {
                 return try EncodedMessage(DBusMessage.methodReturn(replyingTo: call, body: values))
@@ -176,12 +181,12 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
                 return makeError(
                     to: call, name: DBusStandardError.failed, message: "The method's results cannot be sent: \(error)")
             }
-        case let .failure(.remote(name, message)):
+        case .failure(.remote(let name, let message)):
             if let reply = makeError(to: call, name: name, message: message) {
                 return reply
             }
             return makeError(to: call, name: DBusStandardError.failed, message: "\(name): \(message)")
-        case let .failure(error):
+        case .failure(let error):
             return makeError(to: call, name: DBusStandardError.failed, message: error.description)
         }
     }
@@ -205,13 +210,16 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
             (objects[path], managers.contains(path), childNodesLocked(of: path))
         }
         let interface = call.interface
-        if interface == DBusStandardInterface.introspectable || (interface == nil && member == "Introspect" && object?.resolvesMethod(member) != true) {
+        if interface == DBusStandardInterface.introspectable
+            || (interface == nil && member == "Introspect" && object?.resolvesMethod(member) != true)
+        {
             guard object != nil || isManager || !children.isEmpty else { return false }
             introspect(call, member: member, object: object, isManager: isManager, children: children, core: core)
             return true
         }
-        if isManager, interface == DBusStandardInterface.objectManager
-            || (interface == nil && member == "GetManagedObjects" && object?.resolvesMethod(member) != true)
+        if isManager,
+            interface == DBusStandardInterface.objectManager
+                || (interface == nil && member == "GetManagedObjects" && object?.resolvesMethod(member) != true)
         {
             getManagedObjects(call, member: member, manager: path, core: core)
             return true
@@ -219,7 +227,9 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard let object else {
             guard isManager else { return false }
             if interface == nil {
-                replyError(to: call, name: DBusStandardError.unknownMethod, message: "No method \(member) at \(path)", core: core)
+                replyError(
+                    to: call, name: DBusStandardError.unknownMethod, message: "No method \(member) at \(path)",
+                    core: core)
             } else {
                 replyError(
                     to: call, name: DBusStandardError.unknownInterface,
@@ -238,11 +248,12 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
             return true
         }
         switch object.resolveMethod(interface: interface, member: member) {
-        case let .found(method, interface):
+        case .found(let method, let interface):
             invoke(method, interface: interface, call: call, object: object, core: core)
         case .unknownInterface:
             replyError(
-                to: call, name: DBusStandardError.unknownInterface, message: "No interface \(interface ?? "") at \(path)",
+                to: call, name: DBusStandardError.unknownInterface,
+                message: "No interface \(interface ?? "") at \(path)",
                 core: core)
         case .unknownMethod:
             if interface == nil, ["Get", "GetAll", "Set"].contains(member) {
@@ -263,13 +274,14 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard call.signature == method.inputSignature else {
             replyError(
                 to: call, name: DBusStandardError.invalidArgs,
-                message: "The method \(interface).\(method.name) takes arguments of signature '\(method.inputSignature)', not '\(call.signature)'",
+                message:
+                    "The method \(interface).\(method.name) takes arguments of signature '\(method.inputSignature)', not '\(call.signature)'",
                 core: core)
             return
         }
         let methodCall = DBusMethodCall(message: call, object: object, interface: interface)
         switch method.handler {
-        case let .immediate(handler):
+        case .immediate(let handler):
             let result: Result<[DBusValue], DBusError>
             do {
                 result = .success(try handler(methodCall))
@@ -277,14 +289,15 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
                 result = .failure(error)
             }
             sendReply(to: call, result: result, outputSignature: method.outputSignature, core: core)
-        case let .deferred(handler):
+        case .deferred(let handler):
             handler(DBusMethodInvocation(call: methodCall, outputSignature: method.outputSignature, core: core))
         }
     }
 
     // MARK: org.freedesktop.DBus.Properties
 
-    private func handleProperties(_ call: DBusMessage, member: String, object: DBusExportedObject, core: ConnectionCore) {
+    private func handleProperties(_ call: DBusMessage, member: String, object: DBusExportedObject, core: ConnectionCore)
+    {
         let expected: String
         switch member {
         case "Get": expected = "ss"
@@ -299,7 +312,8 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard call.signature.rawValue == expected else {
             replyError(
                 to: call, name: DBusStandardError.invalidArgs,
-                message: "\(DBusStandardInterface.properties).\(member) takes arguments of signature '\(expected)', not '\(call.signature)'",
+                message:
+                    "\(DBusStandardInterface.properties).\(member) takes arguments of signature '\(expected)', not '\(call.signature)'",
                 core: core)
             return
         }
@@ -335,9 +349,9 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
     ) {
         let result: Result<[DBusValue], DBusError>
         switch object.remoteSetTarget(interface: interface, name: name, type: value.type) {
-        case let .failure(error):
+        case .failure(let error):
             result = .failure(error)
-        case let .success((interfaceName, property)):
+        case .success((let interfaceName, let property)):
             do {
                 try property.validateWrite?(value)
                 try object.setProperty(name, of: interfaceName, to: value)
@@ -352,8 +366,11 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
     // MARK: org.freedesktop.DBus.ObjectManager
 
     private func getManagedObjects(_ call: DBusMessage, member: String, manager: DBusObjectPath, core: ConnectionCore) {
-        guard acceptsNoArgumentCall(call, member: member, expected: "GetManagedObjects",
-            interface: DBusStandardInterface.objectManager, core: core) else { return }
+        guard
+            acceptsNoArgumentCall(
+                call, member: member, expected: "GetManagedObjects",
+                interface: DBusStandardInterface.objectManager, core: core)
+        else { return }
         // Read and replied under the registry's lock: the snapshot and the signals around it are in order.
         lock.withLock {
             let entries = objects.filter { manager.isAncestor(of: $0.key) }.sorted { $0.key < $1.key }.map {
@@ -393,8 +410,11 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         _ call: DBusMessage, member: String, object: DBusExportedObject?, isManager: Bool, children: [String],
         core: ConnectionCore
     ) {
-        guard acceptsNoArgumentCall(call, member: member, expected: "Introspect",
-            interface: DBusStandardInterface.introspectable, core: core) else { return }
+        guard
+            acceptsNoArgumentCall(
+                call, member: member, expected: "Introspect",
+                interface: DBusStandardInterface.introspectable, core: core)
+        else { return }
         let xml = DBusIntrospection.document(
             interfaces: object?.interfaces, isManager: isManager, children: children)
         sendReply(to: call, result: .success([.string(xml)]), outputSignature: nil, core: core)

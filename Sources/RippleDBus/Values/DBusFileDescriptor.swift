@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// One open Unix file descriptor carried by a D-Bus message (type `h`): the object owns it and closes it
 /// when it is released, unless its ownership was taken out with ``take()``.

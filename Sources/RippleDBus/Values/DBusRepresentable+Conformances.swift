@@ -3,7 +3,7 @@ extension UInt8: DBusRepresentable {
     public static var dbusType: DBusType { .byte }
     /// Decodes a `.byte`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .byte(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .byte(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.byte(self)`
@@ -15,7 +15,7 @@ extension Bool: DBusRepresentable {
     public static var dbusType: DBusType { .boolean }
     /// Decodes a `.boolean`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .boolean(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .boolean(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.boolean(self)`
@@ -27,7 +27,7 @@ extension Int16: DBusRepresentable {
     public static var dbusType: DBusType { .int16 }
     /// Decodes an `.int16`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .int16(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .int16(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.int16(self)`
@@ -39,7 +39,7 @@ extension UInt16: DBusRepresentable {
     public static var dbusType: DBusType { .uint16 }
     /// Decodes a `.uint16`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .uint16(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .uint16(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.uint16(self)`
@@ -51,7 +51,7 @@ extension Int32: DBusRepresentable {
     public static var dbusType: DBusType { .int32 }
     /// Decodes an `.int32`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .int32(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .int32(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.int32(self)`
@@ -63,7 +63,7 @@ extension UInt32: DBusRepresentable {
     public static var dbusType: DBusType { .uint32 }
     /// Decodes a `.uint32`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .uint32(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .uint32(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.uint32(self)`
@@ -75,7 +75,7 @@ extension Int64: DBusRepresentable {
     public static var dbusType: DBusType { .int64 }
     /// Decodes an `.int64`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .int64(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .int64(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.int64(self)`
@@ -87,7 +87,7 @@ extension UInt64: DBusRepresentable {
     public static var dbusType: DBusType { .uint64 }
     /// Decodes a `.uint64`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .uint64(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .uint64(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.uint64(self)`
@@ -99,7 +99,7 @@ extension Double: DBusRepresentable {
     public static var dbusType: DBusType { .double }
     /// Decodes a `.double`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .double(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .double(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.double(self)`
@@ -111,7 +111,7 @@ extension String: DBusRepresentable {
     public static var dbusType: DBusType { .string }
     /// Decodes a `.string`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .string(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .string(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.string(self)`
@@ -123,7 +123,7 @@ extension DBusObjectPath: DBusRepresentable {
     public static var dbusType: DBusType { .objectPath }
     /// Decodes an `.objectPath`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .objectPath(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .objectPath(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.objectPath(self)`
@@ -135,7 +135,7 @@ extension DBusSignature: DBusRepresentable {
     public static var dbusType: DBusType { .signature }
     /// Decodes a `.signature`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .signature(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .signature(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.signature(self)`
@@ -153,7 +153,7 @@ extension DBusRepresentable where Self: DBusFileDescriptor {
     /// Decodes a `.unixFD` as the very ``DBusFileDescriptor`` object it holds (no duplication); throws
     /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .unixFD(descriptor) = dbusValue, let same = descriptor as? Self else {
+        guard case .unixFD(let descriptor) = dbusValue, let same = descriptor as? Self else {
             throw .mismatch(Self.self, found: dbusValue)
         }
         self = same
@@ -166,7 +166,7 @@ extension DBusValue: DBusRepresentable {
     /// Unwraps one `.variant`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` (expected
     /// `"v"`) for a value that is not a variant.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .variant(value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
+        guard case .variant(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
     }
     /// `.variant(self)`
@@ -183,11 +183,11 @@ extension Array: DBusRepresentable where Element: DBusRepresentable {
     /// Throws ``DBusDecodingError/typeMismatch(expected:found:at:)``: at the top for another type, at
     /// `"element N"` for an element that disagrees with the declared type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        if Element.self == UInt8.self, case let .bytes(bytes) = dbusValue {
+        if Element.self == UInt8.self, case .bytes(let bytes) = dbusValue {
             self = unsafeBitCast(bytes, to: [Element].self)  // the same type, checked above
             return
         }
-        guard case let .array(elementType, elements) = dbusValue, elementType == Element.dbusType else {
+        guard case .array(let elementType, let elements) = dbusValue, elementType == Element.dbusType else {
             throw .mismatch(Self.self, found: dbusValue)
         }
         var result: [Element] = []
@@ -223,7 +223,7 @@ extension Dictionary: DBusRepresentable where Key: DBusRepresentable, Value: DBu
     /// `"key K"` (`K` the key as ``DBusValue/description`` renders it, `key "RSSI"`) for a value, at
     /// `"entry N"` for a key that disagrees with the declared types.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
-        guard case let .dictionary(keyType, valueType, entries) = dbusValue,
+        guard case .dictionary(let keyType, let valueType, let entries) = dbusValue,
             keyType == Key.dbusType, valueType == Value.dbusType
         else {
             throw .mismatch(Self.self, found: dbusValue)

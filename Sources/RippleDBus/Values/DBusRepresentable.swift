@@ -30,7 +30,7 @@ extension DBusDecodingError {
     /// The error located one level further out: a type mismatch's path gets `location` in front
     /// (`"argument 1"` + `"key \"RSSI\""` is `"argument 1 › key \"RSSI\""`); other errors are unchanged.
     func located(at location: String) -> DBusDecodingError {
-        guard case let .typeMismatch(expected, found, path) = self else { return self }
+        guard case .typeMismatch(let expected, let found, let path) = self else { return self }
         return .typeMismatch(expected: expected, found: found, at: path.isEmpty ? location : "\(location) › \(path)")
     }
 }

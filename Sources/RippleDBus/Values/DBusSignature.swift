@@ -30,10 +30,10 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible {
         var text = string
         let result = text.withUTF8 { DBusSignatureParser.parse($0) }
         switch result {
-        case let .success(types):
+        case .success(let types):
             self.rawValue = string
             self.types = types
-        case let .failure(problem):
+        case .failure(let problem):
             throw .invalidArgument("invalid D-Bus signature \"\(string)\": \(problem.reason)")
         }
     }
@@ -106,8 +106,9 @@ struct DBusSignatureParser: ~Copyable {
             return .success([type])  // the common case in variants, without a parser
         }
         guard bytes.count <= DBusSignature.maximumLength else {
-            return .failure(DBusSignatureProblem(
-                reason: "it is \(bytes.count) bytes long, more than \(DBusSignature.maximumLength)"))
+            return .failure(
+                DBusSignatureProblem(
+                    reason: "it is \(bytes.count) bytes long, more than \(DBusSignature.maximumLength)"))
         }
         var parser = DBusSignatureParser(bytes: bytes)
         do {
@@ -124,12 +125,12 @@ struct DBusSignatureParser: ~Copyable {
     /// Parses a signature string holding exactly one complete type (a variant's), or reports why not.
     static func parseSingleCompleteType(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<DBusType, DBusSignatureProblem> {
         switch parse(bytes) {
-        case let .success(types):
+        case .success(let types):
             guard types.count == 1 else {
                 return .failure(DBusSignatureProblem(reason: "it holds \(types.count) complete types, not one"))
             }
             return .success(types[0])
-        case let .failure(problem):
+        case .failure(let problem):
             return .failure(problem)
         }
     }
@@ -157,7 +158,9 @@ struct DBusSignatureParser: ~Copyable {
 
     private var atEnd: Bool { position >= bytes.count }
 
-    private mutating func parseCompleteType(arrayDepth: Int, structureDepth: Int) throws(DBusSignatureProblem) -> DBusType {
+    private mutating func parseCompleteType(arrayDepth: Int, structureDepth: Int) throws(DBusSignatureProblem)
+        -> DBusType
+    {
         let code = bytes[position]
         position += 1
         if let basic = Self.basicType(for: code) {
@@ -206,7 +209,9 @@ struct DBusSignatureParser: ~Copyable {
     }
 
     /// Parses `kv}` after `a{`.
-    private mutating func parseDictionaryEntry(arrayDepth: Int, structureDepth: Int) throws(DBusSignatureProblem) -> DBusType {
+    private mutating func parseDictionaryEntry(arrayDepth: Int, structureDepth: Int) throws(DBusSignatureProblem)
+        -> DBusType
+    {
         guard !atEnd else { throw DBusSignatureProblem(reason: "a dict entry is not closed") }
         guard bytes[position] != DBusTypeCode.dictEntryEnd else {
             throw DBusSignatureProblem(reason: "a dict entry has no key type")

@@ -124,15 +124,15 @@ public enum DBusType: Sendable, Hashable, CustomStringConvertible {
     /// Appends the signature to `result` without building intermediate strings.
     func appendSignature(to result: inout String) {
         switch self {
-        case let .array(element):
+        case .array(let element):
             result.append("a")
             element.appendSignature(to: &result)
-        case let .dictionary(key, value):
+        case .dictionary(let key, let value):
             result.append("a{")
             key.appendSignature(to: &result)
             value.appendSignature(to: &result)
             result.append("}")
-        case let .structure(fields):
+        case .structure(let fields):
             result.append("(")
             for field in fields {
                 field.appendSignature(to: &result)

@@ -1,92 +1,92 @@
 extension DBusValue {
     /// The byte of a `.byte`, else nil.
     public var byte: UInt8? {
-        if case let .byte(value) = self { return value }
+        if case .byte(let value) = self { return value }
         return nil
     }
 
     /// The boolean of a `.boolean`, else nil.
     public var boolean: Bool? {
-        if case let .boolean(value) = self { return value }
+        if case .boolean(let value) = self { return value }
         return nil
     }
 
     /// The integer of an `.int16`, else nil.
     public var int16: Int16? {
-        if case let .int16(value) = self { return value }
+        if case .int16(let value) = self { return value }
         return nil
     }
 
     /// The integer of a `.uint16`, else nil.
     public var uint16: UInt16? {
-        if case let .uint16(value) = self { return value }
+        if case .uint16(let value) = self { return value }
         return nil
     }
 
     /// The integer of an `.int32`, else nil.
     public var int32: Int32? {
-        if case let .int32(value) = self { return value }
+        if case .int32(let value) = self { return value }
         return nil
     }
 
     /// The integer of a `.uint32`, else nil.
     public var uint32: UInt32? {
-        if case let .uint32(value) = self { return value }
+        if case .uint32(let value) = self { return value }
         return nil
     }
 
     /// The integer of an `.int64`, else nil.
     public var int64: Int64? {
-        if case let .int64(value) = self { return value }
+        if case .int64(let value) = self { return value }
         return nil
     }
 
     /// The integer of a `.uint64`, else nil.
     public var uint64: UInt64? {
-        if case let .uint64(value) = self { return value }
+        if case .uint64(let value) = self { return value }
         return nil
     }
 
     /// The number of a `.double`, else nil.
     public var double: Double? {
-        if case let .double(value) = self { return value }
+        if case .double(let value) = self { return value }
         return nil
     }
 
     /// The text of a `.string`, else nil.
     public var string: String? {
-        if case let .string(value) = self { return value }
+        if case .string(let value) = self { return value }
         return nil
     }
 
     /// The path of an `.objectPath`, else nil.
     public var objectPath: DBusObjectPath? {
-        if case let .objectPath(value) = self { return value }
+        if case .objectPath(let value) = self { return value }
         return nil
     }
 
     /// The signature of a `.signature`, else nil (the value's own type is ``type``).
     public var signature: DBusSignature? {
-        if case let .signature(value) = self { return value }
+        if case .signature(let value) = self { return value }
         return nil
     }
 
     /// The descriptor of a `.unixFD`, else nil.
     public var unixFD: DBusFileDescriptor? {
-        if case let .unixFD(value) = self { return value }
+        if case .unixFD(let value) = self { return value }
         return nil
     }
 
     /// The bytes of a `.bytes`, or of an `.array(.byte, …)` whose elements are all bytes; else nil.
     public var bytes: [UInt8]? {
         switch self {
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             return bytes
-        case let .array(.byte, elements):
+        case .array(.byte, let elements):
             var bytes: [UInt8] = []
             bytes.reserveCapacity(elements.count)
             for element in elements {
-                guard case let .byte(byte) = element else { return nil }
+                guard case .byte(let byte) = element else { return nil }
                 bytes.append(byte)
             }
             return bytes
@@ -98,34 +98,34 @@ extension DBusValue {
     /// The elements of an array (`.bytes` gives `.byte` elements), else nil.
     public var arrayElements: [DBusValue]? {
         switch self {
-        case let .bytes(bytes): bytes.map(DBusValue.byte)
-        case let .array(_, elements): elements
+        case .bytes(let bytes): bytes.map(DBusValue.byte)
+        case .array(_, let elements): elements
         default: nil
         }
     }
 
     /// The entries of a `.dictionary`, in wire order, else nil.
     public var dictionaryEntries: [DBusDictionaryEntry]? {
-        if case let .dictionary(_, _, entries) = self { return entries }
+        if case .dictionary(_, _, let entries) = self { return entries }
         return nil
     }
 
     /// The fields of a `.structure`, else nil.
     public var structureFields: [DBusValue]? {
-        if case let .structure(fields) = self { return fields }
+        if case .structure(let fields) = self { return fields }
         return nil
     }
 
     /// The value inside a `.variant`, else nil.
     public var variantValue: DBusValue? {
-        if case let .variant(value) = self { return value }
+        if case .variant(let value) = self { return value }
         return nil
     }
 
     /// The value with every enclosing variant removed (`<<5>>` gives `5`); a non-variant is itself.
     public var unwrappingVariants: DBusValue {
         var value = self
-        while case let .variant(inner) = value {
+        while case .variant(let inner) = value {
             value = inner
         }
         return value
@@ -151,11 +151,11 @@ extension DBusValue {
     /// nil (also when an entry's key is not a string or its value not a variant). A key present twice keeps
     /// its last value.
     public var stringVariantDictionary: [String: DBusValue]? {
-        guard case let .dictionary(.string, .variant, entries) = self else { return nil }
+        guard case .dictionary(.string, .variant, let entries) = self else { return nil }
         var result: [String: DBusValue] = [:]
         result.reserveCapacity(entries.count)
         for entry in entries {
-            guard case let .string(key) = entry.key, case let .variant(value) = entry.value else { return nil }
+            guard case .string(let key) = entry.key, case .variant(let value) = entry.value else { return nil }
             result[key] = value
         }
         return result

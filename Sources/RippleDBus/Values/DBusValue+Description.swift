@@ -12,37 +12,37 @@ extension DBusValue {
 
     private func write(to text: inout String) {
         switch self {
-        case let .byte(value):
+        case .byte(let value):
             text += "byte 0x" + DBusSignatureParser.hex(value)
-        case let .boolean(value):
+        case .boolean(let value):
             text += value ? "true" : "false"
-        case let .int16(value):
+        case .int16(let value):
             text += "int16 \(value)"
-        case let .uint16(value):
+        case .uint16(let value):
             text += "uint16 \(value)"
-        case let .int32(value):
+        case .int32(let value):
             text += "\(value)"
-        case let .uint32(value):
+        case .uint32(let value):
             text += "uint32 \(value)"
-        case let .int64(value):
+        case .int64(let value):
             text += "int64 \(value)"
-        case let .uint64(value):
+        case .uint64(let value):
             text += "uint64 \(value)"
-        case let .double(value):
+        case .double(let value):
             text += "\(value)"
-        case let .string(value):
+        case .string(let value):
             text += value.debugDescription
-        case let .objectPath(value):
+        case .objectPath(let value):
             text += "objectpath '\(value.rawValue)'"
-        case let .signature(value):
+        case .signature(let value):
             text += "signature '\(value.rawValue)'"
-        case let .unixFD(value):
+        case .unixFD(let value):
             text += value.description
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             text += "bytes ["
             text += bytes.map(DBusSignatureParser.hex).joined(separator: " ")
             text += "]"
-        case let .array(element, elements):
+        case .array(let element, let elements):
             if elements.isEmpty {
                 text += "@a\(element.signature) []"
                 return
@@ -53,7 +53,7 @@ extension DBusValue {
                 value.write(to: &text)
             }
             text += "]"
-        case let .dictionary(key, value, entries):
+        case .dictionary(let key, let value, let entries):
             if entries.isEmpty {
                 text += "@\(DBusType.dictionary(key: key, value: value).signature) {}"
                 return
@@ -66,14 +66,14 @@ extension DBusValue {
                 entry.value.write(to: &text)
             }
             text += "}"
-        case let .structure(fields):
+        case .structure(let fields):
             text += "("
             for (index, value) in fields.enumerated() {
                 if index > 0 { text += ", " }
                 value.write(to: &text)
             }
             text += ")"
-        case let .variant(value):
+        case .variant(let value):
             text += "<"
             value.write(to: &text)
             text += ">"

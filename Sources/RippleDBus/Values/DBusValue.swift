@@ -64,82 +64,82 @@ public enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         case .signature: .signature
         case .unixFD: .unixFD
         case .bytes: .array(.byte)
-        case let .array(element, _): .array(element)
-        case let .dictionary(key, value, _): .dictionary(key: key, value: value)
-        case let .structure(fields): .structure(fields.map(\.type))
+        case .array(let element, _): .array(element)
+        case .dictionary(let key, let value, _): .dictionary(key: key, value: value)
+        case .structure(let fields): .structure(fields.map(\.type))
         case .variant: .variant
         }
     }
 
     public static func == (lhs: DBusValue, rhs: DBusValue) -> Bool {
         switch (lhs, rhs) {
-        case let (.byte(a), .byte(b)): a == b
-        case let (.boolean(a), .boolean(b)): a == b
-        case let (.int16(a), .int16(b)): a == b
-        case let (.uint16(a), .uint16(b)): a == b
-        case let (.int32(a), .int32(b)): a == b
-        case let (.uint32(a), .uint32(b)): a == b
-        case let (.int64(a), .int64(b)): a == b
-        case let (.uint64(a), .uint64(b)): a == b
-        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
-        case let (.string(a), .string(b)): a == b
-        case let (.objectPath(a), .objectPath(b)): a == b
-        case let (.signature(a), .signature(b)): a == b
-        case let (.unixFD(a), .unixFD(b)): a === b
-        case let (.bytes(a), .bytes(b)): a == b
-        case let (.bytes(bytes), .array(.byte, elements)), let (.array(.byte, elements), .bytes(bytes)):
+        case (.byte(let a), .byte(let b)): a == b
+        case (.boolean(let a), .boolean(let b)): a == b
+        case (.int16(let a), .int16(let b)): a == b
+        case (.uint16(let a), .uint16(let b)): a == b
+        case (.int32(let a), .int32(let b)): a == b
+        case (.uint32(let a), .uint32(let b)): a == b
+        case (.int64(let a), .int64(let b)): a == b
+        case (.uint64(let a), .uint64(let b)): a == b
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): a == b
+        case (.objectPath(let a), .objectPath(let b)): a == b
+        case (.signature(let a), .signature(let b)): a == b
+        case (.unixFD(let a), .unixFD(let b)): a === b
+        case (.bytes(let a), .bytes(let b)): a == b
+        case (.bytes(let bytes), .array(.byte, let elements)), (.array(.byte, let elements), .bytes(let bytes)):
             bytes.count == elements.count && zip(bytes, elements).allSatisfy { .byte($0) == $1 }
-        case let (.array(typeA, a), .array(typeB, b)): typeA == typeB && a == b
-        case let (.dictionary(keyA, valueA, a), .dictionary(keyB, valueB, b)):
+        case (.array(let typeA, let a), .array(let typeB, let b)): typeA == typeB && a == b
+        case (.dictionary(let keyA, let valueA, let a), .dictionary(let keyB, let valueB, let b)):
             keyA == keyB && valueA == valueB && a == b
-        case let (.structure(a), .structure(b)): a == b
-        case let (.variant(a), .variant(b)): a == b
+        case (.structure(let a), .structure(let b)): a == b
+        case (.variant(let a), .variant(let b)): a == b
         default: false
         }
     }
 
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case let .byte(value):
+        case .byte(let value):
             hasher.combine(DBusTypeCode.byte)
             hasher.combine(value)
-        case let .boolean(value):
+        case .boolean(let value):
             hasher.combine(DBusTypeCode.boolean)
             hasher.combine(value)
-        case let .int16(value):
+        case .int16(let value):
             hasher.combine(DBusTypeCode.int16)
             hasher.combine(value)
-        case let .uint16(value):
+        case .uint16(let value):
             hasher.combine(DBusTypeCode.uint16)
             hasher.combine(value)
-        case let .int32(value):
+        case .int32(let value):
             hasher.combine(DBusTypeCode.int32)
             hasher.combine(value)
-        case let .uint32(value):
+        case .uint32(let value):
             hasher.combine(DBusTypeCode.uint32)
             hasher.combine(value)
-        case let .int64(value):
+        case .int64(let value):
             hasher.combine(DBusTypeCode.int64)
             hasher.combine(value)
-        case let .uint64(value):
+        case .uint64(let value):
             hasher.combine(DBusTypeCode.uint64)
             hasher.combine(value)
-        case let .double(value):
+        case .double(let value):
             hasher.combine(DBusTypeCode.double)
             hasher.combine(value.bitPattern)
-        case let .string(value):
+        case .string(let value):
             hasher.combine(DBusTypeCode.string)
             hasher.combine(value)
-        case let .objectPath(value):
+        case .objectPath(let value):
             hasher.combine(DBusTypeCode.objectPath)
             hasher.combine(value)
-        case let .signature(value):
+        case .signature(let value):
             hasher.combine(DBusTypeCode.signature)
             hasher.combine(value)
-        case let .unixFD(value):
+        case .unixFD(let value):
             hasher.combine(DBusTypeCode.unixFD)
             hasher.combine(value)
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             // Hashes as the equal `.array(.byte, …)` does.
             hasher.combine(DBusTypeCode.array)
             hasher.combine(DBusType.byte)
@@ -148,22 +148,22 @@ public enum DBusValue: Sendable, Hashable, CustomStringConvertible {
                 hasher.combine(DBusTypeCode.byte)
                 hasher.combine(byte)
             }
-        case let .array(element, elements):
+        case .array(let element, let elements):
             hasher.combine(DBusTypeCode.array)
             hasher.combine(element)
             hasher.combine(elements.count)
             for value in elements {
                 value.hash(into: &hasher)
             }
-        case let .dictionary(key, value, entries):
+        case .dictionary(let key, let value, let entries):
             hasher.combine(DBusTypeCode.dictEntry)
             hasher.combine(key)
             hasher.combine(value)
             hasher.combine(entries)
-        case let .structure(fields):
+        case .structure(let fields):
             hasher.combine(DBusTypeCode.structure)
             hasher.combine(fields)
-        case let .variant(value):
+        case .variant(let value):
             hasher.combine(DBusTypeCode.variant)
             value.hash(into: &hasher)
         }

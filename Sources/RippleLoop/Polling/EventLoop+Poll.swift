@@ -51,7 +51,8 @@ extension EventLoop {
 /// `request` and `cancel` come from any thread; the loop thread registers the subscription with the
 /// descriptor's ``FileDescriptorPoller`` (only after `receive(subscription:)` has returned, so no value
 /// can overtake it) and delivers values and the completion.
-private final class PollSubscription<Downstream: Subscriber>: Subscription, PollClient, CustomStringConvertible, Sendable
+private final class PollSubscription<Downstream: Subscriber>: Subscription, PollClient, CustomStringConvertible,
+    Sendable
 where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopError {
     let loop: EventLoop
     let fileDescriptor: Int32

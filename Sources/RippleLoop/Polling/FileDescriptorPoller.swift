@@ -63,7 +63,8 @@ final class FileDescriptorPoller {
     /// Watches `events` (stops watching for an empty set); returns libuv's error if it refuses.
     func watch(_ events: EventLoop.PollEvents) -> EventLoopError? {
         guard !isClosed, events != watched else { return nil }
-        let status = events.isEmpty ? uv_poll_stop(handle) : uv_poll_start(handle, events.rawValue, fileDescriptorPollCallback)
+        let status =
+            events.isEmpty ? uv_poll_stop(handle) : uv_poll_start(handle, events.rawValue, fileDescriptorPollCallback)
         guard status == 0 else { return .libuv(code: status) }
         watched = events
         return nil

@@ -23,7 +23,8 @@ extension EventLoop {
         /// The names of the events, e.g. `"[readable, writable]"`.
         public var description: String {
             let names: [(PollEvents, String)] = [
-                (.readable, "readable"), (.writable, "writable"), (.disconnect, "disconnect"), (.prioritized, "prioritized"),
+                (.readable, "readable"), (.writable, "writable"), (.disconnect, "disconnect"),
+                (.prioritized, "prioritized"),
             ]
             return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
         }

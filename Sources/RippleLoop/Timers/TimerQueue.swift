@@ -96,11 +96,13 @@ final class TimerQueue: Sendable {
                 for entry in fired {
                     guard let record = entry.record, record.interval > 0,
                         record.state.compareExchange(
-                            expected: TimerRecord.firing, desired: TimerRecord.scheduled, ordering: .acquiringAndReleasing
+                            expected: TimerRecord.firing, desired: TimerRecord.scheduled,
+                            ordering: .acquiringAndReleasing
                         ).exchanged
                     else { continue }
                     let deadline = Self.nextTick(after: entry.deadline, every: record.interval, now: now)
-                    heap.push(TimerEntry(deadline: deadline, sequence: nextSequence, action: entry.action, record: record))
+                    heap.push(
+                        TimerEntry(deadline: deadline, sequence: nextSequence, action: entry.action, record: record))
                     nextSequence &+= 1
                 }
             }

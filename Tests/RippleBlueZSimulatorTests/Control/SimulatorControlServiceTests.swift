@@ -121,7 +121,8 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
         #expect(fixture.service.isRunning)
         let owner = try await fixture.client.call(
             destination: "org.freedesktop.DBus", path: try DBusObjectPath("/org/freedesktop/DBus"),
-            interface: "org.freedesktop.DBus", member: "GetNameOwner", arguments: [.string(SimulatorControlService.busName)]
+            interface: "org.freedesktop.DBus", member: "GetNameOwner",
+            arguments: [.string(SimulatorControlService.busName)]
         ).firstValue
         #expect(owner.body == [.string(fixture.service.uniqueName ?? "")])
         try await fixture.service.start()  // already started: nothing happens
@@ -130,7 +131,8 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
         #expect(fixture.service.uniqueName == nil)
         let hasOwner = try await fixture.client.call(
             destination: "org.freedesktop.DBus", path: try DBusObjectPath("/org/freedesktop/DBus"),
-            interface: "org.freedesktop.DBus", member: "NameHasOwner", arguments: [.string(SimulatorControlService.busName)]
+            interface: "org.freedesktop.DBus", member: "NameHasOwner",
+            arguments: [.string(SimulatorControlService.busName)]
         ).firstValue
         #expect(hasOwner.body == [.boolean(false)])
         await fixture.service.stop()  // already stopped: nothing happens
@@ -140,9 +142,12 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
         let fixture = try await ControlFixture()
         let second = SimulatorControlService(
             simulator: RecordingSimulator(), bus: fixture.daemon.bus, loop: fixture.loopThread.loop)
-        await #expect(throws: SimulatorError.bus(.remote(
-            name: "org.freedesktop.DBus.Error.AddressInUse",
-            message: "org.ripple.BlueZSimulator is owned by another connection"))) {
+        await #expect(
+            throws: SimulatorError.bus(
+                .remote(
+                    name: "org.freedesktop.DBus.Error.AddressInUse",
+                    message: "org.ripple.BlueZSimulator is owned by another connection"))
+        ) {
             try await second.start()
         }
         #expect(!second.isRunning)
@@ -172,36 +177,50 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
         try await fixture.call("ClearFaults", [address])
         try await fixture.call("Restart", [.double(0.25)])
         let known = RecordingSimulator.known
-        #expect(fixture.simulator.calls == [
-            .disconnect(known, .remote), .disconnect(known, .timeout), .disconnect(known, .local),
-            .setInRange(false, known), .setPowered(false, "hci0"), .notify(known, 0x2A19, [42]),
-            .clearFaults(known), .restart(.milliseconds(250)),
-        ])
+        #expect(
+            fixture.simulator.calls == [
+                .disconnect(known, .remote), .disconnect(known, .timeout), .disconnect(known, .local),
+                .setInRange(false, known), .setPowered(false, "hci0"), .notify(known, 0x2A19, [42]),
+                .clearFaults(known), .restart(.milliseconds(250)),
+            ])
     }
 
     @Test func faultsAreReadFromTheirOptions() async throws {
         let fixture = try await ControlFixture()
         let uuid: DBusValue = .string("2a37")
-        try await fixture.call("InjectFault", [address, .string("connect"), .string(""), .string("fail"), options([:])])
+        try await fixture.call(
+            "InjectFault", [address, .string("connect"), .string(""), .string("fail"), options([:])])
         try await fixture.call(
             "InjectFault",
-            [address, .string("read"), uuid, .string("fail"), options(["error": .string("NotPermitted"),
-                "message": .string("Read not permitted"), "times": .uint32(2)])])
+            [
+                address, .string("read"), uuid, .string("fail"),
+                options([
+                    "error": .string("NotPermitted"),
+                    "message": .string("Read not permitted"), "times": .uint32(2),
+                ]),
+            ])
         try await fixture.call(
             "InjectFault", [address, .string("write"), uuid, .string("fail"), options(["att": .byte(0x80)])])
         try await fixture.call(
             "InjectFault", [address, .string("start-notify"), uuid, .string("delay"), options(["delay": .double(1.5)])])
         try await fixture.call(
             "InjectFault",
-            [address, .string("acquire-notify"), uuid, .string("fail-after"),
-             options(["delay": .int32(2), "error": .string("org.bluez.Error.NotReady")])])
+            [
+                address, .string("acquire-notify"), uuid, .string("fail-after"),
+                options(["delay": .int32(2), "error": .string("org.bluez.Error.NotReady")]),
+            ])
         try await fixture.call(
             "InjectFault",
-            [address, .string("pair"), .string(""), .string("disconnect"), options(["reason": .string("authentication")])])
+            [
+                address, .string("pair"), .string(""), .string("disconnect"),
+                options(["reason": .string("authentication")]),
+            ])
         try await fixture.call(
             "InjectFault",
-            [address, .string("connect"), .string(""), .string("connect-without-connected-signal"),
-             options(["times": .int64(1)])])
+            [
+                address, .string("connect"), .string(""), .string("connect-without-connected-signal"),
+                options(["times": .int64(1)]),
+            ])
         for (operation, expected) in [
             ("disconnect", SimulatedOperation.disconnect), ("stop-notify", .stopNotify(0x2A37)),
             ("acquire-write", .acquireWrite(0x2A37)), ("read-descriptor", .readDescriptor(0x2A37)),
@@ -209,42 +228,49 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
         ] {
             let attribute: DBusValue = expected == .disconnect ? .string("") : uuid
             try await fixture.call(
-                "InjectFault", [address, .string(operation), attribute, .string("fail"), options(["error": .string("Failed")])])
+                "InjectFault",
+                [address, .string(operation), attribute, .string("fail"), options(["error": .string("Failed")])])
         }
         let known = RecordingSimulator.known
         let failed = BlueZError.failed("Operation failed")
-        #expect(fixture.simulator.calls == [
-            .inject(.fail(failed), .connect, known, nil),
-            .inject(.fail(.notPermitted("Read not permitted")), .read(0x2A37), known, 2),
-            .inject(.fail(.failed("Operation failed with ATT error: 0x80")), .write(0x2A37), known, nil),
-            .inject(.delay(.milliseconds(1500)), .startNotify(0x2A37), known, nil),
-            .inject(.failAfter(.seconds(2), .notReady), .acquireNotify(0x2A37), known, nil),
-            .inject(.disconnect(.authentication), .pair, known, nil),
-            .inject(.connectWithoutConnectedSignal, .connect, known, 1),
-            .inject(.fail(failed), .disconnect, known, nil),
-            .inject(.fail(failed), .stopNotify(0x2A37), known, nil),
-            .inject(.fail(failed), .acquireWrite(0x2A37), known, nil),
-            .inject(.fail(failed), .readDescriptor(0x2A37), known, nil),
-            .inject(.fail(failed), .writeDescriptor(0x2A37), known, nil),
-        ])
+        #expect(
+            fixture.simulator.calls == [
+                .inject(.fail(failed), .connect, known, nil),
+                .inject(.fail(.notPermitted("Read not permitted")), .read(0x2A37), known, 2),
+                .inject(.fail(.failed("Operation failed with ATT error: 0x80")), .write(0x2A37), known, nil),
+                .inject(.delay(.milliseconds(1500)), .startNotify(0x2A37), known, nil),
+                .inject(.failAfter(.seconds(2), .notReady), .acquireNotify(0x2A37), known, nil),
+                .inject(.disconnect(.authentication), .pair, known, nil),
+                .inject(.connectWithoutConnectedSignal, .connect, known, 1),
+                .inject(.fail(failed), .disconnect, known, nil),
+                .inject(.fail(failed), .stopNotify(0x2A37), known, nil),
+                .inject(.fail(failed), .acquireWrite(0x2A37), known, nil),
+                .inject(.fail(failed), .readDescriptor(0x2A37), known, nil),
+                .inject(.fail(failed), .writeDescriptor(0x2A37), known, nil),
+            ])
     }
 
     @Test func malformedArgumentsAreRefusedSayingWhy() async throws {
         let fixture = try await ControlFixture()
         let invalid = "org.ripple.BlueZSimulator.Error.InvalidArguments"
-        func expectInvalid(_ member: String, _ arguments: [DBusValue], _ message: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func expectInvalid(
+            _ member: String, _ arguments: [DBusValue], _ message: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
             let error = try await fixture.failure(member, arguments)
             #expect(error == .remote(name: invalid, message: message), sourceLocation: sourceLocation)
         }
-        try await expectInvalid("Disconnect", [.string("nope"), .string("")], #""nope" is not a device address (XX:XX:XX:XX:XX:XX)"#)
+        try await expectInvalid(
+            "Disconnect", [.string("nope"), .string("")], #""nope" is not a device address (XX:XX:XX:XX:XX:XX)"#)
         try await expectInvalid(
             "Disconnect", [address, .string("bored")],
-            #""bored" is not a disconnect reason (unknown, timeout, local, remote, authentication, suspend, or org.bluez.Reason.*)"#)
+            #""bored" is not a disconnect reason (unknown, timeout, local, remote, authentication, suspend, or org.bluez.Reason.*)"#
+        )
         try await expectInvalid("Notify", [address, .string("2g37"), .bytes([])], #""2g37" is not a UUID"#)
         try await expectInvalid(
             "InjectFault", [address, .string("explode"), .string(""), .string("fail"), options([:])],
-            #""explode" is not an operation (connect, disconnect, pair, read, write, start-notify, stop-notify, acquire-notify, acquire-write, read-descriptor, write-descriptor)"#)
+            #""explode" is not an operation (connect, disconnect, pair, read, write, start-notify, stop-notify, acquire-notify, acquire-write, read-descriptor, write-descriptor)"#
+        )
         try await expectInvalid(
             "InjectFault", [address, .string("connect"), .string("2a37"), .string("fail"), options([:])],
             #"the operation connect takes no attribute; pass """#)
@@ -254,7 +280,8 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
             "InjectFault", [address, .string("connect"), .string(""), .string("melt"), options([:])],
             #""melt" is not a fault (fail, delay, fail-after, disconnect, connect-without-connected-signal)"#)
         try await expectInvalid(
-            "InjectFault", [address, .string("connect"), .string(""), .string("fail"), options(["colour": .string("red")])],
+            "InjectFault",
+            [address, .string("connect"), .string(""), .string("fail"), options(["colour": .string("red")])],
             #""colour" is not a fault option (error, message, att, delay, reason, times)"#)
         try await expectInvalid(
             "InjectFault", [address, .string("connect"), .string(""), .string("fail"), options(["times": .int32(0)])],
@@ -263,13 +290,15 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
             "InjectFault", [address, .string("connect"), .string(""), .string("delay"), options([:])],
             "the fault needs a delay (seconds)")
         try await expectInvalid(
-            "InjectFault", [address, .string("connect"), .string(""), .string("delay"), options(["delay": .double(-1)])],
+            "InjectFault",
+            [address, .string("connect"), .string(""), .string("delay"), options(["delay": .double(-1)])],
             "delay must be a number of seconds (0 or more)")
         try await expectInvalid(
             "InjectFault", [address, .string("read"), .string("2a37"), .string("fail"), options(["att": .int32(300)])],
             "att must be an ATT error code (0…255)")
         try await expectInvalid(
-            "InjectFault", [address, .string("read"), .string("2a37"), .string("fail"), options(["error": .string("org.")])],
+            "InjectFault",
+            [address, .string("read"), .string("2a37"), .string("fail"), options(["error": .string("org.")])],
             #""org." is not an error name"#)
         try await expectInvalid("Restart", [.double(-2)], "the downtime must be 0…3600 seconds")
         #expect(fixture.simulator.calls.isEmpty)
@@ -280,19 +309,25 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
     @Test func theSimulatorsRefusalsHaveTheirOwnNames() async throws {
         let fixture = try await ControlFixture()
         let stranger = try await fixture.failure("SetInRange", [.string("C0:FF:EE:00:00:99"), .boolean(true)])
-        #expect(stranger == .remote(
-            name: "org.ripple.BlueZSimulator.Error.UnknownPeripheral",
-            message: "no simulated peripheral has the address C0:FF:EE:00:00:99"))
+        #expect(
+            stranger
+                == .remote(
+                    name: "org.ripple.BlueZSimulator.Error.UnknownPeripheral",
+                    message: "no simulated peripheral has the address C0:FF:EE:00:00:99"))
         let adapter = try await fixture.failure("SetPowered", [.string("hci7"), .boolean(true)])
-        #expect(adapter == .remote(name: "org.ripple.BlueZSimulator.Error.InvalidArguments", message: "no adapter is named hci7"))
+        #expect(
+            adapter
+                == .remote(
+                    name: "org.ripple.BlueZSimulator.Error.InvalidArguments", message: "no adapter is named hci7"))
         let names = [
             SimulatorError.unknownAttribute(0x2A37), .notConnected(RecordingSimulator.known), .notRunning,
             .bus(.disconnected),
         ].map { SimulatorControlService.dbusError($0).remoteName }
-        #expect(names == [
-            "org.ripple.BlueZSimulator.Error.UnknownAttribute", "org.ripple.BlueZSimulator.Error.NotConnected",
-            "org.ripple.BlueZSimulator.Error.NotRunning", "org.ripple.BlueZSimulator.Error.Failed",
-        ])
+        #expect(
+            names == [
+                "org.ripple.BlueZSimulator.Error.UnknownAttribute", "org.ripple.BlueZSimulator.Error.NotConnected",
+                "org.ripple.BlueZSimulator.Error.NotRunning", "org.ripple.BlueZSimulator.Error.Failed",
+            ])
     }
 
     @Test func callsAreCarriedOutInTheOrderTheyArrive() async throws {
@@ -306,7 +341,7 @@ private let address: DBusValue = .string("c0:ff:ee:00:00:01")
         let replies = try await merged.firstValue
         #expect(replies.count == 60)
         let values = fixture.simulator.calls.compactMap { call -> UInt8? in
-            guard case let .notify(_, _, value) = call else { return nil }
+            guard case .notify(_, _, let value) = call else { return nil }
             return value.first
         }
         #expect(values == (0..<60).map(UInt8.init))

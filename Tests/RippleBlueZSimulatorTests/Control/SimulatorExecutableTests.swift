@@ -53,7 +53,8 @@ import Testing
 
         let control = try DBusObjectPath(SimulatorControlService.objectPathString)
         _ = try await client.call(
-            destination: SimulatorControlService.busName, path: control, interface: SimulatorControlService.interfaceName,
+            destination: SimulatorControlService.busName, path: control,
+            interface: SimulatorControlService.interfaceName,
             member: "SetPowered", arguments: [.string("hci0"), .boolean(false)]
         ).firstValue
         let powered = try await client.call(
@@ -63,7 +64,8 @@ import Testing
         ).firstValue
         #expect(powered.body.first?.unwrappingVariants == .boolean(false))
         let statistics = try await client.call(
-            destination: SimulatorControlService.busName, path: control, interface: SimulatorControlService.interfaceName,
+            destination: SimulatorControlService.busName, path: control,
+            interface: SimulatorControlService.interfaceName,
             member: "GetStatistics"
         ).firstValue
         #expect(statistics.body.first?.stringVariantDictionary?["SocketNotifications"] == .int64(0))
@@ -72,7 +74,8 @@ import Testing
         let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(rest.hasPrefix("notifications sent: 0 (0 over AcquireNotify sockets, 0 as PropertiesChanged signals)\n"))
+        #expect(
+            rest.hasPrefix("notifications sent: 0 (0 over AcquireNotify sockets, 0 as PropertiesChanged signals)\n"))
         #expect(rest.contains("process CPU time: "))
     }
 }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import RippleDBus
 import Synchronization
 import Testing
 
 @testable import RippleBlueZSimulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 private let service = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service0001"
 private let level = service + "/char0002"  // 0xAAA1: read, write, write-without-response, notify
@@ -19,15 +20,19 @@ private let noOptions = DBusValue.stringVariantDictionary([:])
 private func gattWorld() -> SimulatedWorld {
     var peripheral = monitor(known: true)
     peripheral.services = [
-        SimulatedService(uuid: 0xAAA0, characteristics: [
-            SimulatedCharacteristic(
-                uuid: 0xAAA1, flags: [.read, .write, .writeWithoutResponse, .notify], value: [1, 2, 3],
-                descriptors: [.userDescription("Level")]),
-            SimulatedCharacteristic(
-                uuid: 0xAAA2, flags: [.notify], notificationSource: NotificationSource(count: 10_000, payload: .numbered(size: 20))),
-            SimulatedCharacteristic(uuid: 0xAAA3, flags: [.write], value: [9]),
-            SimulatedCharacteristic(uuid: 0xAAA4, flags: [.read], onRead: { _ throws(BlueZError) in throw .attError(0x80) }),
-        ])
+        SimulatedService(
+            uuid: 0xAAA0,
+            characteristics: [
+                SimulatedCharacteristic(
+                    uuid: 0xAAA1, flags: [.read, .write, .writeWithoutResponse, .notify], value: [1, 2, 3],
+                    descriptors: [.userDescription("Level")]),
+                SimulatedCharacteristic(
+                    uuid: 0xAAA2, flags: [.notify],
+                    notificationSource: NotificationSource(count: 10_000, payload: .numbered(size: 20))),
+                SimulatedCharacteristic(uuid: 0xAAA3, flags: [.write], value: [9]),
+                SimulatedCharacteristic(
+                    uuid: 0xAAA4, flags: [.read], onRead: { _ throws(BlueZError) in throw .attError(0x80) }),
+            ])
     ]
     return SimulatedWorld(peripherals: [.init(peripheral)])
 }
@@ -53,19 +58,24 @@ private func firstOutOfOrder(_ numbers: [UInt32]) -> Int? {
 }
 
 private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
-    bytes.count < 4 ? UInt32.max : UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+    bytes.count < 4
+        ? UInt32.max : UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
 }
 
 @Suite(.timeLimit(.minutes(1))) struct GATTTests {
     @Test func theObjectsHaveBluetoothdsPathsHandlesAndProperties() async throws {
         let fixture = try await connected()
         let tree = try await fixture.managedObjects()
-        #expect(tree.keys.filter { $0.hasPrefix(service) }.sorted() == [
-            service, level, level + "/desc0004", level + "/desc0005", stream, stream + "/desc0008", writeOnly, failing,
-        ])
+        #expect(
+            tree.keys.filter { $0.hasPrefix(service) }.sorted() == [
+                service, level, level + "/desc0004", level + "/desc0005", stream, stream + "/desc0008", writeOnly,
+                failing,
+            ])
         let properties = try #require(tree[level]?[characteristicInterface])
         #expect(properties["UUID"] == .string("0000aaa1-0000-1000-8000-00805f9b34fb"))
-        #expect(properties["Flags"] == .array(.string, ["read", "write-without-response", "write", "notify"].map(DBusValue.string)))
+        #expect(
+            properties["Flags"]
+                == .array(.string, ["read", "write-without-response", "write", "notify"].map(DBusValue.string)))
         #expect(properties["Handle"] == .uint16(2))
         #expect(properties["MTU"] == .uint16(247))
         #expect(properties["Notifying"] == .boolean(false))
@@ -73,7 +83,8 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         #expect(properties["WriteAcquired"] == .boolean(false))
         #expect(properties["Value"] == nil)  // nothing read or notified yet
         #expect(tree[writeOnly]?[characteristicInterface]?["Notifying"] == nil)
-        #expect(tree[level + "/desc0004"]?[descriptorInterface]?["UUID"] == .string("00002902-0000-1000-8000-00805f9b34fb"))
+        #expect(
+            tree[level + "/desc0004"]?[descriptorInterface]?["UUID"] == .string("00002902-0000-1000-8000-00805f9b34fb"))
         #expect(tree[service]?["org.bluez.GattService1"]?["Device"] == .objectPath(try DBusObjectPath(monitorPath)))
         await fixture.stop()
     }
@@ -81,22 +92,32 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
     @Test func readsAnswerWithTheValueSignalItAndFailAsBluetoothdDoes() async throws {
         let fixture = try await connected()
         let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-        #expect(try await fixture.call(level, characteristicInterface, "ReadValue", [noOptions]) == [.bytes([1, 2, 3])])
-        #expect(try await fixture.call(level, characteristicInterface, "ReadValue", [noOptions]) == [.bytes([1, 2, 3])])
+        #expect(
+            try await fixture.call(level, characteristicInterface, "ReadValue", [noOptions]) == [.bytes([1, 2, 3])])
+        #expect(
+            try await fixture.call(level, characteristicInterface, "ReadValue", [noOptions]) == [.bytes([1, 2, 3])])
         // Every read is signalled as a change of Value, even when it did not change (clients see it as a
         // notification when they listen).
         let values = await changes.wait(for: 2).compactMap { $0.propertiesChange?.changed["Value"] }
         #expect(values == [.bytes([1, 2, 3]), .bytes([1, 2, 3])])
-        #expect(try await fixture.call(level, characteristicInterface, "ReadValue",
-            [.stringVariantDictionary(["offset": .uint16(1)])]) == [.bytes([2, 3])])
-        #expect(try await fixture.error(level, characteristicInterface, "ReadValue",
-            [.stringVariantDictionary(["offset": .uint16(9)])]) == .invalidArguments("Invalid offset"))
-        #expect(try await fixture.error(level, characteristicInterface, "ReadValue",
-            [.stringVariantDictionary(["offset": .string("1")])]) == .invalidArguments)
-        #expect(try await fixture.error(writeOnly, characteristicInterface, "ReadValue", [noOptions])
-            == .notPermitted("Read not permitted"))
-        #expect(try await fixture.error(failing, characteristicInterface, "ReadValue", [noOptions])
-            == .failed("Operation failed with ATT error: 0x80"))
+        #expect(
+            try await fixture.call(
+                level, characteristicInterface, "ReadValue",
+                [.stringVariantDictionary(["offset": .uint16(1)])]) == [.bytes([2, 3])])
+        #expect(
+            try await fixture.error(
+                level, characteristicInterface, "ReadValue",
+                [.stringVariantDictionary(["offset": .uint16(9)])]) == .invalidArguments("Invalid offset"))
+        #expect(
+            try await fixture.error(
+                level, characteristicInterface, "ReadValue",
+                [.stringVariantDictionary(["offset": .string("1")])]) == .invalidArguments)
+        #expect(
+            try await fixture.error(writeOnly, characteristicInterface, "ReadValue", [noOptions])
+                == .notPermitted("Read not permitted"))
+        #expect(
+            try await fixture.error(failing, characteristicInterface, "ReadValue", [noOptions])
+                == .failed("Operation failed with ATT error: 0x80"))
         await fixture.stop()
     }
 
@@ -104,20 +125,26 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         let fixture = try await connected()
         _ = try await fixture.call(level, characteristicInterface, "WriteValue", [.bytes([7]), noOptions])
         #expect(try await fixture.simulator.value(of: 0xAAA1, peripheral: monitorAddress) == [7])
-        _ = try await fixture.call(level, characteristicInterface, "WriteValue",
+        _ = try await fixture.call(
+            level, characteristicInterface, "WriteValue",
             [.bytes([8, 9]), .stringVariantDictionary(["type": .string("command")])])
         #expect(try await fixture.simulator.value(of: 0xAAA1, peripheral: monitorAddress) == [8, 9])
         // A Write Command to a characteristic without write-without-response is sent, and ignored by it.
-        _ = try await fixture.call(writeOnly, characteristicInterface, "WriteValue",
+        _ = try await fixture.call(
+            writeOnly, characteristicInterface, "WriteValue",
             [.bytes([1]), .stringVariantDictionary(["type": .string("command")])])
         #expect(try await fixture.simulator.value(of: 0xAAA3, peripheral: monitorAddress) == [9])
-        #expect(try await fixture.error(level, characteristicInterface, "WriteValue",
-            [.bytes([1]), .stringVariantDictionary(["type": .string("sideways")])]) == .notSupported)
+        #expect(
+            try await fixture.error(
+                level, characteristicInterface, "WriteValue",
+                [.bytes([1]), .stringVariantDictionary(["type": .string("sideways")])]) == .notSupported)
         try await fixture.simulator.inject(.delay(.milliseconds(300)), on: .write(0xAAA1), of: monitorAddress)
         // The first write is sent before the second (both leave through the client's loop in order), takes
         // the delay, and is still outstanding when the second arrives.
         let slow = try fixture.send(level, characteristicInterface, "WriteValue", [.bytes([5]), noOptions])
-        #expect(try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([6]), noOptions]) == .inProgress)
+        #expect(
+            try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([6]), noOptions])
+                == .inProgress)
         #expect(try await slow.reply() == [])
         #expect(try await fixture.simulator.value(of: 0xAAA1, peripheral: monitorAddress) == [5])
         await fixture.stop()
@@ -126,13 +153,15 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
     @Test func theConfigurationDescriptorRefusesWritesAndShowsTheSessions() async throws {
         let fixture = try await connected()
         let cccd = level + "/desc0004"
-        #expect(try await fixture.error(cccd, descriptorInterface, "WriteValue", [.bytes([1, 0]), noOptions])
-            == .notPermitted("Write not permitted"))
+        #expect(
+            try await fixture.error(cccd, descriptorInterface, "WriteValue", [.bytes([1, 0]), noOptions])
+                == .notPermitted("Write not permitted"))
         #expect(try await fixture.call(cccd, descriptorInterface, "ReadValue", [noOptions]) == [.bytes([0, 0])])
         _ = try await fixture.call(level, characteristicInterface, "StartNotify")
         #expect(try await fixture.call(cccd, descriptorInterface, "ReadValue", [noOptions]) == [.bytes([1, 0])])
-        #expect(try await fixture.call(level + "/desc0005", descriptorInterface, "ReadValue", [noOptions])
-            == [.bytes(Array("Level".utf8))])
+        #expect(
+            try await fixture.call(level + "/desc0005", descriptorInterface, "ReadValue", [noOptions])
+                == [.bytes(Array("Level".utf8))])
         await fixture.stop()
     }
 
@@ -145,10 +174,14 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         _ = try await fixture.call(level, characteristicInterface, "StartNotify")  // the same client again: no error
         try await fixture.simulator.notify(peripheral: monitorAddress, characteristic: 0xAAA1, value: [5])
         _ = try await fixture.call(level, characteristicInterface, "StopNotify")
-        #expect(try await fixture.error(level, characteristicInterface, "StopNotify") == .failed("No notify session started"))
+        #expect(
+            try await fixture.error(level, characteristicInterface, "StopNotify")
+                == .failed("No notify session started"))
         try await fixture.simulator.notify(peripheral: monitorAddress, characteristic: 0xAAA1, value: [6])
         other.close()  // the last session ends with its client
-        let messages = await changes.wait { $0.contains { $0.propertiesChange?.changed["Notifying"] == .boolean(false) } }
+        let messages = await changes.wait {
+            $0.contains { $0.propertiesChange?.changed["Notifying"] == .boolean(false) }
+        }
         #expect(messages.compactMap { $0.propertiesChange?.changed["Notifying"] } == [.boolean(true), .boolean(false)])
         #expect(messages.compactMap { $0.propertiesChange?.changed["Value"] } == [.bytes([5]), .bytes([6])])
         await fixture.stop()
@@ -163,15 +196,21 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         let reply = try await fixture.call(level, characteristicInterface, "AcquireNotify", [noOptions])
         #expect(reply.last == .uint16(247))
         let fd = try #require(reply.first?.unixFD?.take())
-        #expect(try await fixture.error(level, characteristicInterface, "StartNotify") == .notPermitted("Notify acquired"))
-        #expect(try await fixture.error(level, characteristicInterface, "AcquireNotify", [noOptions]) == .notPermitted("Notify acquired"))
+        #expect(
+            try await fixture.error(level, characteristicInterface, "StartNotify") == .notPermitted("Notify acquired"))
+        #expect(
+            try await fixture.error(level, characteristicInterface, "AcquireNotify", [noOptions])
+                == .notPermitted("Notify acquired"))
         #expect(try await fixture.property(level, characteristicInterface, "NotifyAcquired") == .boolean(true))
         try await fixture.simulator.notify(peripheral: monitorAddress, characteristic: 0xAAA1, value: [4, 2])
         #expect(receive(fd) == [4, 2])
         close(fd)
-        let messages = await changes.wait { $0.contains { $0.propertiesChange?.changed["NotifyAcquired"] == .boolean(false) } }
+        let messages = await changes.wait {
+            $0.contains { $0.propertiesChange?.changed["NotifyAcquired"] == .boolean(false) }
+        }
         // bluetoothd 5.66 signals an acquired socket by NotifyAcquired alone; Notifying stays as it was.
-        #expect(messages.compactMap { $0.propertiesChange?.changed["NotifyAcquired"] } == [.boolean(true), .boolean(false)])
+        #expect(
+            messages.compactMap { $0.propertiesChange?.changed["NotifyAcquired"] } == [.boolean(true), .boolean(false)])
         #expect(messages.allSatisfy { $0.propertiesChange?.changed["Notifying"] == nil })
         #expect(try await fixture.error(level, characteristicInterface, "StartNotify") == nil)
         await fixture.stop()
@@ -209,9 +248,11 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         let fixture = try await connected()
         let reply = try await fixture.call(level, characteristicInterface, "AcquireWrite", [noOptions])
         let fd = try #require(reply.first?.unixFD?.take())
-        #expect(try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([1]), noOptions])
-            == .notPermitted("Write acquired"))
-        #expect(try await fixture.error(writeOnly, characteristicInterface, "AcquireWrite", [noOptions]) == .notSupported)
+        #expect(
+            try await fixture.error(level, characteristicInterface, "WriteValue", [.bytes([1]), noOptions])
+                == .notPermitted("Write acquired"))
+        #expect(
+            try await fixture.error(writeOnly, characteristicInterface, "AcquireWrite", [noOptions]) == .notSupported)
         let packet: [UInt8] = [8, 8]
         _ = packet.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         while try await fixture.simulator.value(of: 0xAAA1, peripheral: monitorAddress) != packet {
@@ -224,7 +265,9 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
     @Test func aLinkDroppedMidReadFailsTheReadAsNotConnected() async throws {
         let fixture = try await connected()
         try await fixture.simulator.inject(.disconnect(.remote), on: .read(0xAAA1), of: monitorAddress)
-        #expect(try await fixture.error(level, characteristicInterface, "ReadValue", [noOptions]) == .failed("Not connected"))
+        #expect(
+            try await fixture.error(level, characteristicInterface, "ReadValue", [noOptions])
+                == .failed("Not connected"))
         #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
         #expect(try await fixture.managedObjects()[level] != nil, "the object stays, cached")
         await fixture.stop()

@@ -31,7 +31,9 @@ import Testing
         for sample in samples {
             #expect(HeartRateMeasurement(bytes: sample.bytes) == sample)
         }
-        for malformed: [UInt8] in [[], [0x00], [0x01, 72], [0x08, 72, 1], [0x10, 72], [0x10, 72, 1], [0x00, 72, 9]] {
+        for malformed: [UInt8] in [
+            [], [0x00], [0x01, 72], [0x08, 72, 1], [0x10, 72], [0x10, 72, 1], [0x00, 72, 9],
+        ] {
             #expect(HeartRateMeasurement(bytes: malformed) == nil, "\(malformed)")
         }
     }
@@ -115,8 +117,10 @@ import Testing
         #expect(monitor.services.map(\.uuid) == [0x180D, 0x180F, 0x180A])
         #expect(monitor.services[1].characteristics[0].value == [100])
         let information = monitor.services[2]
-        #expect(information.characteristics.first { $0.uuid == .systemID }?.value
-            == [0xFF, 0xEE, 0xDD, 0xFE, 0xFF, 0xCC, 0xBB, 0xAA])
-        #expect(information.characteristics.first { $0.uuid == .manufacturerName }?.value == Array("Ripple Devices".utf8))
+        #expect(
+            information.characteristics.first { $0.uuid == .systemID }?.value
+                == [0xFF, 0xEE, 0xDD, 0xFE, 0xFF, 0xCC, 0xBB, 0xAA])
+        #expect(
+            information.characteristics.first { $0.uuid == .manufacturerName }?.value == Array("Ripple Devices".utf8))
     }
 }

@@ -29,9 +29,10 @@ import Testing
         #expect(device.button.value == [0])
         #expect(device.button.notificationSource == nil)
         #expect(device.controlPoint.flags == [.write, .notify])
-        #expect(device.service.characteristics.map { $0.descriptors.first?.value } == [
-            Array("LED".utf8), Array("Button".utf8), Array("Control Point".utf8),
-        ])
+        #expect(
+            device.service.characteristics.map { $0.descriptors.first?.value } == [
+                Array("LED".utf8), Array("Button".utf8), Array("Control Point".utf8),
+            ])
         let pressing = NotificationSource(rate: 0.5, payload: .cycle([[1], [0]]))
         #expect(Device(service: .ledButton(buttonPresses: pressing)).button.notificationSource == pressing)
     }

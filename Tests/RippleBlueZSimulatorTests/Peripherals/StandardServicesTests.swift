@@ -23,10 +23,12 @@ import Testing
         let information = DeviceInformation(
             manufacturerName: "Acme", modelNumber: "M1", serialNumber: "S1", hardwareRevision: "H",
             firmwareRevision: "F", softwareRevision: "W", systemID: [1, 2, 3, 4, 5, 6, 7, 8],
-            pnpID: PnPID(vendorIDSource: .usbImplementersForum, vendorID: 0x1915, productID: 0x520F, productVersion: 0x0102))
+            pnpID: PnPID(
+                vendorIDSource: .usbImplementersForum, vendorID: 0x1915, productID: 0x520F, productVersion: 0x0102))
         let service = SimulatedService.deviceInformation(information)
         #expect(service.uuid == 0x180A)
-        #expect(service.characteristics.map(\.uuid) == [0x2A29, 0x2A24, 0x2A25, 0x2A27, 0x2A26, 0x2A28, 0x2A23, 0x2A50])
+        #expect(
+            service.characteristics.map(\.uuid) == [0x2A29, 0x2A24, 0x2A25, 0x2A27, 0x2A26, 0x2A28, 0x2A23, 0x2A50])
         #expect(service.characteristics.allSatisfy { $0.flags == [.read] && $0.descriptors.isEmpty })
         #expect(service.characteristics[0].value == Array("Acme".utf8))
         #expect(service.characteristics[6].value == [1, 2, 3, 4, 5, 6, 7, 8])
@@ -41,7 +43,8 @@ import Testing
     }
 
     @Test func systemIDIsTheAddressAsEUI64LeastSignificantFirst() {
-        #expect(DeviceInformation.systemID(for: "00:1A:7D:DA:71:13") == [0x13, 0x71, 0xDA, 0xFE, 0xFF, 0x7D, 0x1A, 0x00])
+        #expect(
+            DeviceInformation.systemID(for: "00:1A:7D:DA:71:13") == [0x13, 0x71, 0xDA, 0xFE, 0xFF, 0x7D, 0x1A, 0x00])
         #expect(DeviceInformation.systemID(for: "nonsense") == [0, 0, 0, 0, 0, 0, 0, 0])
     }
 

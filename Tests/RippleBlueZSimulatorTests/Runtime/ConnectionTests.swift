@@ -12,7 +12,9 @@ private func timeline(_ messages: [DBusMessage]) -> [String] {
             let changed = change.changed.keys.sorted().map { "\($0)=\(change.changed[$0].map { "\($0)" } ?? "")" }
             return changed.joined(separator: ",")
         case "InterfacesAdded", "InterfacesRemoved":
-            guard let path = message.body.first?.objectPath?.description, path.hasPrefix(monitorPath + "/") else { return nil }
+            guard let path = message.body.first?.objectPath?.description, path.hasPrefix(monitorPath + "/") else {
+                return nil
+            }
             return "\(message.member == "InterfacesAdded" ? "+" : "-")\(path.dropFirst(monitorPath.count + 1))"
         case "Disconnected":
             return "Disconnected(\(message.body.first?.string ?? ""))"
@@ -39,12 +41,13 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         await log.wait { timeline($0).contains("ServicesResolved=true") }
         _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
         let messages = await log.wait { timeline($0).last == "Connected=false" }
-        #expect(timeline(messages) == [
-            // UUIDs already held 0x180D (advertised), so it does not change. The GATT objects stay
-            // (bluetoothd 5.66's attribute cache), and there is no Disconnected signal (5.83 and later).
-            "Connected=true", "+service0001", "+service0001/char0002", "ServicesResolved=true",
-            "ServicesResolved=false", "Connected=false",
-        ])
+        #expect(
+            timeline(messages) == [
+                // UUIDs already held 0x180D (advertised), so it does not change. The GATT objects stay
+                // (bluetoothd 5.66's attribute cache), and there is no Disconnected signal (5.83 and later).
+                "Connected=true", "+service0001", "+service0001/char0002", "ServicesResolved=true",
+                "ServicesResolved=false", "Connected=false",
+            ])
         await fixture.stop()
     }
 
@@ -56,7 +59,10 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         try await fixture.connectAndResolve(monitorPath)
         _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
         let messages = await log.wait { timeline($0).last == "Connected=false" }
-        #expect(Array(timeline(messages).suffix(3)) == ["ServicesResolved=false", "Disconnected(org.bluez.Reason.Local)", "Connected=false"])
+        #expect(
+            Array(timeline(messages).suffix(3)) == [
+                "ServicesResolved=false", "Disconnected(org.bluez.Reason.Local)", "Connected=false",
+            ])
         await fixture.stop()
     }
 
@@ -71,7 +77,8 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         try await fixture.simulator.disconnect(peripheral: monitorAddress, reason: .remote)
         let messages = await log.wait { timeline($0).last == "Connected=false" }
         let disconnected = messages.first { $0.member == "Disconnected" }
-        #expect(disconnected?.body == [.string("org.bluez.Reason.Remote"), .string("Connection terminated by remote user")])
+        #expect(
+            disconnected?.body == [.string("org.bluez.Reason.Remote"), .string("Connection terminated by remote user")])
         #expect(try await fixture.simulator.isConnected(monitorAddress) == false)
         await fixture.stop()
     }
@@ -84,7 +91,8 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
         let messages = await log.wait { timeline($0).last == "Connected=false" }
         #expect(messages.first { $0.member == "Disconnected" }?.body.first == .string("org.bluez.Reason.Timeout"))
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .failed("le-connection-abort-by-local"))
+        #expect(
+            try await fixture.error(monitorPath, deviceInterface, "Connect") == .failed("le-connection-abort-by-local"))
         await fixture.stop()
     }
 
@@ -96,8 +104,10 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
         #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
         #expect(!timeline(log.messages).contains("Connected=true"))
-        #expect(try await fixture.call(monitorPath + "/service0001/char0002", "org.bluez.GattCharacteristic1", "ReadValue",
-            [.stringVariantDictionary([:])]) == [.bytes([1])])
+        #expect(
+            try await fixture.call(
+                monitorPath + "/service0001/char0002", "org.bluez.GattCharacteristic1", "ReadValue",
+                [.stringVariantDictionary([:])]) == [.bytes([1])])
         await fixture.stop()
     }
 
@@ -134,16 +144,21 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
     }
 
     @Test func aRestartReleasesTheNameAndComesBackWithAFreshTree() async throws {
-        let stranger = SimulatedPeripheral(address: "C0:FF:EE:00:00:03", name: "Stranger", advertisingInterval: .milliseconds(10))
+        let stranger = SimulatedPeripheral(
+            address: "C0:FF:EE:00:00:03", name: "Stranger", advertisingInterval: .milliseconds(10))
         let fixture = try await SimulatorFixture(
             world: SimulatedWorld(peripherals: [.init(monitor(known: true)), .init(stranger)]))
-        let owners = SignalLog(fixture.client.signals(matching: DBusMatchRule(
-            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
-            arguments: [0: "org.bluez"])))
+        let owners = SignalLog(
+            fixture.client.signals(
+                matching: DBusMatchRule(
+                    sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                    arguments: [0: "org.bluez"])))
         for try await _ in fixture.client.synchronize().values {}
         let added = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesAdded")
         _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
-        await added.wait { $0.contains { $0.body.first?.objectPath?.description == "/org/bluez/hci0/dev_C0_FF_EE_00_00_03" } }
+        await added.wait {
+            $0.contains { $0.body.first?.objectPath?.description == "/org/bluez/hci0/dev_C0_FF_EE_00_00_03" }
+        }
         _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
         try await fixture.simulator.restart()
         let changes = await owners.wait(for: 2)

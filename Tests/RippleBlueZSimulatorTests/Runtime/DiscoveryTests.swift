@@ -10,7 +10,8 @@ private func world(variation: Int16 = 1) -> SimulatedWorld {
     var heart = monitor()
     heart.rssiVariation = variation
     let battery = SimulatedPeripheral(
-        address: otherAddress, name: "Other", rssi: -70, advertisedServices: [0x180F], advertisingInterval: .milliseconds(20))
+        address: otherAddress, name: "Other", rssi: -70, advertisedServices: [0x180F],
+        advertisingInterval: .milliseconds(20))
     return SimulatedWorld(peripherals: [.init(heart), .init(battery)])
 }
 
@@ -47,17 +48,25 @@ private let leFilter: [String: DBusValue] = ["Transport": .string("le"), "Duplic
         #expect(try await fixture.error(hci0, adapterInterface, "StopDiscovery") == .failed("No discovery started"))
         _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
         #expect(try await fixture.error(hci0, adapterInterface, "StartDiscovery") == .busy)
-        #expect(try await fixture.error(
-            hci0, adapterInterface, "SetDiscoveryFilter", [.stringVariantDictionary(["Colour": .string("red")])])
-            == .invalidArguments)
-        #expect(try await fixture.error(
-            hci0, adapterInterface, "SetDiscoveryFilter", [.stringVariantDictionary(["RSSI": .string("-60")])])
-            == .invalidArguments)
-        #expect(try await fixture.call(hci0, adapterInterface, "GetDiscoveryFilters") == [
-            .array(.string, ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"].map(DBusValue.string))
-        ])
-        #expect(try await fixture.error(hci0, adapterInterface, "RemoveDevice", [.objectPath(try DBusObjectPath(otherPath + "9"))])
-            == .doesNotExist)
+        #expect(
+            try await fixture.error(
+                hci0, adapterInterface, "SetDiscoveryFilter", [.stringVariantDictionary(["Colour": .string("red")])])
+                == .invalidArguments)
+        #expect(
+            try await fixture.error(
+                hci0, adapterInterface, "SetDiscoveryFilter", [.stringVariantDictionary(["RSSI": .string("-60")])])
+                == .invalidArguments)
+        #expect(
+            try await fixture.call(hci0, adapterInterface, "GetDiscoveryFilters") == [
+                .array(
+                    .string,
+                    ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"].map(
+                        DBusValue.string))
+            ])
+        #expect(
+            try await fixture.error(
+                hci0, adapterInterface, "RemoveDevice", [.objectPath(try DBusObjectPath(otherPath + "9"))])
+                == .doesNotExist)
         await fixture.stop()
     }
 
@@ -72,7 +81,9 @@ private let leFilter: [String: DBusValue] = ["Transport": .string("le"), "Duplic
         _ = try await fixture.call(hci0, adapterInterface, "StopDiscovery")
         let messages = await changes.wait { messages in
             messages.contains { $0.propertiesChange?.changed["Discovering"] == .boolean(false) }
-                && messages.filter { $0.path?.description == monitorPath }.flatMap { $0.propertiesChange?.invalidated ?? [] }
+                && messages.filter { $0.path?.description == monitorPath }.flatMap {
+                    $0.propertiesChange?.invalidated ?? []
+                }
                     == ["RSSI", "TxPower"]
         }
         let discovering = messages.compactMap { $0.propertiesChange?.changed["Discovering"] }
@@ -116,8 +127,9 @@ private let leFilter: [String: DBusValue] = ["Transport": .string("le"), "Duplic
         try await fixture.simulator.setInRange(false, peripheral: otherAddress)
         // The monitor's GATT objects went with its link; the first device to go is the other one.
         let isDevice: @Sendable (DBusMessage) -> Bool = {
-            guard case let .objectPath(path)? = $0.body.first else { return false }
-            return path.description.hasPrefix(hci0 + "/dev_") && !path.description.dropFirst(hci0.count + 1).contains("/")
+            guard case .objectPath(let path)? = $0.body.first else { return false }
+            return path.description.hasPrefix(hci0 + "/dev_")
+                && !path.description.dropFirst(hci0.count + 1).contains("/")
         }
         let gone = await removed.wait(until: { $0.contains(where: isDevice) })
         #expect(gone.first(where: isDevice)?.body.first == .objectPath(try DBusObjectPath(otherPath)))
@@ -136,7 +148,8 @@ private let leFilter: [String: DBusValue] = ["Transport": .string("le"), "Duplic
         #expect(try await fixture.error(hci0, adapterInterface, "StartDiscovery") == .notReady)
         // A client powers it back on through the property, as bluetoothctl does.
         _ = try await fixture.call(
-            hci0, "org.freedesktop.DBus.Properties", "Set", [.string(adapterInterface), .string("Powered"), .variant(.boolean(true))])
+            hci0, "org.freedesktop.DBus.Properties", "Set",
+            [.string(adapterInterface), .string("Powered"), .variant(.boolean(true))])
         await changes.wait { $0.contains { $0.propertiesChange?.changed["PowerState"] == .string("on") } }
         #expect(try await fixture.error(hci0, adapterInterface, "StartDiscovery") == nil)
         await fixture.stop()

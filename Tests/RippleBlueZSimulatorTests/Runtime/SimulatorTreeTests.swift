@@ -14,16 +14,21 @@ func monitor(known: Bool = false, rssi: Int16 = -52) -> SimulatedPeripheral {
         address: monitorAddress, name: "Monitor", rssi: rssi, txPower: 4, manufacturerData: [0x05F1: [1, 2]],
         advertisedServices: [0x180D], advertisingInterval: .milliseconds(20), isKnown: known,
         connectionDelay: .milliseconds(1),
-        services: [SimulatedService(uuid: 0x180D, characteristics: [
-            SimulatedCharacteristic(uuid: 0x2A38, flags: [.read], value: [1])
-        ])])
+        services: [
+            SimulatedService(
+                uuid: 0x180D,
+                characteristics: [
+                    SimulatedCharacteristic(uuid: 0x2A38, flags: [.read], value: [1])
+                ])
+        ])
 }
 
 @Suite struct SimulatorTreeTests {
     @Test func theTreeHasBluezsObjectsAndAdapterProperties() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(
-            adapters: [SimulatedAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", systemName: "sim")],
-            peripherals: [.init(monitor(known: true))]))
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(
+                adapters: [SimulatedAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", systemName: "sim")],
+                peripherals: [.init(monitor(known: true))]))
         let tree = try await fixture.managedObjects()
         #expect(Set(tree.keys) == ["/org/bluez", hci0, monitorPath])
         #expect(Set(tree["/org/bluez"]?.keys ?? [:].keys) == ["org.bluez.AgentManager1"])

@@ -15,7 +15,8 @@ final class SimulatorFixture: Sendable {
 
     init(
         world: SimulatedWorld,
-        configuration: BlueZSimulator.Configuration = .init(deviceTimeout: .seconds(30), connectTimeout: .milliseconds(200))
+        configuration: BlueZSimulator.Configuration = .init(
+            deviceTimeout: .seconds(30), connectTimeout: .milliseconds(200))
     ) async throws {
         bus = try SimulatedBus()
         simulator = BlueZSimulator(world: world, bus: bus.bus, configuration: configuration)
@@ -39,11 +40,13 @@ final class SimulatorFixture: Sendable {
 
     /// The reply body of `interface.member` on bluetoothd's object at `path`.
     func call(
-        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [], on connection: DBusConnection? = nil
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+        on connection: DBusConnection? = nil
     ) async throws -> [DBusValue] {
         let connection = connection ?? client
         for try await reply in connection.call(
-            destination: "org.bluez", path: try DBusObjectPath(path), interface: interface, member: member, arguments: arguments
+            destination: "org.bluez", path: try DBusObjectPath(path), interface: interface, member: member,
+            arguments: arguments
         ).values {
             return reply.body
         }
@@ -56,10 +59,11 @@ final class SimulatorFixture: Sendable {
     ) throws -> PendingReply {
         let pending = PendingReply()
         pending.subscription = client.call(
-            destination: "org.bluez", path: try DBusObjectPath(path), interface: interface, member: member, arguments: arguments
+            destination: "org.bluez", path: try DBusObjectPath(path), interface: interface, member: member,
+            arguments: arguments
         ).sink(
             receiveCompletion: { completion in
-                if case let .failure(error) = completion { pending.resolve(.failure(error)) }
+                if case .failure(let error) = completion { pending.resolve(.failure(error)) }
             },
             receiveValue: { message in pending.resolve(.success(message.body)) })
         return pending
@@ -67,7 +71,8 @@ final class SimulatorFixture: Sendable {
 
     /// The error name and message the call is answered with, or nil when it succeeds.
     func error(
-        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [], on connection: DBusConnection? = nil
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+        on connection: DBusConnection? = nil
     ) async throws -> BlueZError? {
         do {
             _ = try await call(path, interface, member, arguments, on: connection)
@@ -80,7 +85,8 @@ final class SimulatorFixture: Sendable {
     /// A property's value (unwrapped), or nil when the object has no such property now.
     func property(_ path: String, _ interface: String, _ name: String) async throws -> DBusValue? {
         do {
-            let body = try await call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)])
+            let body = try await call(
+                path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)])
             return body.first?.unwrappingVariants
         } catch DBusError.remote(name: "org.freedesktop.DBus.Error.UnknownProperty", _) {
             return nil
@@ -94,7 +100,9 @@ final class SimulatorFixture: Sendable {
         _ = try await call(path, "org.bluez.Device1", "Connect")
         if try await property(path, "org.bluez.Device1", "ServicesResolved") == .boolean(true) { return }
         _ = await changes.wait { messages in
-            messages.contains { $0.path?.description == path && $0.propertiesChange?.changed["ServicesResolved"] == .boolean(true) }
+            messages.contains {
+                $0.path?.description == path && $0.propertiesChange?.changed["ServicesResolved"] == .boolean(true)
+            }
         }
     }
 
@@ -116,7 +124,8 @@ final class SimulatorFixture: Sendable {
 
     /// Records the signals from `org.bluez` matching `member` (and `interface`), from now on.
     func signals(_ interface: String, _ member: String) async throws -> SignalLog {
-        let log = SignalLog(client.signals(matching: DBusMatchRule(sender: "org.bluez", interface: interface, member: member)))
+        let log = SignalLog(
+            client.signals(matching: DBusMatchRule(sender: "org.bluez", interface: interface, member: member)))
         for try await _ in client.synchronize().values {}
         return log
     }
@@ -163,7 +172,8 @@ final class PendingReply: Sendable {
 final class SignalLog: Sendable {
     private struct State {
         var messages: [DBusMessage] = []
-        var waiters: [(condition: @Sendable ([DBusMessage]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(condition: @Sendable ([DBusMessage]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
+            []
         var subscription: AnyCancellable?
     }
 
@@ -173,7 +183,8 @@ final class SignalLog: Sendable {
     private nonisolated(unsafe) var storage = State()
 
     init<P: Publisher>(_ publisher: P) where P.Output == DBusMessage, P.Failure == DBusError {
-        let subscription = publisher.sink(receiveCompletion: { _ in }, receiveValue: { [weak self] in self?.record($0) })
+        let subscription = publisher.sink(
+            receiveCompletion: { _ in }, receiveValue: { [weak self] in self?.record($0) })
         lock.withLock { storage.subscription = subscription }
     }
 

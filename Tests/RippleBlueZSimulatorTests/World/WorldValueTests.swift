@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import RippleBlueZSimulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct WorldValueTests {
     @Test func shortFormsExpandOnTheBaseUUID() {

@@ -21,10 +21,11 @@ import Testing
         #expect(monitor.address == "C0:FF:EE:00:00:01")
         #expect(monitor.rssi == -55)
         #expect(monitor.advertisedServices == [.heartRateService])
-        #expect(monitor.services.map(\.uuid) == [
-            .heartRateService, .batteryService, .deviceInformationService,
-            AttributeUUID("52495054-0000-4000-8000-000000000001"),
-        ])
+        #expect(
+            monitor.services.map(\.uuid) == [
+                .heartRateService, .batteryService, .deviceInformationService,
+                AttributeUUID("52495054-0000-4000-8000-000000000001"),
+            ])
         let test = try #require(monitor.services.last)
         let stream = test.characteristics[0]
         #expect(stream.flags == [.notify])
@@ -105,18 +106,20 @@ import Testing
                {"preset": "led-button", "rssi": -90}
              ]}
             """)
-        #expect(world.adapters == [
-            SimulatedAdapter(name: "hci0"),
-            SimulatedAdapter(name: "hci1", address: "00:1A:7D:DA:71:99", systemName: "two", isPowered: false),
-        ])
+        #expect(
+            world.adapters == [
+                SimulatedAdapter(name: "hci0"),
+                SimulatedAdapter(name: "hci1", address: "00:1A:7D:DA:71:99", systemName: "two", isPowered: false),
+            ])
         let strap = try #require(world.peripherals.first)
         #expect(strap.adapter == "hci1")
         #expect(strap.peripheral.name == "Strap")
         #expect(strap.peripheral.address == "AA:BB:CC:DD:EE:FF")
         #expect(strap.peripheral.appearance == 0x0341)
-        #expect(strap.peripheral.services.map(\.uuid) == [
-            .heartRateService, .batteryService, .deviceInformationService, .ledButtonService,
-        ])
+        #expect(
+            strap.peripheral.services.map(\.uuid) == [
+                .heartRateService, .batteryService, .deviceInformationService, .ledButtonService,
+            ])
         #expect(strap.peripheral.services[1].characteristics[0].value == [12])
         let systemID = strap.peripheral.services[2].characteristics.first { $0.uuid == .systemID }
         #expect(systemID?.value == DeviceInformation.systemID(for: "AA:BB:CC:DD:EE:FF"))
@@ -142,10 +145,11 @@ import Testing
         #expect(services[0].characteristics[1].value == [BodySensorLocation.wrist.rawValue])
         #expect(services[0].characteristics[0].notificationSource?.rate == 4)
         #expect(services[1].characteristics[0].value == [100])
-        #expect(services[2].characteristics.map(\.uuid) == [
-            .manufacturerName, .modelNumber, .serialNumber, .hardwareRevision, .firmwareRevision, .softwareRevision,
-            .systemID, .pnpID,
-        ])
+        #expect(
+            services[2].characteristics.map(\.uuid) == [
+                .manufacturerName, .modelNumber, .serialNumber, .hardwareRevision, .firmwareRevision, .softwareRevision,
+                .systemID, .pnpID,
+            ])
         #expect(services[2].characteristics[7].value == [0x02, 0x15, 0x19, 0x0F, 0x52, 0x01, 0x00])
         #expect(!services[3].isPrimary)
         #expect(services[3].characteristics.isEmpty)
@@ -163,7 +167,8 @@ import Testing
         #expect(try JSONDecoder().decode(WorldDescription.self, from: encoded) == description)
         let demo = try JSONEncoder().encode(WorldDescription.demo)
         #expect(try JSONDecoder().decode(WorldDescription.self, from: demo) == WorldDescription.demo)
-        let scalars = WorldDescription.Peripheral(address: "C0:FF:EE:00:00:10", appearance: 5, advertisingInterval: "2s")
+        let scalars = WorldDescription.Peripheral(
+            address: "C0:FF:EE:00:00:10", appearance: 5, advertisingInterval: "2s")
         let round = try JSONDecoder().decode(WorldDescription.Peripheral.self, from: try JSONEncoder().encode(scalars))
         #expect(round == scalars)
     }
@@ -192,7 +197,9 @@ import Testing
 
     @Test func descriptionsBuiltInSwiftMakeWorldsAndEncode() throws {
         let description = WorldDescription(
-            adapters: [WorldDescription.Adapter(name: "hci1", address: "00:1A:7D:DA:71:20", systemName: "s", powered: true)],
+            adapters: [
+                WorldDescription.Adapter(name: "hci1", address: "00:1A:7D:DA:71:20", systemName: "s", powered: true)
+            ],
             peripherals: [
                 WorldDescription.Peripheral(
                     address: "C0:FF:EE:00:00:10", adapter: "hci1",
@@ -203,7 +210,9 @@ import Testing
                             characteristics: [
                                 WorldDescription.Characteristic(
                                     uuid: "ffe1", flags: ["read", "notify"], value: "01",
-                                    descriptors: [WorldDescription.Descriptor(uuid: "2901", flags: ["read"], text: "x")],
+                                    descriptors: [
+                                        WorldDescription.Descriptor(uuid: "2901", flags: ["read"], text: "x")
+                                    ],
                                     notifications: WorldDescription.Notifications(
                                         count: 3, rate: 2, payload: "numbered", size: 8),
                                     echo: false)

@@ -52,12 +52,18 @@ enum SimulatorCommand {
 @Suite struct WorldFileCommandTests {
     @Test func theExampleWorldsAreValid() throws {
         let demo = try SimulatorCommand.run(
-            ["--check", "--world", SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/demo.yaml").path])
+            [
+                "--check", "--world",
+                SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/demo.yaml").path,
+            ])
         #expect(demo.status == 0, "\(demo.error)")
         #expect(demo.output.contains(#"C0:FF:EE:00:00:01 "Ripple HRM" rssi -55 dBm, services: 0x180d, 0x180f, 0x180a"#))
         #expect(demo.output.contains(#"C0:FF:EE:00:00:03 "Ripple Thermo" rssi -72 dBm, services: 0x181a, 0x180a"#))
         let interop = try SimulatorCommand.run(
-            ["--check", "--world", SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/interop.json").path])
+            [
+                "--check", "--world",
+                SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/interop.json").path,
+            ])
         #expect(interop.status == 0, "\(interop.error)")
         #expect(interop.output.contains("52495054-0000-4000-8000-000000000001"))
         let builtIn = try SimulatorCommand.run(["--check"])
@@ -84,7 +90,9 @@ enum SimulatorCommand {
         let result = try SimulatorCommand.run(["--check", "--world", yaml])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains(#"C0:FF:EE:00:00:10 "Plain" rssi -60 dBm, services: 0x2a00"#))
-        let empty = try SimulatorCommand.run(["--check", "--world", try SimulatorCommand.temporaryFile("empty.yaml", "\n")])
+        let empty = try SimulatorCommand.run([
+            "--check", "--world", try SimulatorCommand.temporaryFile("empty.yaml", "\n"),
+        ])
         #expect(empty.output.hasSuffix(": valid\nadapter hci0 00:1A:7D:DA:71:13\n"))
     }
 
@@ -108,25 +116,37 @@ enum SimulatorCommand {
         let lines = result.error.split(separator: "\n").map(String.init)
         #expect(lines.first == "ripple-bluez-sim: invalid simulated world: \(yaml):")
         #expect(lines.dropFirst().first == "  line 3: peripherals[0].rssi: 40 is out of range (-127…20 dB)")
-        #expect(lines.dropFirst(2).first?.hasPrefix(#"  line 4: peripherals[1].address: "C0:FF" is not a device address"#) == true)
-        #expect(lines.dropFirst(3).first?.hasPrefix(
-            #"  line 9: peripherals[1].services[0].characteristics[0].flags[1]: unknown flag "notfy""#) == true)
+        #expect(
+            lines.dropFirst(2).first?.hasPrefix(#"  line 4: peripherals[1].address: "C0:FF" is not a device address"#)
+                == true)
+        #expect(
+            lines.dropFirst(3).first?.hasPrefix(
+                #"  line 9: peripherals[1].services[0].characteristics[0].flags[1]: unknown flag "notfy""#) == true)
 
-        let json = try SimulatorCommand.temporaryFile("typo.json", "{\n  \"peripherals\": [\n    {\"adress\": 1}\n  ]\n}\n")
+        let json = try SimulatorCommand.temporaryFile(
+            "typo.json", "{\n  \"peripherals\": [\n    {\"adress\": 1}\n  ]\n}\n")
         let typo = try SimulatorCommand.run(["--check", "--world", json])
         #expect(typo.error.contains(#"  line 3: peripherals[0].adress: unknown key "adress""#), "\(typo.error)")
     }
 
     @Test func unreadableFilesAndBadOptionsAreRefused() throws {
         let broken = try SimulatorCommand.run(
-            ["--check", "--world", try SimulatorCommand.temporaryFile("broken.yaml", "peripherals:\n  - address: [1\n")])
+            [
+                "--check", "--world",
+                try SimulatorCommand.temporaryFile("broken.yaml", "peripherals:\n  - address: [1\n"),
+            ])
         #expect(broken.status == 2)
         #expect(broken.error.contains("not valid YAML"))
         let toml = try SimulatorCommand.run(["--check", "--world", "/nonexistent/world.toml"])
-        #expect(toml.error == #"ripple-bluez-sim: invalid simulated world: /nonexistent/world.toml: a world file is .json, .yaml or .yml, not "toml""# + "\n")
+        #expect(
+            toml.error
+                == #"ripple-bluez-sim: invalid simulated world: /nonexistent/world.toml: a world file is .json, .yaml or .yml, not "toml""#
+                + "\n")
         let missing = try SimulatorCommand.run(["--check", "--world", "/nonexistent/world.json"])
         #expect(missing.status == 2)
-        #expect(missing.error.hasPrefix("ripple-bluez-sim: invalid simulated world: /nonexistent/world.json: cannot be read"))
+        #expect(
+            missing.error.hasPrefix(
+                "ripple-bluez-sim: invalid simulated world: /nonexistent/world.json: cannot be read"))
         let both = try SimulatorCommand.run(["--bus-address", "unix:path=/tmp/x", "--system-bus"])
         #expect(both.status == 64)
         #expect(both.error.contains("--bus-address and --system-bus cannot be used together."))

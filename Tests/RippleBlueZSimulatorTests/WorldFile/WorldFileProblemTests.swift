@@ -12,12 +12,15 @@ import Testing
             WorldJSON.characteristics(#"{"uuid": "ffe1", "flags": ["read"], "flgs": ["read"]}"#),
             #"peripherals[0].services[0].characteristics[0].flgs: unknown key "flgs" (the keys here are: "#
                 + "uuid, flags, value, text, descriptors, notifications, echo)")
-        expectProblem(#"{"peripheral": []}"#, #"peripheral: unknown key "peripheral" (the keys here are: "#
-            + "adapters, peripherals, description)")
+        expectProblem(
+            #"{"peripheral": []}"#,
+            #"peripheral: unknown key "peripheral" (the keys here are: "#
+                + "adapters, peripherals, description)")
     }
 
     @Test func typeErrorsSayWhereAndWhatWasExpected() throws {
-        let message = try #require(WorldJSON.problem(WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "rssi": "loud"}"#)))
+        let message = try #require(
+            WorldJSON.problem(WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "rssi": "loud"}"#)))
         #expect(message.hasPrefix("peripherals[0].rssi: expected an integer"))
         let missing = try #require(WorldJSON.problem(WorldJSON.characteristics(#"{"flags": ["read"]}"#)))
         #expect(missing.hasPrefix(#"peripherals[0].services[0].characteristics[0]: missing key "uuid""#))
@@ -33,16 +36,19 @@ import Testing
             #"peripherals[0].address: "C0:FF:EE" is not a device address (six hex bytes separated by colons)"#)
         expectProblem(
             WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "advertisedServices": ["180d", "18x"]}"#),
-            #"peripherals[0].advertisedServices[1]: "18x" is not a UUID (4 or 8 hex digits, or 128 bits as 8-4-4-4-12 hex digits)"#)
+            #"peripherals[0].advertisedServices[1]: "18x" is not a UUID (4 or 8 hex digits, or 128 bits as 8-4-4-4-12 hex digits)"#
+        )
         expectProblem(
             WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "manufacturerData": {"0x10000": "00"}}"#),
-            #"peripherals[0].manufacturerData["0x10000"]: "0x10000" is not a 16-bit number (0…65535, or 0x0000…0xFFFF)"#)
+            #"peripherals[0].manufacturerData["0x10000"]: "0x10000" is not a 16-bit number (0…65535, or 0x0000…0xFFFF)"#
+        )
         expectProblem(
             WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "serviceData": {"feaa": "0g"}}"#),
             #"peripherals[0].serviceData["feaa"]: "0g" is not hexadecimal bytes (like "0a0b", "0a 0b" or "0a:0b")"#)
         expectProblem(
             WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "advertisingInterval": "soon"}"#),
-            #"peripherals[0].advertisingInterval: "soon" is not a duration (milliseconds, or "250ms", "1.5s", "500us")"#)
+            #"peripherals[0].advertisingInterval: "soon" is not a duration (milliseconds, or "250ms", "1.5s", "500us")"#
+        )
         expectProblem(
             WorldJSON.onePeripheral(#"{"address": "C0:FF:EE:00:00:10", "advertisingInterval": 0}"#),
             "peripherals[0].advertisingInterval: must be longer than 0")
@@ -94,7 +100,8 @@ import Testing
             #"peripherals[0]: missing key "address" (a peripheral without a preset needs its address)"#)
         expectProblem(
             #"{"peripherals": [{"preset": "fridge"}]}"#,
-            #"peripherals[0].preset: unknown preset "fridge" (the peripheral presets are: heart-rate-monitor, led-button)"#)
+            #"peripherals[0].preset: unknown preset "fridge" (the peripheral presets are: heart-rate-monitor, led-button)"#
+        )
         expectProblem(
             #"{"peripherals": [{"preset": "led-button"}, {"preset": "heart-rate-monitor", "address": "C0:FF:EE:00:00:02"}]}"#,
             #"peripherals[1].address: "C0:FF:EE:00:00:02" is also the address of peripherals[0]"#)
@@ -109,7 +116,8 @@ import Testing
     @Test func servicesAreChecked() {
         expectProblem(
             WorldJSON.services(#"{"preset": "thermometer"}"#),
-            #"peripherals[0].services[0].preset: unknown preset "thermometer" (the service presets are: heart-rate, battery, device-information, led-button)"#)
+            #"peripherals[0].services[0].preset: unknown preset "thermometer" (the service presets are: heart-rate, battery, device-information, led-button)"#
+        )
         expectProblem(
             WorldJSON.services(#"{"preset": "battery", "level": 120, "location": "chest", "uuid": "180f"}"#),
             """
@@ -174,7 +182,10 @@ import Testing
         func source(_ json: String) -> String {
             WorldJSON.characteristics(#"{"uuid": "ffe1", "flags": ["notify"], "notifications": \#(json)}"#)
         }
-        expectProblem(source(#"{"payload": "random"}"#), "\(path).payload: unknown payload \"random\" (the payloads are: numbered, sequence-byte, timestamped, cycle)")
+        expectProblem(
+            source(#"{"payload": "random"}"#),
+            "\(path).payload: unknown payload \"random\" (the payloads are: numbered, sequence-byte, timestamped, cycle)"
+        )
         expectProblem(source(#"{"size": 3}"#), "\(path): a numbered notification source needs payloads of 4…512 bytes")
         expectProblem(source(#"{"count": -1}"#), "\(path): a notification source's count is negative")
         expectProblem(source(#"{"rate": 0}"#), "\(path): a notification source's rate is not a positive number")
@@ -186,7 +197,8 @@ import Testing
             \(path).size: does not apply to a cycle (each payload has its size)
             \(path).cycle[1]: "0" is not hexadecimal bytes (like "0a0b", "0a 0b" or "0a:0b")
             """)
-        expectProblem(source(#"{"payload": "numbered", "cycle": ["01"]}"#), "\(path).cycle: applies only to payload: cycle")
+        expectProblem(
+            source(#"{"payload": "numbered", "cycle": ["01"]}"#), "\(path).cycle: applies only to payload: cycle")
     }
 
     @Test func descriptorsAreChecked() {
@@ -201,7 +213,9 @@ import Testing
             descriptor(#"{"uuid": "2901", "flags": ["notify"]}"#),
             "\(path).flags[0]: unknown flag \"notify\" (the descriptor flags are: read, write, encrypt-read, "
                 + "encrypt-write, encrypt-authenticated-read, encrypt-authenticated-write, authorize)")
-        expectProblem(descriptor(#"{"uuid": "2901", "value": "1"}"#), "\(path).value: \"1\" is not hexadecimal bytes (like \"0a0b\", \"0a 0b\" or \"0a:0b\")")
+        expectProblem(
+            descriptor(#"{"uuid": "2901", "value": "1"}"#),
+            "\(path).value: \"1\" is not hexadecimal bytes (like \"0a0b\", \"0a 0b\" or \"0a:0b\")")
     }
 
     @Test func everyProblemIsListedAndTheErrorSaysItIsTheWorld() throws {

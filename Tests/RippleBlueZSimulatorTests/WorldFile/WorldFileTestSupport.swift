@@ -19,7 +19,7 @@ enum WorldJSON {
             _ = try world(json)
             return nil
         } catch {
-            guard case let .invalidWorld(message) = error else { return "unexpected \(error)" }
+            guard case .invalidWorld(let message) = error else { return "unexpected \(error)" }
             return message
         }
     }

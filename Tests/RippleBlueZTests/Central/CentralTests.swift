@@ -84,8 +84,11 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
         _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
         let peripheral = try await fixture.central.connect(address: monitorAddress)
         #expect(try await peripheral.readValue(.batteryLevel, as: UInt8.self) == 87)
-        await #expect(throws: BluetoothError.invalidValue(ValueDecodingError(
-            typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))) {
+        await #expect(
+            throws: BluetoothError.invalidValue(
+                ValueDecodingError(
+                    typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))
+        ) {
             _ = try await peripheral.readValue(.batteryLevel, as: UInt16.self)
         }
         await fixture.stop()

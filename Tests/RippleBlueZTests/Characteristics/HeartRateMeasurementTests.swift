@@ -29,22 +29,34 @@ import Testing
 
     @Test func encodingUsesEightBitsWhenTheRateFits() {
         #expect(HeartRateMeasurement(beatsPerMinute: 60).bluetoothBytes == [0x00, 60])
-        #expect(HeartRateMeasurement(beatsPerMinute: 256, sensorContact: .detected).bluetoothBytes == [0x07, 0x00, 0x01])
-        #expect(HeartRateMeasurement(beatsPerMinute: 70, energyExpended: 5, rrIntervalTicks: [850]).bluetoothBytes
-            == [0x18, 70, 5, 0, 0x52, 0x03])
-        #expect(HeartRateMeasurement(beatsPerMinute: 72, sensorContact: .detected, rrIntervalTicks: [850]).description
-            == "72 bpm, contact detected, RR 0.83 s")
+        #expect(
+            HeartRateMeasurement(beatsPerMinute: 256, sensorContact: .detected).bluetoothBytes == [0x07, 0x00, 0x01])
+        #expect(
+            HeartRateMeasurement(beatsPerMinute: 70, energyExpended: 5, rrIntervalTicks: [850]).bluetoothBytes
+                == [0x18, 70, 5, 0, 0x52, 0x03])
+        #expect(
+            HeartRateMeasurement(beatsPerMinute: 72, sensorContact: .detected, rrIntervalTicks: [850]).description
+                == "72 bpm, contact detected, RR 0.83 s")
     }
 
     @Test func missingFieldsFailWithWhereAndWhat() {
         let cases: [([UInt8], ValueDecodingError)] = [
             ([], .init(typeName: "HeartRateMeasurement", offset: 0, reason: .tooFewBytes(needed: 1, available: 0))),
             ([0x00], .init(typeName: "HeartRateMeasurement", offset: 1, reason: .tooFewBytes(needed: 1, available: 0))),
-            ([0x01, 0x48], .init(typeName: "HeartRateMeasurement", offset: 1, reason: .tooFewBytes(needed: 2, available: 1))),
-            ([0x08, 0x48, 0x01], .init(typeName: "HeartRateMeasurement", offset: 2, reason: .tooFewBytes(needed: 2, available: 1))),
-            ([0x10, 0x48, 0x01, 0x02, 0x03], .init(
-                typeName: "HeartRateMeasurement", offset: 2,
-                reason: .invalidValue("RR-intervals take 2 bytes each; 3 bytes are left"))),
+            (
+                [0x01, 0x48],
+                .init(typeName: "HeartRateMeasurement", offset: 1, reason: .tooFewBytes(needed: 2, available: 1))
+            ),
+            (
+                [0x08, 0x48, 0x01],
+                .init(typeName: "HeartRateMeasurement", offset: 2, reason: .tooFewBytes(needed: 2, available: 1))
+            ),
+            (
+                [0x10, 0x48, 0x01, 0x02, 0x03],
+                .init(
+                    typeName: "HeartRateMeasurement", offset: 2,
+                    reason: .invalidValue("RR-intervals take 2 bytes each; 3 bytes are left"))
+            ),
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected) { _ = try HeartRateMeasurement(bluetoothBytes: bytes) }
@@ -73,10 +85,16 @@ import Testing
         #expect(try BodySensorLocation(bluetoothBytes: [6]) == .foot)
         #expect(try BodySensorLocation(bluetoothBytes: [0x42]) == .reserved(0x42))
         #expect(BodySensorLocation.reserved(0x42).bluetoothBytes == [0x42])
-        #expect(throws: ValueDecodingError(typeName: "BodySensorLocation", offset: 0, reason: .tooFewBytes(needed: 1, available: 0))) {
+        #expect(
+            throws: ValueDecodingError(
+                typeName: "BodySensorLocation", offset: 0, reason: .tooFewBytes(needed: 1, available: 0))
+        ) {
             _ = try BodySensorLocation(bluetoothBytes: [])
         }
-        #expect(throws: ValueDecodingError(typeName: "BodySensorLocation", offset: 1, reason: .unexpectedLength(expected: 1, found: 2))) {
+        #expect(
+            throws: ValueDecodingError(
+                typeName: "BodySensorLocation", offset: 1, reason: .unexpectedLength(expected: 1, found: 2))
+        ) {
             _ = try BodySensorLocation(bluetoothBytes: [1, 2])
         }
     }

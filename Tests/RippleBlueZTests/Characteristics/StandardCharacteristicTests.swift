@@ -7,10 +7,16 @@ import Testing
     @Test func batteryLevelIsAPercentage() throws {
         #expect(try BatteryLevel(bluetoothBytes: [87]).percent == 87)
         #expect(BatteryLevel(percent: 140).bluetoothBytes == [100])
-        #expect(throws: ValueDecodingError(typeName: "BatteryLevel", offset: 0, reason: .invalidValue("101 % is above 100 %"))) {
+        #expect(
+            throws: ValueDecodingError(
+                typeName: "BatteryLevel", offset: 0, reason: .invalidValue("101 % is above 100 %"))
+        ) {
             _ = try BatteryLevel(bluetoothBytes: [101])
         }
-        #expect(throws: ValueDecodingError(typeName: "BatteryLevel", offset: 1, reason: .unexpectedLength(expected: 1, found: 2))) {
+        #expect(
+            throws: ValueDecodingError(
+                typeName: "BatteryLevel", offset: 1, reason: .unexpectedLength(expected: 1, found: 2))
+        ) {
             _ = try BatteryLevel(bluetoothBytes: [50, 0])
         }
     }
@@ -30,17 +36,26 @@ import Testing
         #expect(full.type == 6)
         // NaN (no value at this resolution) is a value, not an error.
         #expect(try TemperatureMeasurement(bluetoothBytes: [0x00, 0x00, 0x00, 0x80, 0x00]).value.isNaN)
-        #expect(throws: ValueDecodingError(typeName: "TemperatureMeasurement", offset: 5, reason: .tooFewBytes(needed: 2, available: 1))) {
+        #expect(
+            throws: ValueDecodingError(
+                typeName: "TemperatureMeasurement", offset: 5, reason: .tooFewBytes(needed: 2, available: 1))
+        ) {
             _ = try TemperatureMeasurement(bluetoothBytes: [0x02, 0x6C, 0x01, 0x00, 0xFF, 0xEA])
         }
-        #expect(throws: ValueDecodingError(
-            typeName: "TemperatureMeasurement", offset: 5, reason: .invalidValue("2026-13-24 19:30:05 is not a date and time"))) {
-            _ = try TemperatureMeasurement(bluetoothBytes: [0x02, 0x6C, 0x01, 0x00, 0xFF, 0xEA, 0x07, 13, 24, 19, 30, 5])
+        #expect(
+            throws: ValueDecodingError(
+                typeName: "TemperatureMeasurement", offset: 5,
+                reason: .invalidValue("2026-13-24 19:30:05 is not a date and time"))
+        ) {
+            _ = try TemperatureMeasurement(bluetoothBytes: [
+                0x02, 0x6C, 0x01, 0x00, 0xFF, 0xEA, 0x07, 13, 24, 19, 30, 5,
+            ])
         }
     }
 
     @Test func pnpIDAndDateTimeRoundTrip() throws {
-        let pnp = RippleBlueZ.PnPID(vendorIDSource: .bluetoothSIG, vendorID: 0x004C, productID: 0x0001, productVersion: 0x0142)
+        let pnp = RippleBlueZ.PnPID(
+            vendorIDSource: .bluetoothSIG, vendorID: 0x004C, productID: 0x0001, productVersion: 0x0142)
         #expect(pnp.bluetoothBytes == [0x01, 0x4C, 0x00, 0x01, 0x00, 0x42, 0x01])
         #expect(try RippleBlueZ.PnPID(bluetoothBytes: pnp.bluetoothBytes) == pnp)
         #expect(try RippleBlueZ.PnPID(bluetoothBytes: [9, 0, 0, 0, 0, 0, 0]).vendorIDSource == .reserved(9))
@@ -54,10 +69,19 @@ import Testing
     @Test func randomBytesNeverTrapAnyStandardType() {
         var random = SplitMix64(seed: 0x5354_4443_4841_5200)
         let decoders: [(String, @Sendable ([UInt8]) throws(ValueDecodingError) -> Void)] = [
-            ("HeartRateMeasurement", { bytes throws(ValueDecodingError) in _ = try HeartRateMeasurement(bluetoothBytes: bytes) }),
-            ("BodySensorLocation", { bytes throws(ValueDecodingError) in _ = try BodySensorLocation(bluetoothBytes: bytes) }),
+            (
+                "HeartRateMeasurement",
+                { bytes throws(ValueDecodingError) in _ = try HeartRateMeasurement(bluetoothBytes: bytes) }
+            ),
+            (
+                "BodySensorLocation",
+                { bytes throws(ValueDecodingError) in _ = try BodySensorLocation(bluetoothBytes: bytes) }
+            ),
             ("BatteryLevel", { bytes throws(ValueDecodingError) in _ = try BatteryLevel(bluetoothBytes: bytes) }),
-            ("TemperatureMeasurement", { bytes throws(ValueDecodingError) in _ = try TemperatureMeasurement(bluetoothBytes: bytes) }),
+            (
+                "TemperatureMeasurement",
+                { bytes throws(ValueDecodingError) in _ = try TemperatureMeasurement(bluetoothBytes: bytes) }
+            ),
             ("DateTime", { bytes throws(ValueDecodingError) in _ = try DateTime(bluetoothBytes: bytes) }),
             ("PnPID", { bytes throws(ValueDecodingError) in _ = try RippleBlueZ.PnPID(bluetoothBytes: bytes) }),
         ]
@@ -89,7 +113,10 @@ import Testing
         #expect(information?.hardwareRevision == "B2")
         #expect(information?.firmwareRevision == "1.4.2")
         #expect(information?.softwareRevision == "1.4.2")
-        #expect(information?.pnpID == RippleBlueZ.PnPID(vendorIDSource: .bluetoothSIG, vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
+        #expect(
+            information?.pnpID
+                == RippleBlueZ.PnPID(
+                    vendorIDSource: .bluetoothSIG, vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
         #expect(try await peripheral.readValue(.batteryLevel, as: BatteryLevel.self) == BatteryLevel(percent: 87))
         #expect(try await peripheral.readValue(.bodySensorLocation, as: BodySensorLocation.self) == .chest)
         await fixture.stop()

@@ -47,7 +47,8 @@ enum RippleBLECommand {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
         process.environment = environment
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-ble-\(UUID().uuidString).err")
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ripple-ble-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()
@@ -78,12 +79,17 @@ enum RippleBLECommand {
         let result = try await RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.lines.first?.hasPrefix("ADDRESS") == true)
-        #expect(result.lines.dropFirst().dropLast().map { String($0.prefix(17)) } == [Self.heartRateMonitor, Self.ledDevice])
+        #expect(
+            result.lines.dropFirst().dropLast().map { String($0.prefix(17)) } == [
+                Self.heartRateMonitor, Self.ledDevice,
+            ])
         #expect(result.lines.last == "2 peripherals")
     }
 
     @Test func scanWithJSONPrintsOneObjectPerAdvertisement() async throws {
-        let result = try await RippleBLECommand.run(["scan", "--simulated", "--duration", "1.5", "--json", "--name-prefix", "Ripple H"])
+        let result = try await RippleBLECommand.run([
+            "scan", "--simulated", "--duration", "1.5", "--json", "--name-prefix", "Ripple H",
+        ])
         #expect(result.status == 0, "\(result.error)")
         let objects = result.lines.compactMap(RippleBLECommand.object)
         #expect(!objects.isEmpty && objects.count == result.lines.count)
@@ -114,7 +120,9 @@ enum RippleBLECommand {
         let hex = try await RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "180f/2a19"])
         #expect(hex.status == 0, "\(hex.error)")
         #expect(hex.output == "57\n")
-        let text = try await RippleBLECommand.run(["read", "--simulated", Self.heartRateMonitor, "2a29", "--format", "text"])
+        let text = try await RippleBLECommand.run([
+            "read", "--simulated", Self.heartRateMonitor, "2a29", "--format", "text",
+        ])
         #expect(text.output == "Ripple Devices\n")
     }
 
@@ -129,7 +137,9 @@ enum RippleBLECommand {
     }
 
     @Test func listenPrintsEachValueDecodedAndTheStatistics() async throws {
-        let result = try await RippleBLECommand.run(["listen", "--simulated", Self.heartRateMonitor, "2a37", "--count", "3"])
+        let result = try await RippleBLECommand.run([
+            "listen", "--simulated", Self.heartRateMonitor, "2a37", "--count", "3",
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.lines.count == 3)
         #expect(result.lines.allSatisfy { $0.contains(" bpm, contact detected") })
@@ -156,7 +166,9 @@ enum RippleBLECommand {
     }
 
     @Test func anUnknownPeripheralTimesOutWithStatus75() async throws {
-        let result = try await RippleBLECommand.run(["read", "--simulated", "--timeout", "1", "C0:FF:EE:00:00:99", "2a19"])
+        let result = try await RippleBLECommand.run([
+            "read", "--simulated", "--timeout", "1", "C0:FF:EE:00:00:99", "2a19",
+        ])
         #expect(result.status == 75)
         #expect(result.error.contains("C0:FF:EE:00:00:99 was not seen within"))
         #expect(result.error.contains("fix: "))
@@ -207,7 +219,8 @@ enum RippleBLECommand {
         }
         #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
         let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
-        let result = try await RippleBLECommand.run(["read", "--real", Self.heartRateMonitor, "2a38", "--format", "auto"], systemBus: address)
+        let result = try await RippleBLECommand.run(
+            ["read", "--real", Self.heartRateMonitor, "2a38", "--format", "auto"], systemBus: address)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "chest\n")
         #expect(!result.error.contains("simulator"))

@@ -76,9 +76,11 @@ func documentationSnippets() async throws {
         .store(in: &cancellables)
 
     let dbus = try DBusConnection(bus: .system)
-    dbus.call(destination: "org.bluez", path: .root, interface: "org.freedesktop.DBus.ObjectManager",
-              member: "GetManagedObjects")
-        .sink(receiveCompletion: { print($0) }, receiveValue: { reply in print(reply.body) })
-        .store(in: &cancellables)
+    dbus.call(
+        destination: "org.bluez", path: .root, interface: "org.freedesktop.DBus.ObjectManager",
+        member: "GetManagedObjects"
+    )
+    .sink(receiveCompletion: { print($0) }, receiveValue: { reply in print(reply.body) })
+    .store(in: &cancellables)
     for await value in [1, 2, 3].publisher.values { print(value) }
 }

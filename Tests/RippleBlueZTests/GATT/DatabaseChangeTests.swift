@@ -20,7 +20,8 @@ import Testing
     func listenersFollowTheirCharacteristicThroughADatabaseChange(transport: NotificationTransport) async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        let before = try #require(peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
+        let before = try #require(
+            peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
         let listener = Collector(peripheral.listen(to: sensor, transport: transport))
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
         try await fixture.notify(Lab.sensor, [[1]])
@@ -28,7 +29,8 @@ import Testing
 
         try await fixture.simulator.changeServices(of: lab, to: updatedServices)
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        let after = try #require(peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
+        let after = try #require(
+            peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
         #expect(after != before)
         try await fixture.notify(Lab.sensor, [[2]])
         await listener.wait { $0.values.count == 2 }

@@ -18,7 +18,10 @@ import Testing
         #expect(sensor.isReadable && sensor.canNotify)
         #expect(sensor.serviceUUID == Lab.uuid(Lab.service))
         // bluetoothd lists the Client Characteristic Configuration descriptor of a characteristic that notifies.
-        #expect(sensor.descriptors.map(\.uuid) == [.clientCharacteristicConfiguration, .characteristicUserDescription, Lab.uuid(Lab.setting)])
+        #expect(
+            sensor.descriptors.map(\.uuid) == [
+                .clientCharacteristicConfiguration, .characteristicUserDescription, Lab.uuid(Lab.setting),
+            ])
         #expect(peripheral.mtu(of: self.sensor) == 185)
         await fixture.stop()
     }
@@ -63,15 +66,22 @@ import Testing
     @Test func descriptorsAreReadAndWritten() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        let description = try await peripheral.read(descriptor: .characteristicUserDescription, of: sensor, as: String.self)
-            .values.first { _ in true }
+        let description = try await peripheral.read(
+            descriptor: .characteristicUserDescription, of: sensor, as: String.self
+        )
+        .values.first { _ in true }
         #expect(description == "Sensor")
-        #expect(try await peripheral.read(descriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true } == [7, 7])
+        #expect(
+            try await peripheral.read(descriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true } == [
+                7, 7,
+            ])
         try await peripheral.write([1, 2], toDescriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true }
         #expect(try await fixture.simulator.value(of: Lab.setting, peripheral: labAddress) == [1, 2])
         // bluetoothd keeps the configuration descriptor to itself: listen instead.
         do {
-            for try await _ in peripheral.write([1, 0], toDescriptor: .clientCharacteristicConfiguration, of: sensor).values {}
+            for try await _ in peripheral.write([1, 0], toDescriptor: .clientCharacteristicConfiguration, of: sensor)
+                .values
+            {}
             Issue.record("a write to the configuration descriptor succeeded")
         } catch {
             #expect((error as? BluetoothError)?.kind == .notPermitted)
@@ -86,7 +96,9 @@ import Testing
             { () async throws in _ = try await peripheral.readValue(.heartRateMeasurement) },
             { () async throws in try await peripheral.writeValue([1], to: .heartRateControlPoint) },
             { () async throws in
-                for try await _ in peripheral.read(descriptor: .characteristicUserDescription, of: Lab.reference(Lab.marker)).values {}
+                for try await _ in peripheral.read(
+                    descriptor: .characteristicUserDescription, of: Lab.reference(Lab.marker)
+                ).values {}
             },
         ] {
             do {
@@ -102,7 +114,8 @@ import Testing
     @Test func bluetoothdsErrorsKeepTheirNameAndMessage() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(.fail(.notPermitted("Read not permitted")), on: .read(Lab.sensor), of: labAddress)
+        try await fixture.simulator.inject(
+            .fail(.notPermitted("Read not permitted")), on: .read(Lab.sensor), of: labAddress)
         do {
             _ = try await peripheral.readValue(sensor)
             Issue.record("the read succeeded")

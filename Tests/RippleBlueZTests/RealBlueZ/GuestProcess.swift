@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,9 +15,9 @@ struct GuestProcess {
 
         var description: String {
             switch self {
-            case let .notRunning(name): "no \(name) process runs in the guest"
-            case let .stillRunning(name): "\(name) did not exit"
-            case let .cannotStart(name, reason): "cannot start \(name) again: \(reason)"
+            case .notRunning(let name): "no \(name) process runs in the guest"
+            case .stillRunning(let name): "\(name) did not exit"
+            case .cannotStart(let name, let reason): "cannot start \(name) again: \(reason)"
             }
         }
     }
@@ -35,7 +36,9 @@ struct GuestProcess {
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { pid_t($0) } ?? []
         for pid in pids {
             let arguments = strings(in: "/proc/\(pid)/cmdline")
-            guard let first = arguments.first, (first as NSString).lastPathComponent == name, !isZombie(pid) else { continue }
+            guard let first = arguments.first, (first as NSString).lastPathComponent == name, !isZombie(pid) else {
+                continue
+            }
             let environment = Dictionary(
                 strings(in: "/proc/\(pid)/environ").compactMap { entry -> (String, String)? in
                     guard let equals = entry.firstIndex(of: "=") else { return nil }
@@ -58,8 +61,9 @@ struct GuestProcess {
 
     private static func isZombie(_ pid: pid_t) -> Bool {
         guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
-              let text = String(data: stat, encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return true }
+            let text = String(data: stat, encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return true }
         return text[text.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 
@@ -84,7 +88,8 @@ struct GuestProcess {
         let output = output.flatMap { FileHandle(forWritingAtPath: $0) } ?? FileHandle.nullDevice
         guard let executable = arguments.first else { throw Failure.cannotStart(name, "no arguments") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
+        process.executableURL = URL(
+            fileURLWithPath: executable, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
         process.arguments = Array(arguments.dropFirst())
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true)
@@ -100,7 +105,9 @@ struct GuestProcess {
         let started = GuestProcess(
             pid: process.processIdentifier, arguments: arguments, environment: environment, directory: directory,
             output: self.output, startScheduling: startScheduling)
-        if startScheduling.policy > 0 { _ = started.schedule(startScheduling.policy, priority: startScheduling.priority) }
+        if startScheduling.policy > 0 {
+            _ = started.schedule(startScheduling.policy, priority: startScheduling.priority)
+        }
         return started
     }
 

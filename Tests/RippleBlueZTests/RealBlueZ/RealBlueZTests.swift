@@ -51,7 +51,9 @@ struct RealBlueZTests {
     }
 
     /// The sequence numbers of `count` notifications of the stream characteristic.
-    static func sequenceNumbers(of peripheral: Peripheral, count: Int, transport: NotificationTransport) async throws -> [UInt32] {
+    static func sequenceNumbers(of peripheral: Peripheral, count: Int, transport: NotificationTransport) async throws
+        -> [UInt32]
+    {
         // collect(count) emits at the count-th value; prefix(count) would (as in Combine) finish only when
         // one more value came, and the peripheral sends exactly `count`.
         let values = peripheral.listen(to: stream, transport: transport).collect(count).first()
@@ -85,7 +87,8 @@ struct RealBlueZTests {
         defer { central.close() }
         let peripheral = try await Self.connected(central)
         let services = Dictionary(peripheral.services.map { ($0.uuid, $0.characteristics) }, uniquingKeysWith: { $1 })
-        #expect(services[.heartRate]?.map(\.uuid) == [.heartRateMeasurement, .bodySensorLocation, .heartRateControlPoint])
+        #expect(
+            services[.heartRate]?.map(\.uuid) == [.heartRateMeasurement, .bodySensorLocation, .heartRateControlPoint])
         #expect(services[.heartRate]?.first?.flags == ["notify"])
         #expect(services[BluetoothUUID(0x180F)]?.map(\.uuid) == [.batteryLevel])
         #expect(services[Self.streamService]?.map(\.uuid) == [Self.stream.uuid, Self.echo.uuid])
@@ -156,7 +159,7 @@ struct RealBlueZTests {
         defer { central.close() }
         let peripheral = try await Self.connected(central)
         let events = central.connectionEvents.compactMap { event -> String? in
-            if case let .disconnected(_, reason) = event { return "\(reason)" }
+            if case .disconnected(_, let reason) = event { return "\(reason)" }
             return nil
         }.first()
         async let disconnected = Self.firstString(events)
@@ -187,18 +190,20 @@ struct RealBlueZTests {
         let peripheral = try await central.connect(address: discovery.address, autoReconnect: .always)
         let events = Mutex<[String]>([])
         let watching = central.connectionEvents.sink { event in
-            let name = switch event {
-            case .connecting: "connecting"
-            case .connected: "connected"
-            case .ready: "ready"
-            case .connectionFailed: "connectionFailed"
-            case .disconnected: "disconnected"
-            case .autoConnected: "autoConnected"
-            }
+            let name =
+                switch event {
+                case .connecting: "connecting"
+                case .connected: "connected"
+                case .ready: "ready"
+                case .connectionFailed: "connectionFailed"
+                case .disconnected: "disconnected"
+                case .autoConnected: "autoConnected"
+                }
             events.withLock { $0.append(name) }
         }
         defer { watching.cancel() }
-        var before: [UInt32] = [], after: [UInt32] = []
+        var before: [UInt32] = []
+        var after: [UInt32] = []
         var disrupted = false
         for try await number in peripheral.listen(to: stream, transport: transport).map(sequenceNumber).values {
             if !disrupted {
@@ -233,7 +238,9 @@ struct RealBlueZTests {
     /// the application's services (Service Changed to the central, whose bluetoothd removes the objects)
     /// and adds them again when the process registers anew. The listener follows its characteristic.
     @Test(arguments: [NotificationTransport.bus, .automatic])
-    func aPeripheralProcessKilledMidStreamAndStartedAgainIsFollowedByTheListener(transport: NotificationTransport) async throws {
+    func aPeripheralProcessKilledMidStreamAndStartedAgainIsFollowedByTheListener(transport: NotificationTransport)
+        async throws
+    {
         let peripheralProcess = try GuestProcess.find("ripple-gatt-peripheral")
         let (before, after, events) = try await Self.streamAcross(transport: transport) { _ in
             try await peripheralProcess.restart(with: SIGKILL, after: .seconds(1))
@@ -246,7 +253,9 @@ struct RealBlueZTests {
     /// peripheral's side, the process started again; the reconnect policy brings the listener back, over
     /// `StartNotify` (whose session bluetoothd 5.66 keeps across the link's end) as over `AcquireNotify`.
     @Test(arguments: [NotificationTransport.bus, .automatic])
-    func aRebootingPeripheralIsReconnectedByThePolicyAndTheListenerComesBack(transport: NotificationTransport) async throws {
+    func aRebootingPeripheralIsReconnectedByThePolicyAndTheListenerComesBack(transport: NotificationTransport)
+        async throws
+    {
         let peripheralProcess = try GuestProcess.find("ripple-gatt-peripheral")
         let (before, after, events) = try await Self.streamAcross(transport: transport) { central in
             try await peripheralProcess.stop(with: SIGKILL)
@@ -289,7 +298,7 @@ struct RealBlueZTests {
         for _ in 0..<6 {
             let connecting = central.connect(to: discovery.address)
                 .handleEvents(receiveCompletion: { completion in
-                    if case let .failure(error) = completion { failures.withLock { $0.append(error.message) } }
+                    if case .failure(let error) = completion { failures.withLock { $0.append(error.message) } }
                 })
                 .retry(2)
             var connected: Peripheral?
@@ -327,7 +336,9 @@ struct RealBlueZTests {
     /// central under hci1.
     static func disconnectFromThePeripheralSide(_ central: Central) async throws {
         let centralAddress = try #require(central.adapters.first { $0.name == "hci0" }?.address)
-        try await disconnect(DBusObjectPath("/org/bluez/hci1/dev_" + centralAddress.replacingOccurrences(of: ":", with: "_")), on: central)
+        try await disconnect(
+            DBusObjectPath("/org/bluez/hci1/dev_" + centralAddress.replacingOccurrences(of: ":", with: "_")),
+            on: central)
     }
 
     /// `Device1.Disconnect` on bluetoothd's device object at `path`.
@@ -337,7 +348,8 @@ struct RealBlueZTests {
         ).values { break }
     }
 
-    static func firstString<P: Publisher>(_ publisher: P) async -> String? where P.Output == String, P.Failure == Never {
+    static func firstString<P: Publisher>(_ publisher: P) async -> String?
+    where P.Output == String, P.Failure == Never {
         for await value in publisher.values { return value }
         return nil
     }

@@ -13,7 +13,8 @@ final class CentralFixture: Sendable {
     let central: Central
 
     init(
-        world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30), waitUntilReady: Bool = true,
+        world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30),
+        waitUntilReady: Bool = true,
         refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false
     ) async throws {
         bus = try SimulatedBus(refusingClients: refusingClients)
@@ -71,7 +72,7 @@ final class Collector<Output: Sendable>: Subscriber, Sendable {
 
     /// The error the stream failed with; records an issue and returns nil when it did not fail.
     func failure(sourceLocation: SourceLocation = #_sourceLocation) -> BluetoothError? {
-        guard case let .failure(error)? = completion else {
+        guard case .failure(let error)? = completion else {
             Issue.record("the stream did not fail: \(String(describing: completion))", sourceLocation: sourceLocation)
             return nil
         }

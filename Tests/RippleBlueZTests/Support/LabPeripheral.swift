@@ -31,19 +31,21 @@ enum Lab {
         SimulatedPeripheral(
             address: "C0:FF:EE:00:00:0A", name: "Ripple Lab", advertisedServices: [service], mtu: 185,
             services: [
-                SimulatedService(uuid: service, characteristics: [
-                    SimulatedCharacteristic(
-                        uuid: sensor, flags: [.read, .write, .writeWithoutResponse, .notify], value: [0],
-                        descriptors: [
-                            .userDescription("Sensor"),
-                            SimulatedDescriptor(uuid: setting, flags: [.read, .write], value: [7, 7]),
-                        ]),
-                    SimulatedCharacteristic(uuid: marker, flags: [.notify]),
-                    SimulatedCharacteristic(uuid: indicator, flags: [.read, .indicate], value: [0]),
-                    SimulatedCharacteristic(
-                        uuid: stream, flags: [.notify],
-                        notificationSource: NotificationSource(count: 10_000, payload: .numbered(size: 20))),
-                ]),
+                SimulatedService(
+                    uuid: service,
+                    characteristics: [
+                        SimulatedCharacteristic(
+                            uuid: sensor, flags: [.read, .write, .writeWithoutResponse, .notify], value: [0],
+                            descriptors: [
+                                .userDescription("Sensor"),
+                                SimulatedDescriptor(uuid: setting, flags: [.read, .write], value: [7, 7]),
+                            ]),
+                        SimulatedCharacteristic(uuid: marker, flags: [.notify]),
+                        SimulatedCharacteristic(uuid: indicator, flags: [.read, .indicate], value: [0]),
+                        SimulatedCharacteristic(
+                            uuid: stream, flags: [.notify],
+                            notificationSource: NotificationSource(count: 10_000, payload: .numbered(size: 20))),
+                    ])
             ])
     }
 
@@ -82,7 +84,8 @@ extension CentralFixture {
     /// Sends `values` from the lab peripheral's `characteristic`, one after the other.
     func notify(_ characteristic: AttributeUUID, _ values: [[UInt8]], peripheral: String = Lab.address) async throws {
         for value in values {
-            try await simulator.notify(peripheral: DeviceAddress(peripheral), characteristic: characteristic, value: value)
+            try await simulator.notify(
+                peripheral: DeviceAddress(peripheral), characteristic: characteristic, value: value)
         }
     }
 }

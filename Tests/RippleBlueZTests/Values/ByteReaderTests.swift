@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RippleBlueZ
 
 @Suite struct ByteReaderTests {
@@ -25,7 +26,8 @@ import Testing
     }
 
     @Test func readsTwentyFourBitIntegers() throws {
-        var reader = ByteReader([0x01, 0x02, 0x03, 0x01, 0x02, 0x03, 0xFF, 0xFF, 0xFF, 0x80, 0x00, 0x00], typeName: "T")
+        var reader = ByteReader(
+            [0x01, 0x02, 0x03, 0x01, 0x02, 0x03, 0xFF, 0xFF, 0xFF, 0x80, 0x00, 0x00], typeName: "T")
         #expect(try reader.readUInt24() == 0x03_0201)
         #expect(try reader.readUInt24(endian: .big) == 0x01_0203)
         #expect(try reader.readInt24() == -1)
@@ -66,38 +68,51 @@ import Testing
 
     @Test func tooFewBytesNamesOffsetNeededAndAvailable() {
         var reader = ByteReader([0x01, 0x02, 0x03], typeName: "HeartRate")
-        #expect(error { () throws(ValueDecodingError) in
-            _ = try reader.read(UInt8.self)
-            _ = try reader.read(UInt32.self)
-        } == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 4, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in
+                _ = try reader.read(UInt8.self)
+                _ = try reader.read(UInt32.self)
+            } == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 4, available: 2)))
         // A failed read consumes nothing.
         #expect(reader.offset == 1)
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readUInt24() }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 3, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readInt24() }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 3, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readFloat32() }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 4, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readFloat64() }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 8, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readFloat11073() }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 4, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readBytes(3) }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 3, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readUTF8(count: 5) }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 5, available: 2)))
-        #expect(error { () throws(ValueDecodingError) in try reader.skip(Int.max) }
-            == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: Int.max, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readUInt24() }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 3, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readInt24() }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 3, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readFloat32() }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 4, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readFloat64() }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 8, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readFloat11073() }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 4, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readBytes(3) }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 3, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readUTF8(count: 5) }
+                == ValueDecodingError(typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: 5, available: 2)))
+        #expect(
+            error { () throws(ValueDecodingError) in try reader.skip(Int.max) }
+                == ValueDecodingError(
+                    typeName: "HeartRate", offset: 1, reason: .tooFewBytes(needed: Int.max, available: 2)))
         #expect(error { () throws(ValueDecodingError) in _ = try reader.readSFloat() } == nil)
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.readSFloat() }
-            == ValueDecodingError(typeName: "HeartRate", offset: 3, reason: .tooFewBytes(needed: 2, available: 0)))
-        #expect(error { () throws(ValueDecodingError) in _ = try reader.read(UInt8.self) }
-            == ValueDecodingError(typeName: "HeartRate", offset: 3, reason: .tooFewBytes(needed: 1, available: 0)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.readSFloat() }
+                == ValueDecodingError(typeName: "HeartRate", offset: 3, reason: .tooFewBytes(needed: 2, available: 0)))
+        #expect(
+            error { () throws(ValueDecodingError) in _ = try reader.read(UInt8.self) }
+                == ValueDecodingError(typeName: "HeartRate", offset: 3, reason: .tooFewBytes(needed: 1, available: 0)))
     }
 
     @Test func negativeCountsThrowInsteadOfTrapping() {
         var reader = ByteReader([0x01, 0x02], typeName: "T")
-        let negative = ValueDecodingError(typeName: "T", offset: 0, reason: .invalidValue("a count of -1 bytes is negative"))
+        let negative = ValueDecodingError(
+            typeName: "T", offset: 0, reason: .invalidValue("a count of -1 bytes is negative"))
         #expect(error { () throws(ValueDecodingError) in _ = try reader.readBytes(-1) } == negative)
         #expect(error { () throws(ValueDecodingError) in _ = try reader.readUTF8(count: -1) } == negative)
         #expect(error { () throws(ValueDecodingError) in try reader.skip(-1) } == negative)
@@ -112,22 +127,25 @@ import Testing
 
     @Test func invalidUTF8IsReportedAtTheStringsFirstByte() {
         var reader = ByteReader([0x41, 0x42, 0xC3, 0x28, 0x43], typeName: "Name")
-        #expect(error { () throws(ValueDecodingError) in
-            try reader.skip(1)
-            _ = try reader.readUTF8(count: 3)
-        } == ValueDecodingError(typeName: "Name", offset: 1, reason: .invalidUTF8))
+        #expect(
+            error { () throws(ValueDecodingError) in
+                try reader.skip(1)
+                _ = try reader.readUTF8(count: 3)
+            } == ValueDecodingError(typeName: "Name", offset: 1, reason: .invalidUTF8))
         var rest = ByteReader([0x41, 0xFF], typeName: "Name")
-        #expect(error { () throws(ValueDecodingError) in
-            try rest.skip(1)
-            _ = try rest.readUTF8Remaining()
-        } == ValueDecodingError(typeName: "Name", offset: 1, reason: .invalidUTF8))
+        #expect(
+            error { () throws(ValueDecodingError) in
+                try rest.skip(1)
+                _ = try rest.readUTF8Remaining()
+            } == ValueDecodingError(typeName: "Name", offset: 1, reason: .invalidUTF8))
     }
 
     @Test func expectEnd() throws {
         var reader = ByteReader([0x01, 0x02, 0x03], typeName: "Level")
         _ = try reader.read(UInt8.self)
-        #expect(error { () throws(ValueDecodingError) in try reader.expectEnd() }
-            == ValueDecodingError(typeName: "Level", offset: 1, reason: .unexpectedLength(expected: 1, found: 3)))
+        #expect(
+            error { () throws(ValueDecodingError) in try reader.expectEnd() }
+                == ValueDecodingError(typeName: "Level", offset: 1, reason: .unexpectedLength(expected: 1, found: 3)))
         try reader.skip(2)
         try reader.expectEnd()
         try ByteReader([], typeName: "Empty").expectEnd()
@@ -136,9 +154,11 @@ import Testing
     @Test func errorHelperUsesTheCurrentOffsetUnlessGivenOne() throws {
         var reader = ByteReader([0x01, 0x02], typeName: "Op")
         try reader.skip(1)
-        #expect(reader.error(.unsupportedFormat("opcode 1"))
-            == ValueDecodingError(typeName: "Op", offset: 1, reason: .unsupportedFormat("opcode 1")))
-        #expect(reader.error(.invalidValue("x"), at: 0)
-            == ValueDecodingError(typeName: "Op", offset: 0, reason: .invalidValue("x")))
+        #expect(
+            reader.error(.unsupportedFormat("opcode 1"))
+                == ValueDecodingError(typeName: "Op", offset: 1, reason: .unsupportedFormat("opcode 1")))
+        #expect(
+            reader.error(.invalidValue("x"), at: 0)
+                == ValueDecodingError(typeName: "Op", offset: 0, reason: .invalidValue("x")))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RippleBlueZ
 
 /// What a ``ByteWriter`` writes, a ``ByteReader`` reads back unchanged, for every width and both orders.
@@ -43,8 +44,12 @@ import Testing
 
     @Test(arguments: endians)
     func floatingPoint(_ endian: Endianness) throws {
-        let floats: [Float] = [0, -0.0, 1, -36.4, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity]
-        let doubles: [Double] = [0, -0.0, 1, -36.4, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity]
+        let floats: [Float] = [
+            0, -0.0, 1, -36.4, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity,
+        ]
+        let doubles: [Double] = [
+            0, -0.0, 1, -36.4, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity,
+        ]
         var writer = ByteWriter()
         for value in floats { writer.appendFloat32(value, endian: endian) }
         for value in doubles { writer.appendFloat64(value, endian: endian) }

@@ -1,10 +1,12 @@
+import Testing
+
+@testable import RippleBlueZ
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Testing
-@testable import RippleBlueZ
 
 /// Random bytes never trap a decoder: every ``Readable`` conformance and every ``ByteReader`` read either
 /// decodes or throws the ``ValueDecodingError`` its rules predict.
@@ -25,7 +27,7 @@ import Testing
         var second = SplitMix64(seed: 42)
         #expect((0..<8).map { _ in first.next() } == (0..<8).map { _ in second.next() })
         var zero = SplitMix64(seed: 0)
-        #expect(zero.next() == 0xE220_A839_7B1D_CDAF)   // SplitMix64's published first output for seed 0
+        #expect(zero.next() == 0xE220_A839_7B1D_CDAF)  // SplitMix64's published first output for seed 0
     }
 
     /// The outcome the rules predict for an exact-size value of `size` bytes given `bytes`.
@@ -36,11 +38,17 @@ import Testing
             #expect(value.bluetoothBytes == bytes)
         } catch {
             if bytes.count < size {
-                #expect(error == ValueDecodingError(
-                    typeName: "\(T.self)", offset: 0, reason: .tooFewBytes(needed: size, available: bytes.count)))
+                #expect(
+                    error
+                        == ValueDecodingError(
+                            typeName: "\(T.self)", offset: 0, reason: .tooFewBytes(needed: size, available: bytes.count)
+                        ))
             } else {
-                #expect(error == ValueDecodingError(
-                    typeName: "\(T.self)", offset: size, reason: .unexpectedLength(expected: size, found: bytes.count)))
+                #expect(
+                    error
+                        == ValueDecodingError(
+                            typeName: "\(T.self)", offset: size,
+                            reason: .unexpectedLength(expected: size, found: bytes.count)))
             }
         }
     }

@@ -1,10 +1,12 @@
+import Testing
+
+@testable import RippleBlueZ
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Testing
-@testable import RippleBlueZ
 
 @Suite struct ReadableWritableTests {
     private func decodingError<T: Readable>(_ type: T.Type, _ bytes: [UInt8]) -> ValueDecodingError? {
@@ -33,18 +35,30 @@ import Testing
     }
 
     @Test func integersNeedTheirExactSize() {
-        #expect(decodingError(UInt8.self, []) == ValueDecodingError(
-            typeName: "UInt8", offset: 0, reason: .tooFewBytes(needed: 1, available: 0)))
-        #expect(decodingError(UInt16.self, [0x01]) == ValueDecodingError(
-            typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))
-        #expect(decodingError(UInt16.self, [0x01, 0x02, 0x03]) == ValueDecodingError(
-            typeName: "UInt16", offset: 2, reason: .unexpectedLength(expected: 2, found: 3)))
-        #expect(decodingError(Int32.self, [1, 2, 3]) == ValueDecodingError(
-            typeName: "Int32", offset: 0, reason: .tooFewBytes(needed: 4, available: 3)))
-        #expect(decodingError(Int64.self, [UInt8](repeating: 0, count: 9)) == ValueDecodingError(
-            typeName: "Int64", offset: 8, reason: .unexpectedLength(expected: 8, found: 9)))
-        #expect(decodingError(Int8.self, [1, 2]) == ValueDecodingError(
-            typeName: "Int8", offset: 1, reason: .unexpectedLength(expected: 1, found: 2)))
+        #expect(
+            decodingError(UInt8.self, [])
+                == ValueDecodingError(
+                    typeName: "UInt8", offset: 0, reason: .tooFewBytes(needed: 1, available: 0)))
+        #expect(
+            decodingError(UInt16.self, [0x01])
+                == ValueDecodingError(
+                    typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))
+        #expect(
+            decodingError(UInt16.self, [0x01, 0x02, 0x03])
+                == ValueDecodingError(
+                    typeName: "UInt16", offset: 2, reason: .unexpectedLength(expected: 2, found: 3)))
+        #expect(
+            decodingError(Int32.self, [1, 2, 3])
+                == ValueDecodingError(
+                    typeName: "Int32", offset: 0, reason: .tooFewBytes(needed: 4, available: 3)))
+        #expect(
+            decodingError(Int64.self, [UInt8](repeating: 0, count: 9))
+                == ValueDecodingError(
+                    typeName: "Int64", offset: 8, reason: .unexpectedLength(expected: 8, found: 9)))
+        #expect(
+            decodingError(Int8.self, [1, 2])
+                == ValueDecodingError(
+                    typeName: "Int8", offset: 1, reason: .unexpectedLength(expected: 1, found: 2)))
     }
 
     @Test func bool() throws {
@@ -52,12 +66,18 @@ import Testing
         #expect(try Bool(bluetoothBytes: [1]) == true)
         #expect(true.bluetoothBytes == [1])
         #expect(false.bluetoothBytes == [0])
-        #expect(decodingError(Bool.self, [2]) == ValueDecodingError(
-            typeName: "Bool", offset: 0, reason: .invalidValue("2 is neither 0 (false) nor 1 (true)")))
-        #expect(decodingError(Bool.self, []) == ValueDecodingError(
-            typeName: "Bool", offset: 0, reason: .tooFewBytes(needed: 1, available: 0)))
-        #expect(decodingError(Bool.self, [1, 0]) == ValueDecodingError(
-            typeName: "Bool", offset: 1, reason: .unexpectedLength(expected: 1, found: 2)))
+        #expect(
+            decodingError(Bool.self, [2])
+                == ValueDecodingError(
+                    typeName: "Bool", offset: 0, reason: .invalidValue("2 is neither 0 (false) nor 1 (true)")))
+        #expect(
+            decodingError(Bool.self, [])
+                == ValueDecodingError(
+                    typeName: "Bool", offset: 0, reason: .tooFewBytes(needed: 1, available: 0)))
+        #expect(
+            decodingError(Bool.self, [1, 0])
+                == ValueDecodingError(
+                    typeName: "Bool", offset: 1, reason: .unexpectedLength(expected: 1, found: 2)))
     }
 
     @Test func floatingPoint() throws {
@@ -66,14 +86,22 @@ import Testing
         #expect(Float(1.0).bluetoothBytes == [0x00, 0x00, 0x80, 0x3F])
         #expect(Double(-2.0).bluetoothBytes == [0, 0, 0, 0, 0, 0, 0x00, 0xC0])
         #expect(try Float(bluetoothBytes: Float(36.4).bluetoothBytes) == 36.4)
-        #expect(decodingError(Float.self, [0, 0, 0]) == ValueDecodingError(
-            typeName: "Float", offset: 0, reason: .tooFewBytes(needed: 4, available: 3)))
-        #expect(decodingError(Float.self, [0, 0, 0, 0, 0]) == ValueDecodingError(
-            typeName: "Float", offset: 4, reason: .unexpectedLength(expected: 4, found: 5)))
-        #expect(decodingError(Double.self, [0, 0, 0, 0]) == ValueDecodingError(
-            typeName: "Double", offset: 0, reason: .tooFewBytes(needed: 8, available: 4)))
-        #expect(decodingError(Double.self, [UInt8](repeating: 0, count: 10)) == ValueDecodingError(
-            typeName: "Double", offset: 8, reason: .unexpectedLength(expected: 8, found: 10)))
+        #expect(
+            decodingError(Float.self, [0, 0, 0])
+                == ValueDecodingError(
+                    typeName: "Float", offset: 0, reason: .tooFewBytes(needed: 4, available: 3)))
+        #expect(
+            decodingError(Float.self, [0, 0, 0, 0, 0])
+                == ValueDecodingError(
+                    typeName: "Float", offset: 4, reason: .unexpectedLength(expected: 4, found: 5)))
+        #expect(
+            decodingError(Double.self, [0, 0, 0, 0])
+                == ValueDecodingError(
+                    typeName: "Double", offset: 0, reason: .tooFewBytes(needed: 8, available: 4)))
+        #expect(
+            decodingError(Double.self, [UInt8](repeating: 0, count: 10))
+                == ValueDecodingError(
+                    typeName: "Double", offset: 8, reason: .unexpectedLength(expected: 8, found: 10)))
     }
 
     @Test func string() throws {
@@ -84,10 +112,14 @@ import Testing
         #expect(try String(bluetoothBytes: [0, 0, 0]) == "")
         #expect(try String(bluetoothBytes: [0xE2, 0x9C, 0x93]) == "✓")
         #expect("✓".bluetoothBytes == [0xE2, 0x9C, 0x93])
-        #expect(decodingError(String.self, [0x41, 0xFF]) == ValueDecodingError(
-            typeName: "String", offset: 0, reason: .invalidUTF8))
-        #expect(decodingError(String.self, [0xE2, 0x9C]) == ValueDecodingError(
-            typeName: "String", offset: 0, reason: .invalidUTF8))
+        #expect(
+            decodingError(String.self, [0x41, 0xFF])
+                == ValueDecodingError(
+                    typeName: "String", offset: 0, reason: .invalidUTF8))
+        #expect(
+            decodingError(String.self, [0xE2, 0x9C])
+                == ValueDecodingError(
+                    typeName: "String", offset: 0, reason: .invalidUTF8))
     }
 
     @Test func bytesAsTheyAre() throws {

@@ -13,7 +13,8 @@ import Testing
 
     /// Emits a `PropertiesChanged` of `interface` at `path`.
     static func change(
-        _ emitter: DBusConnection, _ path: DBusObjectPath, interface: String = interface, _ changed: [String: DBusValue],
+        _ emitter: DBusConnection, _ path: DBusObjectPath, interface: String = interface,
+        _ changed: [String: DBusValue],
         invalidated: [String] = []
     ) throws {
         try emitter.emitSignal(
@@ -22,7 +23,9 @@ import Testing
                 .string(interface),
                 .dictionary(
                     key: .string, value: .variant,
-                    changed.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }),
+                    changed.sorted { $0.key < $1.key }.map {
+                        DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+                    }),
                 .array(.string, invalidated.map(DBusValue.string)),
             ])
     }
@@ -32,8 +35,10 @@ import Testing
         let listener = try bus.connect()
         let service = try bus.connect()
         try await service.takeName(Self.service)
-        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
-        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        let values = Recorder(
+            listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(
+            listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         try await listener.settle()
         try Self.change(service, Self.first, ["Value": .bytes([1, 2, 3])])
         try Self.change(service, Self.second, ["Value": .bytes([])])
@@ -42,11 +47,12 @@ import Testing
         try Self.change(service, Self.first, interface: "com.example.Other", ["Value": .bytes([9])])
         await values.waitForValues(3)
         await everything.waitForValues(1)
-        #expect(values.values == [
-            DBusByteArrayPropertyChange(path: Self.first, bytes: [1, 2, 3]),
-            DBusByteArrayPropertyChange(path: Self.second, bytes: []),
-            DBusByteArrayPropertyChange(path: Self.first, bytes: Array(0...243)),
-        ])
+        #expect(
+            values.values == [
+                DBusByteArrayPropertyChange(path: Self.first, bytes: [1, 2, 3]),
+                DBusByteArrayPropertyChange(path: Self.second, bytes: []),
+                DBusByteArrayPropertyChange(path: Self.first, bytes: Array(0...243)),
+            ])
         // The claimed signals reached no other subscription; the marker did.
         #expect(everything.values.count == 1)
         #expect(everything.values.first?.body.first == .string("com.example.Other"))
@@ -57,8 +63,10 @@ import Testing
         let listener = try bus.connect()
         let service = try bus.connect()
         try await service.takeName(Self.service)
-        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
-        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        let values = Recorder(
+            listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(
+            listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         try await listener.settle()
         try Self.change(service, Self.first, ["Value": .bytes([7]), "Notifying": .boolean(true)])
         try Self.change(service, Self.first, ["Value": .bytes([8])], invalidated: ["Flags"])
@@ -74,8 +82,10 @@ import Testing
         let service = try bus.connect()
         let impostor = try bus.connect()
         try await service.takeName(Self.service)
-        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
-        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        let values = Recorder(
+            listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(
+            listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         try await listener.settle()
         try Self.change(impostor, Self.first, ["Value": .bytes([6, 6, 6])])
         try Self.change(service, Self.first, ["Value": .string("not bytes")])
@@ -92,8 +102,10 @@ import Testing
         let listener = try bus.connect()
         let service = try bus.connect()
         try await service.takeName(Self.service)
-        let values = Recorder(listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
-        let everything = Recorder(listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
+        let values = Recorder(
+            listener.byteArrayPropertyChanges(from: Self.service, interface: Self.interface, property: "Value"))
+        let everything = Recorder(
+            listener.signals(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"))
         try await listener.settle()
         try Self.change(service, Self.first, ["Value": .bytes([1])])
         await values.waitForValues(1)

@@ -16,10 +16,14 @@ import Testing
 
     static let initial: DBusManagedObjects = [
         hci0: [adapter: ["Powered": .boolean(true), "Alias": .string("hci0")]],
-        device: [deviceInterface: ["RSSI": .int16(-60), "Name": .string("Tag")], "com.example.Battery": ["Level": .byte(80)]],
+        device: [
+            deviceInterface: ["RSSI": .int16(-60), "Name": .string("Tag")], "com.example.Battery": ["Level": .byte(80)],
+        ],
     ]
 
-    private func setUp(objects: DBusManagedObjects = initial) async throws -> (BusFixture, DBusConnection, FakeObjectService) {
+    private func setUp(objects: DBusManagedObjects = initial) async throws -> (
+        BusFixture, DBusConnection, FakeObjectService
+    ) {
         let bus = try BusFixture()
         let client = try bus.connect()
         let service = try await FakeObjectService.start(
@@ -34,32 +38,39 @@ import Testing
         #expect(events.values == [.snapshot(Self.initial)])
         service.mutate { service, core in
             service.add(Self.newDevice, [Self.deviceInterface: ["RSSI": .int16(-70)]], core: core)
-            service.change(Self.device, Self.deviceInterface, changed: ["RSSI": .int16(-55)], invalidated: ["Name"], core: core)
+            service.change(
+                Self.device, Self.deviceInterface, changed: ["RSSI": .int16(-55)], invalidated: ["Name"], core: core)
             // Not about the tree: an unknown object, an interface the object lacks. Dropped.
-            service.change(.test("/tree/ghost"), Self.deviceInterface, changed: ["RSSI": .int16(0)], invalidated: [], core: core)
+            service.change(
+                .test("/tree/ghost"), Self.deviceInterface, changed: ["RSSI": .int16(0)], invalidated: [], core: core)
             service.change(Self.hci0, Self.deviceInterface, changed: ["RSSI": .int16(0)], invalidated: [], core: core)
             service.remove(Self.device, ["com.example.Battery", "com.example.Missing"], core: core)
             service.remove(Self.newDevice, [Self.deviceInterface], core: core)
             service.add(Self.hci0, ["com.example.Media": [:]], core: core)
         }
         await events.waitForValues(6)
-        #expect(events.values == [
-            .snapshot(Self.initial),
-            .interfacesAdded(Self.newDevice, [Self.deviceInterface: ["RSSI": .int16(-70)]]),
-            .propertiesChanged(
-                Self.device,
-                DBusPropertiesChange(interface: Self.deviceInterface, changed: ["RSSI": .int16(-55)], invalidated: ["Name"])),
-            .interfacesRemoved(Self.device, ["com.example.Battery"]),
-            .interfacesRemoved(Self.newDevice, [Self.deviceInterface]),
-            .interfacesAdded(Self.hci0, ["com.example.Media": [:]]),
-        ])
+        #expect(
+            events.values == [
+                .snapshot(Self.initial),
+                .interfacesAdded(Self.newDevice, [Self.deviceInterface: ["RSSI": .int16(-70)]]),
+                .propertiesChanged(
+                    Self.device,
+                    DBusPropertiesChange(
+                        interface: Self.deviceInterface, changed: ["RSSI": .int16(-55)], invalidated: ["Name"])),
+                .interfacesRemoved(Self.device, ["com.example.Battery"]),
+                .interfacesRemoved(Self.newDevice, [Self.deviceInterface]),
+                .interfacesAdded(Self.hci0, ["com.example.Media": [:]]),
+            ])
         var state = DBusObjectManagerState()
         events.values.forEach { state.apply($0) }
         #expect(state.objects == service.objects)
-        #expect(state.objects == [
-            Self.hci0: [Self.adapter: ["Powered": .boolean(true), "Alias": .string("hci0")], "com.example.Media": [:]],
-            Self.device: [Self.deviceInterface: ["RSSI": .int16(-55)]],
-        ])
+        #expect(
+            state.objects == [
+                Self.hci0: [
+                    Self.adapter: ["Powered": .boolean(true), "Alias": .string("hci0")], "com.example.Media": [:],
+                ],
+                Self.device: [Self.deviceInterface: ["RSSI": .int16(-55)]],
+            ])
         #expect(events.completion == nil)
         withExtendedLifetime(bus) {}
     }
@@ -78,10 +89,12 @@ import Testing
         var expectedSnapshot = Self.initial
         expectedSnapshot[Self.newDevice] = [Self.deviceInterface: ["RSSI": .int16(-70)]]
         expectedSnapshot[Self.hci0]?[Self.adapter]?["Powered"] = .boolean(false)
-        #expect(events.values == [
-            .snapshot(expectedSnapshot),
-            .propertiesChanged(Self.hci0, DBusPropertiesChange(interface: Self.adapter, changed: ["Alias": .string("after")])),
-        ])
+        #expect(
+            events.values == [
+                .snapshot(expectedSnapshot),
+                .propertiesChanged(
+                    Self.hci0, DBusPropertiesChange(interface: Self.adapter, changed: ["Alias": .string("after")])),
+            ])
         withExtendedLifetime(bus) {}
     }
 
@@ -94,10 +107,11 @@ import Testing
         await events.waitForValues(1)
         first.connection.close()
         await events.waitForValues(3)
-        #expect(Array(events.values.dropFirst()) == [
-            .interfacesRemoved(Self.device, ["com.example.Battery", Self.deviceInterface]),
-            .interfacesRemoved(Self.hci0, [Self.adapter]),
-        ])
+        #expect(
+            Array(events.values.dropFirst()) == [
+                .interfacesRemoved(Self.device, ["com.example.Battery", Self.deviceInterface]),
+                .interfacesRemoved(Self.hci0, [Self.adapter]),
+            ])
         let restarted: DBusManagedObjects = [
             Self.hci0: [Self.adapter: ["Powered": .boolean(false)]],
             Self.newDevice: [Self.deviceInterface: ["RSSI": .int16(-40)]],
@@ -109,11 +123,13 @@ import Testing
             service.change(Self.hci0, Self.adapter, changed: ["Powered": .boolean(true)], invalidated: [], core: core)
         }
         await events.waitForValues(6)
-        #expect(Array(events.values.dropFirst(3)) == [
-            .interfacesAdded(Self.hci0, [Self.adapter: ["Powered": .boolean(false)]]),
-            .interfacesAdded(Self.newDevice, [Self.deviceInterface: ["RSSI": .int16(-40)]]),
-            .propertiesChanged(Self.hci0, DBusPropertiesChange(interface: Self.adapter, changed: ["Powered": .boolean(true)])),
-        ])
+        #expect(
+            Array(events.values.dropFirst(3)) == [
+                .interfacesAdded(Self.hci0, [Self.adapter: ["Powered": .boolean(false)]]),
+                .interfacesAdded(Self.newDevice, [Self.deviceInterface: ["RSSI": .int16(-40)]]),
+                .propertiesChanged(
+                    Self.hci0, DBusPropertiesChange(interface: Self.adapter, changed: ["Powered": .boolean(true)])),
+            ])
         var state = DBusObjectManagerState()
         events.values.forEach { state.apply($0) }
         #expect(state.objects == second.objects)
@@ -126,12 +142,14 @@ import Testing
         let events = Recorder(client.managedObjects(destination: Self.name, path: Self.root))
         await events.waitForValues(1)
         #expect(events.values == [.snapshot([:])])
-        _ = try await FakeObjectService.start(on: bus.connect(), name: Self.name, managerPath: Self.root, objects: Self.initial)
+        _ = try await FakeObjectService.start(
+            on: bus.connect(), name: Self.name, managerPath: Self.root, objects: Self.initial)
         await events.waitForValues(3)
-        #expect(Array(events.values.dropFirst()) == [
-            .interfacesAdded(Self.hci0, Self.initial[Self.hci0] ?? [:]),
-            .interfacesAdded(Self.device, Self.initial[Self.device] ?? [:]),
-        ])
+        #expect(
+            Array(events.values.dropFirst()) == [
+                .interfacesAdded(Self.hci0, Self.initial[Self.hci0] ?? [:]),
+                .interfacesAdded(Self.device, Self.initial[Self.device] ?? [:]),
+            ])
     }
 
     @Test func noObjectManagerAtThePathFailsWithTheServiceError() async throws {
@@ -139,10 +157,11 @@ import Testing
         let events = Recorder(client.managedObjects(destination: Self.name, path: .test("/elsewhere")))
         await events.waitForCompletion()
         #expect(events.values.isEmpty)
-        #expect(events.completion.flatMap { completion -> String? in
-            if case let .failure(error) = completion { return error.remoteName }
-            return nil
-        } == "org.freedesktop.DBus.Error.UnknownObject")
+        #expect(
+            events.completion.flatMap { completion -> String? in
+                if case .failure(let error) = completion { return error.remoteName }
+                return nil
+            } == "org.freedesktop.DBus.Error.UnknownObject")
         withExtendedLifetime(bus) {}
     }
 
@@ -172,7 +191,9 @@ import Testing
         ("InterfacesRemoved", [DBusValue.objectPath(.test("/tree/x"))], "oas", "o"),
         ("PropertiesChanged", [DBusValue.string("com.example.Adapter"), .int32(1)], "sa{sv}as", "si"),
     ])
-    func aMalformedChangeFromTheServiceFailsTheStream(member: String, body: [DBusValue], expected: String, found: String)
+    func aMalformedChangeFromTheServiceFailsTheStream(
+        member: String, body: [DBusValue], expected: String, found: String
+    )
         async throws
     {
         let (bus, client, service) = try await setUp()
@@ -195,7 +216,8 @@ import Testing
         await events.waitForValues(1)
         let managerRule = DBusMatchRule(sender: Self.name, interface: FakeObjectService.objectManager, path: Self.root)
         let propertiesRule = DBusMatchRule(
-            sender: Self.name, interface: FakeObjectService.properties, member: "PropertiesChanged", pathNamespace: Self.root)
+            sender: Self.name, interface: FakeObjectService.properties, member: "PropertiesChanged",
+            pathNamespace: Self.root)
         #expect(await onLoop(client) { $0.core.signalRouter.users(of: managerRule.description) } == 1)
         #expect(await onLoop(client) { $0.core.signalRouter.users(of: propertiesRule.description) } == 1)
         events.cancel()
@@ -232,14 +254,21 @@ import Testing
         var state = DBusObjectManagerState()
         state.apply(.snapshot(Self.initial))
         #expect(state.objects(implementing: Self.deviceInterface) == [Self.device])
-        #expect(state.properties(of: Self.hci0, interface: Self.adapter) == ["Powered": .boolean(true), "Alias": .string("hci0")])
+        #expect(
+            state.properties(of: Self.hci0, interface: Self.adapter) == [
+                "Powered": .boolean(true), "Alias": .string("hci0"),
+            ])
         state.apply(.interfacesAdded(Self.hci0, [Self.adapter: ["Powered": .boolean(false)]]))
         #expect(state[Self.hci0] == [Self.adapter: ["Powered": .boolean(false)]])
-        state.apply(.propertiesChanged(
-            Self.device, DBusPropertiesChange(interface: Self.deviceInterface, changed: ["RSSI": .int16(-1)], invalidated: ["Name"])))
+        state.apply(
+            .propertiesChanged(
+                Self.device,
+                DBusPropertiesChange(
+                    interface: Self.deviceInterface, changed: ["RSSI": .int16(-1)], invalidated: ["Name"])))
         #expect(state.properties(of: Self.device, interface: Self.deviceInterface) == ["RSSI": .int16(-1)])
         let before = state
-        state.apply(.propertiesChanged(.test("/tree/ghost"), DBusPropertiesChange(interface: "x", changed: ["A": .int32(1)])))
+        state.apply(
+            .propertiesChanged(.test("/tree/ghost"), DBusPropertiesChange(interface: "x", changed: ["A": .int32(1)])))
         state.apply(.interfacesRemoved(.test("/tree/ghost"), ["x"]))
         #expect(state == before)
         state.apply(.interfacesRemoved(Self.device, ["com.example.Battery"]))

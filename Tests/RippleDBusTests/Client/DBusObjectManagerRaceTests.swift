@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ripple
 import RippleLoop
 import Synchronization
 import Testing
 
 @testable import RippleDBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct DBusObjectManagerRaceTests {
     static let name = "com.example.Busy"
@@ -31,7 +32,9 @@ import Testing
             FakeObjectService.meta: [FakeObjectService.metaInterface: ["Generation": .uint32(0)]]
         ]
         for index in 0..<5 {
-            initial[.test("/tree/first\(index)")] = ["com.example.A": ["Value": .int32(Int32(index)), "Name": .string("f")]]
+            initial[.test("/tree/first\(index)")] = [
+                "com.example.A": ["Value": .int32(Int32(index)), "Name": .string("f")]
+            ]
         }
         let service = try await FakeObjectService.start(
             on: serviceConnection, name: Self.name, managerPath: Self.root, objects: initial)
@@ -56,7 +59,8 @@ import Testing
 
         var recorders: [Recorder<DBusObjectManagerEvent>] = []
         for index in 0..<Self.subscriptions {
-            let recorder = Recorder(clients[index % clients.count].managedObjects(destination: Self.name, path: Self.root))
+            let recorder = Recorder(
+                clients[index % clients.count].managedObjects(destination: Self.name, path: Self.root))
             await recorder.waitForValues(1)
             recorders.append(recorder)
         }
@@ -64,7 +68,8 @@ import Testing
         await mutator.value
 
         let final = service.objects
-        let finalGeneration = final[FakeObjectService.meta]?[FakeObjectService.metaInterface]?["Generation"]?.uint32 ?? 0
+        let finalGeneration =
+            final[FakeObjectService.meta]?[FakeObjectService.metaInterface]?["Generation"]?.uint32 ?? 0
         // A round trip to the service: its answer comes after every signal it sent before.
         for client in clients {
             let generation = try await client.getProperty(
@@ -77,23 +82,28 @@ import Testing
         var snapshotGenerations = Set<UInt32>()
         for (index, recorder) in recorders.enumerated() {
             let events = recorder.values
-            guard case let .snapshot(snapshot)? = events.first else {
+            guard case .snapshot(let snapshot)? = events.first else {
                 Issue.record("subscription \(index) did not start with a snapshot")
                 continue
             }
             var state = DBusObjectManagerState(objects: snapshot)
-            var generation = snapshot[FakeObjectService.meta]?[FakeObjectService.metaInterface]?["Generation"]?.uint32 ?? 0
+            var generation =
+                snapshot[FakeObjectService.meta]?[FakeObjectService.metaInterface]?["Generation"]?.uint32 ?? 0
             snapshotGenerations.insert(generation)
             var violations: [String] = []
             for event in events.dropFirst() {
                 switch event {
                 case .snapshot:
                     violations.append("a second snapshot")
-                case let .interfacesAdded(path, interfaces):
-                    if interfaces.keys.contains(where: { state[path]?[$0] != nil }) { violations.append("re-added \(path)") }
-                case let .interfacesRemoved(path, interfaces):
-                    if interfaces.contains(where: { state[path]?[$0] == nil }) { violations.append("re-removed \(path)") }
-                case let .propertiesChanged(path, change):
+                case .interfacesAdded(let path, let interfaces):
+                    if interfaces.keys.contains(where: { state[path]?[$0] != nil }) {
+                        violations.append("re-added \(path)")
+                    }
+                case .interfacesRemoved(let path, let interfaces):
+                    if interfaces.contains(where: { state[path]?[$0] == nil }) {
+                        violations.append("re-removed \(path)")
+                    }
+                case .propertiesChanged(let path, let change):
                     if state.properties(of: path, interface: change.interface) == nil {
                         violations.append("change of absent \(path)")
                     }

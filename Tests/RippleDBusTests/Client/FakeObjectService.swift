@@ -72,12 +72,12 @@ final class FakeObjectService: MethodCallHandling, Sendable {
                 return fail(call, core, "org.freedesktop.DBus.Error.InvalidArgs", "expected (ss)")
             }
             switch lookUp(path, interface) {
-            case let .success(properties):
+            case .success(let properties):
                 guard let value = properties[name] else {
                     return fail(call, core, "org.freedesktop.DBus.Error.UnknownProperty", "no property \(name)")
                 }
                 _ = try? core.send(DBusMessage.methodReturn(replyingTo: call, body: [.variant(value)]))
-            case let .failure(error):
+            case .failure(let error):
                 return fail(call, core, error.name, error.message)
             }
         case (Self.properties, "GetAll"):
@@ -85,9 +85,9 @@ final class FakeObjectService: MethodCallHandling, Sendable {
                 return fail(call, core, "org.freedesktop.DBus.Error.InvalidArgs", "expected (s)")
             }
             switch lookUp(path, interface) {
-            case let .success(properties):
+            case .success(let properties):
                 _ = try? core.send(DBusMessage.methodReturn(replyingTo: call, body: [properties.dbusValue]))
-            case let .failure(error):
+            case .failure(let error):
                 return fail(call, core, error.name, error.message)
             }
         case (Self.properties, "Set"):
@@ -96,13 +96,13 @@ final class FakeObjectService: MethodCallHandling, Sendable {
                 return fail(call, core, "org.freedesktop.DBus.Error.InvalidArgs", "expected (ssv)")
             }
             switch lookUp(path, interface) {
-            case let .success(properties):
+            case .success(let properties):
                 guard properties[name] != nil else {
                     return fail(call, core, "org.freedesktop.DBus.Error.UnknownProperty", "no property \(name)")
                 }
                 change(path, interface, changed: [name: value], invalidated: [], core: core)
                 _ = try? core.send(DBusMessage.methodReturn(replyingTo: call))
-            case let .failure(error):
+            case .failure(let error):
                 return fail(call, core, error.name, error.message)
             }
         default:
@@ -172,7 +172,9 @@ final class FakeObjectService: MethodCallHandling, Sendable {
             [.string(interface), .stringVariantDictionary(changed), invalidated.dbusValue])
     }
 
-    private func send(_ core: ConnectionCore, path: DBusObjectPath, interface: String, member: String, _ body: [DBusValue]) {
+    private func send(
+        _ core: ConnectionCore, path: DBusObjectPath, interface: String, member: String, _ body: [DBusValue]
+    ) {
         guard let signal = try? DBusMessage.signal(path: path, interface: interface, member: member, body: body) else {
             Issue.record("could not build \(member)")
             return
@@ -193,7 +195,8 @@ final class FakeObjectService: MethodCallHandling, Sendable {
     /// One pseudo-random mutation of the objects below the manager (adding or removing objects or
     /// interfaces, changing or invalidating properties), then the meta object's `Generation` + 1.
     func randomMutation(core: ConnectionCore) {
-        let (objects, roll, counter) = lock.withLock { () -> ([DBusObjectPath: [String: [String: DBusValue]]], UInt64, Int) in
+        let (objects, roll, counter) = lock.withLock {
+            () -> ([DBusObjectPath: [String: [String: DBusValue]]], UInt64, Int) in
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             nextObject += 1
             return (state, seed >> 33, nextObject)
@@ -209,8 +212,10 @@ final class FakeObjectService: MethodCallHandling, Sendable {
             if let path = try? DBusObjectPath("/tree/o\(counter)") {
                 add(
                     path,
-                    ["com.example.A": ["Value": .int32(Int32(counter)), "Name": .string("o\(counter)")],
-                     "com.example.B": ["Flag": .boolean(counter % 2 == 0)]],
+                    [
+                        "com.example.A": ["Value": .int32(Int32(counter)), "Name": .string("o\(counter)")],
+                        "com.example.B": ["Flag": .boolean(counter % 2 == 0)],
+                    ],
                     core: core)
             }
         case 2:
@@ -224,11 +229,15 @@ final class FakeObjectService: MethodCallHandling, Sendable {
                 }
             }
         case 4:
-            if let pick { change(pick, "com.example.A", changed: ["Value": .int32(Int32(counter))], invalidated: [], core: core) }
+            if let pick {
+                change(pick, "com.example.A", changed: ["Value": .int32(Int32(counter))], invalidated: [], core: core)
+            }
         default:
             if let pick { change(pick, "com.example.A", changed: [:], invalidated: ["Name"], core: core) }
         }
         let generation = lock.withLock { state[Self.meta]?[Self.metaInterface]?["Generation"]?.uint32 ?? 0 }
-        change(Self.meta, Self.metaInterface, changed: ["Generation": .uint32(generation + 1)], invalidated: [], core: core)
+        change(
+            Self.meta, Self.metaInterface, changed: ["Generation": .uint32(generation + 1)], invalidated: [], core: core
+        )
     }
 }

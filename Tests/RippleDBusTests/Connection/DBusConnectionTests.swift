@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ripple
 import RippleLoop
 import Testing
 
 @testable import RippleDBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct DBusConnectionTests {
     @Test func connectionsGetDistinctUniqueNamesFromTheBus() async throws {
@@ -40,7 +41,7 @@ import Testing
         #expect {
             try DBusConnection(bus: .address("unix:path=/nonexistent/ripple-bus"), loop: loopThread.loop)
         } throws: { error in
-            guard case let DBusError.connectionFailed(name, _) = error else { return false }
+            guard case DBusError.connectionFailed(let name, _) = error else { return false }
             return name == "org.freedesktop.DBus.Error.NoServer" || name == "org.freedesktop.DBus.Error.FileNotFound"
         }
     }
@@ -48,9 +49,10 @@ import Testing
     @Test func aRemoteErrorCarriesItsNameAndMessage() async throws {
         let bus = try BusFixture()
         let connection = try bus.connect()
-        await #expect(throws: DBusError.remote(
-            name: "org.freedesktop.DBus.Error.NameHasNoOwner",
-            message: "Could not get owner of name 'com.example.Nobody': no such name")
+        await #expect(
+            throws: DBusError.remote(
+                name: "org.freedesktop.DBus.Error.NameHasNoOwner",
+                message: "Could not get owner of name 'com.example.Nobody': no such name")
         ) {
             _ = try await connection.callBus("GetNameOwner", [.string("com.example.Nobody")])
         }
@@ -75,7 +77,8 @@ import Testing
         let bus = try BusFixture()
         let connection = try bus.connect()
         let error = await #expect(throws: DBusError.self) {
-            _ = try await connection.call(destination: "not a name", path: .root, interface: nil, member: "X").firstValue
+            _ = try await connection.call(destination: "not a name", path: .root, interface: nil, member: "X")
+                .firstValue
         }
         guard case .invalidArgument? = error else {
             Issue.record("expected invalidArgument, got \(String(describing: error))")
@@ -110,7 +113,7 @@ import Testing
         peer.close()
         await recorder.waitForCompletion()
         #expect(recorder.values.isEmpty)
-        guard case let .failure(error)? = recorder.completion else {
+        guard case .failure(let error)? = recorder.completion else {
             Issue.record("expected a failure, got \(String(describing: recorder.completion))")
             return
         }

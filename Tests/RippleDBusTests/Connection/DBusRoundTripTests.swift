@@ -37,20 +37,29 @@ private final class EchoHandler: MethodCallHandling {
     }
 
     @Test func containersAndDeepNestingCrossTheBusUnchanged() async throws {
-        let properties = DBusValue.dictionary(key: .string, value: .variant, [
-            DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
-            DBusDictionaryEntry(key: .string("ManufacturerData"), value: .variant(.dictionary(
-                key: .uint16, value: .variant,
-                [DBusDictionaryEntry(key: .uint16(0x004C), value: .variant(.bytes([0x02, 0x15])))]))),
-        ])
+        let properties = DBusValue.dictionary(
+            key: .string, value: .variant,
+            [
+                DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
+                DBusDictionaryEntry(
+                    key: .string("ManufacturerData"),
+                    value: .variant(
+                        .dictionary(
+                            key: .uint16, value: .variant,
+                            [DBusDictionaryEntry(key: .uint16(0x004C), value: .variant(.bytes([0x02, 0x15])))]))),
+            ])
         let managedObjects = DBusValue.dictionary(
             key: .objectPath,
             value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
-            [DBusDictionaryEntry(
-                key: .objectPath(try DBusObjectPath("/org/bluez/hci0/dev_00_11_22_33_44_55")),
-                value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), [
-                    DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: properties)
-                ]))])
+            [
+                DBusDictionaryEntry(
+                    key: .objectPath(try DBusObjectPath("/org/bluez/hci0/dev_00_11_22_33_44_55")),
+                    value: .dictionary(
+                        key: .string, value: .dictionary(key: .string, value: .variant),
+                        [
+                            DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: properties)
+                        ]))
+            ])
         var nested = DBusValue.int32(7)
         for depth in 0..<30 {
             nested = depth.isMultiple(of: 2) ? .structure([nested, .string("\(depth)")]) : .variant(nested)

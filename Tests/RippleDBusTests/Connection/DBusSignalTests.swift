@@ -14,16 +14,18 @@ import Testing
         let emitter = try bus.connect()
         let recorder = Recorder(listener.signals(interface: "com.example.Sensor", member: "Reading"))
         try await listener.settle()
-        try emitter.emitSignal(path: Self.path, interface: "com.example.Sensor", member: "Other", arguments: [.int32(0)])
+        try emitter.emitSignal(
+            path: Self.path, interface: "com.example.Sensor", member: "Other", arguments: [.int32(0)])
         for value: Int32 in [1, 2, 3] {
             try emitter.emitSignal(
                 path: Self.path, interface: "com.example.Sensor", member: "Reading",
                 arguments: [.int32(value), .string("v\(value)")])
         }
         await recorder.waitForValues(3)
-        #expect(recorder.values.map(\.body) == [
-            [.int32(1), .string("v1")], [.int32(2), .string("v2")], [.int32(3), .string("v3")],
-        ])
+        #expect(
+            recorder.values.map(\.body) == [
+                [.int32(1), .string("v1")], [.int32(2), .string("v2")], [.int32(3), .string("v3")],
+            ])
         #expect(recorder.values.allSatisfy { $0.sender == emitter.uniqueName && $0.path == Self.path })
         #expect(recorder.completion == nil)
     }
@@ -38,9 +40,11 @@ import Testing
             listener.signals(from: "com.example.Service", interface: "com.example.Sensor", member: "Reading"))
         let fromAnyone = Recorder(listener.signals(interface: "com.example.Sensor", member: "Reading"))
         try await listener.settle()
-        try impostor.emitSignal(path: Self.path, interface: "com.example.Sensor", member: "Reading", arguments: [.int32(1)])
+        try impostor.emitSignal(
+            path: Self.path, interface: "com.example.Sensor", member: "Reading", arguments: [.int32(1)])
         _ = try await impostor.callBus("GetId")
-        try service.emitSignal(path: Self.path, interface: "com.example.Sensor", member: "Reading", arguments: [.int32(2)])
+        try service.emitSignal(
+            path: Self.path, interface: "com.example.Sensor", member: "Reading", arguments: [.int32(2)])
         await fromAnyone.waitForValues(2)
         await fromService.waitForValues(1)
         #expect(fromAnyone.values.map(\.body) == [[.int32(1)], [.int32(2)]])
@@ -54,12 +58,13 @@ import Testing
         let total = 100_000
         let recorder = Recorder(
             listener.signals(interface: "com.example.Counter", member: "Tick").map { message -> UInt32 in
-                if case let .uint32(value)? = message.body.first { return value }
+                if case .uint32(let value)? = message.body.first { return value }
                 return .max
             })
         try await listener.settle()
         for index in 0..<UInt32(total) {
-            try emitter.emitSignal(path: Self.path, interface: "com.example.Counter", member: "Tick", arguments: [.uint32(index)])
+            try emitter.emitSignal(
+                path: Self.path, interface: "com.example.Counter", member: "Tick", arguments: [.uint32(index)])
         }
         await recorder.waitForValues(total)
         #expect(recorder.values == Array(0..<UInt32(total)))
@@ -77,7 +82,8 @@ import Testing
         let healthy = Recorder(listener.signals(interface: "com.example.Flood", member: "Drop"))
         try await listener.settle()
         for index in 0..<Int32(1_000) {
-            try emitter.emitSignal(path: Self.path, interface: "com.example.Flood", member: "Drop", arguments: [.int32(index)])
+            try emitter.emitSignal(
+                path: Self.path, interface: "com.example.Flood", member: "Drop", arguments: [.int32(index)])
         }
         await healthy.waitForValues(1_000)
         #expect(healthy.values.count == 1_000)
@@ -98,7 +104,8 @@ import Testing
         let all = Recorder(listener.signals(interface: "com.example.Steps", member: "Step"))
         try await listener.settle()
         for index in 0..<Int32(10) {
-            try emitter.emitSignal(path: Self.path, interface: "com.example.Steps", member: "Step", arguments: [.int32(index)])
+            try emitter.emitSignal(
+                path: Self.path, interface: "com.example.Steps", member: "Step", arguments: [.int32(index)])
         }
         await all.waitForValues(10)
         #expect(subscriber.snapshot.values == [0])
@@ -137,7 +144,7 @@ import Testing
         let listener = try bus.connect()
         let recorder = Recorder(listener.signals(matching: DBusMatchRule(sender: "not..a..name", member: "X")))
         await recorder.waitForCompletion()
-        guard case let .failure(error)? = recorder.completion else {
+        guard case .failure(let error)? = recorder.completion else {
             Issue.record("expected a failure, got \(String(describing: recorder.completion))")
             return
         }
@@ -158,13 +165,15 @@ import Testing
     }
 
     @Test func matchRulesQuoteTheirValues() throws {
-        var rule = DBusMatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+        var rule = DBusMatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
         rule.pathNamespace = try DBusObjectPath("/org/bluez")
         rule.arguments = [0: "it's"]
-        #expect(rule.description == """
-            type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\
-            path_namespace='/org/bluez',arg0='it'\\''s'
-            """)
+        #expect(
+            rule.description == """
+                type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\
+                path_namespace='/org/bluez',arg0='it'\\''s'
+                """)
     }
 
     @Test func nameOwnerFollowsAServiceThatVanishesAndComesBack() async throws {
@@ -191,7 +200,9 @@ final class SlowSubscriber: Subscriber, Sendable {
     typealias Failure = DBusError
 
     private let initialDemand: Int
-    private let lock = Mutex<(values: [Int32], completion: Subscribers.Completion<DBusError>?, subscription: (any Subscription)?)>(
+    private let lock = Mutex<
+        (values: [Int32], completion: Subscribers.Completion<DBusError>?, subscription: (any Subscription)?)
+    >(
         ([], nil, nil))
 
     init(initialDemand: Int) {
@@ -213,7 +224,7 @@ final class SlowSubscriber: Subscriber, Sendable {
     }
 
     func receive(_ input: DBusMessage) -> Subscribers.Demand {
-        if case let .int32(value)? = input.body.first {
+        if case .int32(let value)? = input.body.first {
             lock.withLock { $0.values.append(value) }
         }
         return .none

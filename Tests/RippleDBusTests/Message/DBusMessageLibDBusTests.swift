@@ -1,10 +1,11 @@
 import CDBus
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import RippleDBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reading and writing libdbus `DBusMessage*`s directly: file descriptors (which wire bytes cannot carry),
 /// messages libdbus builds that RippleDBus would refuse to write, and bytes that are not a valid message.
@@ -32,7 +33,9 @@ import Testing
         #expect(dbus_message_contains_unix_fds(raw) != 0)
         let read = try DBusMessage(reading: raw)
         let body = read.body
-        let received = [body[0].unixFD, body[1].arrayElements?.first?.unixFD, body[2].variantValue?.unixFD].compactMap { $0 }
+        let received = [body[0].unixFD, body[1].arrayElements?.first?.unixFD, body[2].variantValue?.unixFD].compactMap {
+            $0
+        }
         try #require(received.count == 3)
         #expect(read.signature.rawValue == "hahv")
         for (index, descriptor) in received.enumerated() {
@@ -55,12 +58,17 @@ import Testing
         close(ends[1])
         let descriptor = DBusFileDescriptor(taking: ends[0])
         let message = try DBusMessage.signal(path: .root, interface: "a.b", member: "S", body: [.unixFD(descriptor)])
-        #expect(throws: DBusError.invalidArgument("a D-Bus message carrying file descriptors cannot be marshalled to bytes")) {
+        #expect(
+            throws: DBusError.invalidArgument("a D-Bus message carrying file descriptors cannot be marshalled to bytes")
+        ) {
             try message.wireBytes()
         }
         _ = descriptor.take().map(close)
-        #expect(throws: DBusError.invalidArgument(
-            "the D-Bus value at argument 0 cannot be written: the file descriptor was taken out of its DBusFileDescriptor")) {
+        #expect(
+            throws: DBusError.invalidArgument(
+                "the D-Bus value at argument 0 cannot be written: the file descriptor was taken out of its DBusFileDescriptor"
+            )
+        ) {
             try message.makeLibDBusMessage()
         }
     }
@@ -110,7 +118,9 @@ import Testing
             dbus_message_iter_init_append(raw, iterators)
             for level in 0..<65 {
                 let contained = String(repeating: "v", count: 64 - level) + "i"
-                #expect(dbus_message_iter_open_container(iterators + level, Int32(UInt8(ascii: "v")), contained, iterators + level + 1) != 0)
+                #expect(
+                    dbus_message_iter_open_container(
+                        iterators + level, Int32(UInt8(ascii: "v")), contained, iterators + level + 1) != 0)
             }
             var seven: Int32 = 7
             #expect(dbus_message_iter_append_basic(iterators + 65, Int32(UInt8(ascii: "i")), &seven) != 0)
@@ -126,8 +136,10 @@ import Testing
             try #require(dbus_message_marshal(raw, &data, &length) != 0)
             let bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
             dbus_free(data)
-            #expect(throws: DBusDecodingError.malformed(
-                "Message is corrupted (Variants cannot be used to create a hugely recursive tree of values)")) {
+            #expect(
+                throws: DBusDecodingError.malformed(
+                    "Message is corrupted (Variants cannot be used to create a hugely recursive tree of values)")
+            ) {
                 try DBusMessage(wireBytes: bytes)
             }
         }
@@ -141,8 +153,10 @@ import Testing
             dbus_message_iter_init_append(raw, &iterator)
             #expect(dbus_message_iter_open_container(&iterator, Int32(UInt8(ascii: "a")), tooDeep, &array) != 0)
             #expect(dbus_message_iter_close_container(&iterator, &array) != 0)
-            #expect(throws: DBusDecodingError.malformed(
-                "the message's signature is invalid: arrays are nested more than 32 deep")) {
+            #expect(
+                throws: DBusDecodingError.malformed(
+                    "the message's signature is invalid: arrays are nested more than 32 deep")
+            ) {
                 try DBusMessage(reading: raw)
             }
         }
@@ -154,8 +168,11 @@ import Testing
                 var pointer: UnsafePointer<CChar>? = characters
                 #expect(dbus_message_iter_append_basic(&iterator, Int32(UInt8(ascii: "g")), &pointer) != 0)
             }
-            #expect(throws: DBusDecodingError.malformed(
-                "a signature value is invalid: invalid D-Bus signature \"\(signature)\": arrays are nested more than 32 deep")) {
+            #expect(
+                throws: DBusDecodingError.malformed(
+                    "a signature value is invalid: invalid D-Bus signature \"\(signature)\": arrays are nested more than 32 deep"
+                )
+            ) {
                 try DBusMessage(reading: raw)
             }
         }
@@ -164,8 +181,10 @@ import Testing
     @Test func readingRefusesHeadersAValidMessageCannotHave() throws {
         try withRawMessage { raw in
             dbus_message_set_sender(raw, ":1")
-            #expect(throws: DBusDecodingError.malformed(
-                "the message's sender \":1\" is invalid: it needs at least two elements separated by '.'")) {
+            #expect(
+                throws: DBusDecodingError.malformed(
+                    "the message's sender \":1\" is invalid: it needs at least two elements separated by '.'")
+            ) {
                 try DBusMessage(reading: raw)
             }
         }
@@ -186,18 +205,23 @@ import Testing
         let bytes: [UInt8] = [
             UInt8(ascii: "B"), 4, 0, 1, 0, 0, 0, 12, 0, 0, 0, 1, 0, 0, 0, 57,
             1, 1, UInt8(ascii: "o"), 0, 0, 0, 0, 1, UInt8(ascii: "/"), 0, 0, 0, 0, 0, 0, 0,
-            2, 1, UInt8(ascii: "s"), 0, 0, 0, 0, 3, UInt8(ascii: "a"), UInt8(ascii: "."), UInt8(ascii: "b"), 0, 0, 0, 0, 0,
+            2, 1, UInt8(ascii: "s"), 0, 0, 0, 0, 3, UInt8(ascii: "a"), UInt8(ascii: "."), UInt8(ascii: "b"), 0, 0, 0, 0,
+            0,
             3, 1, UInt8(ascii: "s"), 0, 0, 0, 0, 1, UInt8(ascii: "S"), 0, 0, 0, 0, 0, 0, 0,
-            8, 1, UInt8(ascii: "g"), 0, 3, UInt8(ascii: "u"), UInt8(ascii: "a"), UInt8(ascii: "n"), 0, 0, 0, 0, 0, 0, 0, 0,
+            8, 1, UInt8(ascii: "g"), 0, 3, UInt8(ascii: "u"), UInt8(ascii: "a"), UInt8(ascii: "n"), 0, 0, 0, 0, 0, 0, 0,
+            0,
             1, 2, 3, 4, 0, 0, 0, 4, 0, 1, 0xff, 0xfe,
         ]
-        #expect(try DBusMessage(wireBytes: bytes) == DBusMessage(
-            kind: .signal, serial: 1, path: .root, interface: "a.b", member: "S",
-            body: [.uint32(0x0102_0304), .array(.int16, [.int16(1), .int16(-2)])]))
+        #expect(
+            try DBusMessage(wireBytes: bytes)
+                == DBusMessage(
+                    kind: .signal, serial: 1, path: .root, interface: "a.b", member: "S",
+                    body: [.uint32(0x0102_0304), .array(.int16, [.int16(1), .int16(-2)])]))
     }
 
     @Test func bytesThatAreNotOneMessage() throws {
-        let valid = try DBusMessage.signal(path: .root, interface: "a.b", member: "S", body: [.boolean(true)]).wireBytes()
+        let valid = try DBusMessage.signal(path: .root, interface: "a.b", member: "S", body: [.boolean(true)])
+            .wireBytes()
         let cases: [([UInt8], String)] = [
             ([], "no bytes: a D-Bus message has at least 16"),
             (Array(valid.prefix(10)), "10 bytes are too few to hold a D-Bus message header"),
@@ -219,8 +243,10 @@ import Testing
         let signatureField: [UInt8] = [8, 1, UInt8(ascii: "g"), 0, 1, UInt8(ascii: "u"), 0]
         let start = try #require(bytes.indices.first { bytes[$0...].starts(with: signatureField) })
         bytes[start + 5] = UInt8(ascii: "h")
-        #expect(throws: DBusDecodingError.malformed(
-            "a file descriptor argument refers to a descriptor the message does not carry")) {
+        #expect(
+            throws: DBusDecodingError.malformed(
+                "a file descriptor argument refers to a descriptor the message does not carry")
+        ) {
             try DBusMessage(wireBytes: bytes)
         }
     }

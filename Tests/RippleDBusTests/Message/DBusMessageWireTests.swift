@@ -10,7 +10,8 @@ import Testing
         .int64(.min), .int64(.max), .uint64(0), .uint64(.max),
         .double(0), .double(-0.0), .double(.infinity), .double(-.infinity), .double(.nan),
         .double(.leastNonzeroMagnitude), .double(.greatestFiniteMagnitude), .double(-1.5),
-        .string(""), .string("ascii"), .string("héllo wörld ✓ 🌍 ∑ 中文"), .string(String(repeating: "long ", count: 10_000)),
+        .string(""), .string("ascii"), .string("héllo wörld ✓ 🌍 ∑ 中文"),
+        .string(String(repeating: "long ", count: 10_000)),
         .objectPath(.root), .objectPath(DBusObjectPath(unchecked: "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF")),
         .signature(.empty), .signature(DBusSignature(types: [.dictionary(key: .string, value: .variant)])),
         .signature(DBusSignature(types: [.string, .array(.structure([.int32, .variant]))])),
@@ -30,9 +31,11 @@ import Testing
 
     @Test func byteArraysCrossAsBytes() throws {
         let large = (0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let read = try WireRoundTrip.body([.bytes(large), .bytes([]), .array(.byte, [.byte(1), .byte(2)]), .array(.byte, [])])
+        let read = try WireRoundTrip.body([
+            .bytes(large), .bytes([]), .array(.byte, [.byte(1), .byte(2)]), .array(.byte, []),
+        ])
         #expect(read == [.bytes(large), .bytes([]), .bytes([1, 2]), .bytes([])])
-        guard case let .bytes(readLarge) = read[0], case .bytes = read[2], case .bytes = read[3] else {
+        guard case .bytes(let readLarge) = read[0], case .bytes = read[2], case .bytes = read[3] else {
             Issue.record("ay must read as .bytes, got \(read.map(\.type))")
             return
         }
@@ -56,8 +59,12 @@ import Testing
             .array(.variant, [.variant(.int32(1)), .variant(.string("x")), .variant(.bytes([1]))]),
             .array(.array(.byte), [.bytes([1, 2]), .bytes([])]),
             .array(.array(.int32), [.array(.int32, [.int32(1)]), .array(.int32, [])]),
-            .array(.structure([.int32, .string]), [.structure([.int32(1), .string("one")]), .structure([.int32(2), .string("two")])]),
-            .array(.dictionary(key: .string, value: .variant), [.stringVariantDictionary(["a": .int32(1)]), .stringVariantDictionary([:])]),
+            .array(
+                .structure([.int32, .string]),
+                [.structure([.int32(1), .string("one")]), .structure([.int32(2), .string("two")])]),
+            .array(
+                .dictionary(key: .string, value: .variant),
+                [.stringVariantDictionary(["a": .int32(1)]), .stringVariantDictionary([:])]),
         ]
         #expect(try WireRoundTrip.body(arrays) == arrays)
         let empties: [DBusValue] = [
@@ -67,29 +74,45 @@ import Testing
             .array(.structure([.int32, .array(.string)]), []),
             .array(.dictionary(key: .string, value: .variant), []),
             .dictionary(key: .string, value: .variant, []),
-            .dictionary(key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)), []),
+            .dictionary(
+                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
+                []),
         ]
         #expect(try WireRoundTrip.body(empties) == empties)
     }
 
     @Test func dictionariesKeepWireOrderAndRepeatedKeys() throws {
-        let dictionary = DBusValue.dictionary(key: .string, value: .variant, [
-            DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("Sensor"))),
-            DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
-            DBusDictionaryEntry(key: .string("ManufacturerData"), value: .variant(.dictionary(key: .uint16, value: .variant, [
-                DBusDictionaryEntry(key: .uint16(76), value: .variant(.bytes([2, 21, 0xff]))),
-            ]))),
-            DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("Again"))),
-        ])
+        let dictionary = DBusValue.dictionary(
+            key: .string, value: .variant,
+            [
+                DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("Sensor"))),
+                DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
+                DBusDictionaryEntry(
+                    key: .string("ManufacturerData"),
+                    value: .variant(
+                        .dictionary(
+                            key: .uint16, value: .variant,
+                            [
+                                DBusDictionaryEntry(key: .uint16(76), value: .variant(.bytes([2, 21, 0xff])))
+                            ]))),
+                DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("Again"))),
+            ])
         let keyed: [DBusValue] = [
             .dictionary(key: .byte, value: .string, [DBusDictionaryEntry(key: .byte(1), value: .string("one"))]),
             .dictionary(key: .boolean, value: .int32, [DBusDictionaryEntry(key: .boolean(true), value: .int32(1))]),
             .dictionary(key: .int64, value: .double, [DBusDictionaryEntry(key: .int64(.min), value: .double(.nan))]),
-            .dictionary(key: .double, value: .array(.string), [DBusDictionaryEntry(key: .double(-0.0), value: .array(.string, []))]),
-            .dictionary(key: .signature, value: .objectPath, [DBusDictionaryEntry(key: .signature(.empty), value: .objectPath(.root))]),
-            .dictionary(key: .uint64, value: .structure([.string, .variant]), [
-                DBusDictionaryEntry(key: .uint64(.max), value: .structure([.string("s"), .variant(.boolean(false))])),
-            ]),
+            .dictionary(
+                key: .double, value: .array(.string),
+                [DBusDictionaryEntry(key: .double(-0.0), value: .array(.string, []))]),
+            .dictionary(
+                key: .signature, value: .objectPath,
+                [DBusDictionaryEntry(key: .signature(.empty), value: .objectPath(.root))]),
+            .dictionary(
+                key: .uint64, value: .structure([.string, .variant]),
+                [
+                    DBusDictionaryEntry(
+                        key: .uint64(.max), value: .structure([.string("s"), .variant(.boolean(false))]))
+                ]),
         ]
         #expect(try WireRoundTrip.body([dictionary] + keyed) == [dictionary] + keyed)
     }
@@ -104,7 +127,7 @@ import Testing
                 "org.bluez.Device1": [
                     "RSSI": .int16(-60), "UUIDs": .array(.string, [.string("0000180f-0000-1000-8000-00805f9b34fb")]),
                     "ServiceData": .stringVariantDictionary(["0000180f-0000-1000-8000-00805f9b34fb": .bytes([100])]),
-                ],
+                ]
             ],
         ]
         let call = DBusMessage(kind: .methodCall, serial: 12, sender: ":1.3", path: .root, member: "GetManagedObjects")
@@ -132,7 +155,8 @@ import Testing
 
     @Test func headersOfEveryKindRoundTrip() throws {
         var call = try DBusMessage.methodCall(
-            destination: "org.bluez", path: DBusObjectPath(unchecked: "/org/bluez/hci0"), interface: "org.bluez.Adapter1",
+            destination: "org.bluez", path: DBusObjectPath(unchecked: "/org/bluez/hci0"),
+            interface: "org.bluez.Adapter1",
             member: "StartDiscovery")
         call.serial = 7
         call.sender = ":1.42"
@@ -148,11 +172,14 @@ import Testing
         reply.serial = 8
         #expect(try WireRoundTrip.message(reply) == reply)
 
-        var error = try DBusMessage.error(replyingTo: call, name: "org.bluez.Error.InProgress", message: "Operation already in progress")
+        var error = try DBusMessage.error(
+            replyingTo: call, name: "org.bluez.Error.InProgress", message: "Operation already in progress")
         error.serial = 9
         let readError = try WireRoundTrip.message(error)
         #expect(readError == error)
-        #expect(readError.remoteError == .remote(name: "org.bluez.Error.InProgress", message: "Operation already in progress"))
+        #expect(
+            readError.remoteError
+                == .remote(name: "org.bluez.Error.InProgress", message: "Operation already in progress"))
 
         var signal = try DBusMessage.signal(
             path: .root, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesRemoved",
@@ -193,28 +220,40 @@ import Testing
         #expect(try WireRoundTrip.body([variants]) == [variants])
 
         let location = (["argument 0"] + Array(repeating: "variant", count: 64)).joined(separator: " › ")
-        #expect(throws: DBusError.invalidArgument(
-            "the D-Bus value at \(location) cannot be written: values nest more than 64 containers deep")) {
+        #expect(
+            throws: DBusError.invalidArgument(
+                "the D-Bus value at \(location) cannot be written: values nest more than 64 containers deep")
+        ) {
             try WireRoundTrip.body([.variant(variants)])
         }
-        let deepestLocation = (["argument 0", "variant"] + Array(repeating: "element 0", count: 32)
+        let deepestLocation =
+            (["argument 0", "variant"] + Array(repeating: "element 0", count: 32)
             + Array(repeating: "field 0", count: 31)).joined(separator: " › ")
-        #expect(throws: DBusError.invalidArgument(
-            "the D-Bus value at \(deepestLocation) cannot be written: values nest more than 64 containers deep")) {
+        #expect(
+            throws: DBusError.invalidArgument(
+                "the D-Bus value at \(deepestLocation) cannot be written: values nest more than 64 containers deep")
+        ) {
             try WireRoundTrip.body([.variant(deepest)])
         }
         let dictionaries = (0..<32).reduce(DBusValue.int32(7)) { inner, _ in
             .dictionary(key: .string, value: inner.type, [DBusDictionaryEntry(key: .string("k"), value: inner)])
         }
         #expect(try WireRoundTrip.body([dictionaries]) == [dictionaries], "32 dictionaries are 64 containers")
-        let dictionaryLocation = (["argument 0", "variant"] + Array(repeating: "key \"k\"", count: 31)).joined(separator: " › ")
-        #expect(throws: DBusError.invalidArgument(
-            "the D-Bus value at \(dictionaryLocation) cannot be written: values nest more than 64 containers deep")) {
+        let dictionaryLocation = (["argument 0", "variant"] + Array(repeating: "key \"k\"", count: 31)).joined(
+            separator: " › ")
+        #expect(
+            throws: DBusError.invalidArgument(
+                "the D-Bus value at \(dictionaryLocation) cannot be written: values nest more than 64 containers deep")
+        ) {
             try WireRoundTrip.body([.variant(dictionaries)])
         }
 
         let thirtyThree = (0..<33).reduce(DBusValue.array(.int32, [])) { inner, _ in .array(inner.type, [inner]) }
-        #expect(throws: DBusError.invalidArgument("the D-Bus message body cannot be written: invalid D-Bus signature \"\(String(repeating: "a", count: 34))i\": arrays are nested more than 32 deep")) {
+        #expect(
+            throws: DBusError.invalidArgument(
+                "the D-Bus message body cannot be written: invalid D-Bus signature \"\(String(repeating: "a", count: 34))i\": arrays are nested more than 32 deep"
+            )
+        ) {
             try WireRoundTrip.body([thirtyThree])
         }
     }
@@ -223,7 +262,8 @@ import Testing
         // An empty array's element type can be nested past the limit: no value sits there.
         let sixtyFour = (0..<63).reduce(DBusValue.variant(.array(.int32, []))) { inner, _ in .variant(inner) }
         #expect(try WireRoundTrip.body([sixtyFour]) == [sixtyFour])
-        let withElement = (0..<63).reduce(DBusValue.variant(.array(.int32, [.int32(1)]))) { inner, _ in .variant(inner) }
+        let withElement = (0..<63).reduce(DBusValue.variant(.array(.int32, [.int32(1)]))) { inner, _ in .variant(inner)
+        }
         #expect(throws: DBusError.self) { try WireRoundTrip.body([withElement]) }
     }
 }

@@ -90,7 +90,9 @@ func wellFormedElementNames(_ xml: String) -> [String]? {
         let character = xml[index]
         if character == "&" {
             let rest = xml[index...]
-            guard ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].contains(where: { rest.hasPrefix($0) }) else { return nil }
+            guard ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].contains(where: { rest.hasPrefix($0) }) else {
+                return nil
+            }
             index = xml.index(after: index)
             continue
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import RippleDBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A pipe whose two ends the test closes itself (those it did not give away).
 private struct TestPipe {

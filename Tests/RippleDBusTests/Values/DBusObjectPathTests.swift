@@ -90,9 +90,10 @@ import Testing
     @Test func pathsSortBeforeTheirDescendants() throws {
         let paths = try ["/org/bluez0", "/org/bluez/hci0", "/", "/org/bluez", "/org/bluez/hci0/dev_A", "/org/bluez_x"]
             .map { (text: String) throws(RippleDBus.DBusError) in try DBusObjectPath(text) }
-        #expect(paths.sorted().map(\.rawValue) == [
-            "/", "/org/bluez", "/org/bluez/hci0", "/org/bluez/hci0/dev_A", "/org/bluez0", "/org/bluez_x",
-        ])
+        #expect(
+            paths.sorted().map(\.rawValue) == [
+                "/", "/org/bluez", "/org/bluez/hci0", "/org/bluez/hci0/dev_A", "/org/bluez0", "/org/bluez_x",
+            ])
         #expect(DBusObjectPath.root < (try DBusObjectPath("/a")))
         #expect(!(DBusObjectPath.root < .root))
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import RippleDBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct DBusRepresentableTests {
     /// Checks type, encoding and decoding of one value, and that another type's value is refused naming both.
@@ -108,14 +109,20 @@ import Testing
     @Test func dictionaries() throws {
         #expect([String: DBusValue].dbusType == .dictionary(key: .string, value: .variant))
         let properties: [String: DBusValue] = ["RSSI": .int16(-60)]
-        #expect(properties.dbusValue == .dictionary(key: .string, value: .variant, [
-            DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
-        ]))
+        #expect(
+            properties.dbusValue
+                == .dictionary(
+                    key: .string, value: .variant,
+                    [
+                        DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60)))
+                    ]))
         #expect(try [String: DBusValue](dbusValue: properties.dbusValue) == properties)
-        let twice = DBusValue.dictionary(key: .uint16, value: .array(.byte), [
-            DBusDictionaryEntry(key: .uint16(76), value: .bytes([1])),
-            DBusDictionaryEntry(key: .uint16(76), value: .bytes([2])),
-        ])
+        let twice = DBusValue.dictionary(
+            key: .uint16, value: .array(.byte),
+            [
+                DBusDictionaryEntry(key: .uint16(76), value: .bytes([1])),
+                DBusDictionaryEntry(key: .uint16(76), value: .bytes([2])),
+            ])
         #expect(try [UInt16: [UInt8]](dbusValue: twice) == [76: [2]], "the last of a repeated key wins")
         #expect(throws: DBusDecodingError.typeMismatch(expected: "a{sv}", found: "a{ss}", at: "")) {
             try [String: DBusValue](dbusValue: .dictionary(key: .string, value: .string, []))
@@ -124,20 +131,29 @@ import Testing
             try [String: DBusValue](dbusValue: .array(.variant, []))
         }
         #expect(throws: DBusDecodingError.typeMismatch(expected: "v", found: "n", at: "key \"RSSI\"")) {
-            try [String: DBusValue](dbusValue: .dictionary(key: .string, value: .variant, [
-                DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("x"))),
-                DBusDictionaryEntry(key: .string("RSSI"), value: .int16(-60)),
-            ]))
+            try [String: DBusValue](
+                dbusValue: .dictionary(
+                    key: .string, value: .variant,
+                    [
+                        DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("x"))),
+                        DBusDictionaryEntry(key: .string("RSSI"), value: .int16(-60)),
+                    ]))
         }
         #expect(throws: DBusDecodingError.typeMismatch(expected: "s", found: "o", at: "entry 0")) {
-            try [String: DBusValue](dbusValue: .dictionary(key: .string, value: .variant, [
-                DBusDictionaryEntry(key: .objectPath(.root), value: .variant(.string("x"))),
-            ]))
+            try [String: DBusValue](
+                dbusValue: .dictionary(
+                    key: .string, value: .variant,
+                    [
+                        DBusDictionaryEntry(key: .objectPath(.root), value: .variant(.string("x")))
+                    ]))
         }
         #expect(throws: DBusDecodingError.typeMismatch(expected: "i", found: "s", at: "key uint32 7 › element 1")) {
-            try [UInt32: [Int32]](dbusValue: .dictionary(key: .uint32, value: .array(.int32), [
-                DBusDictionaryEntry(key: .uint32(7), value: .array(.int32, [.int32(1), .string("2")])),
-            ]))
+            try [UInt32: [Int32]](
+                dbusValue: .dictionary(
+                    key: .uint32, value: .array(.int32),
+                    [
+                        DBusDictionaryEntry(key: .uint32(7), value: .array(.int32, [.int32(1), .string("2")]))
+                    ]))
         }
     }
 

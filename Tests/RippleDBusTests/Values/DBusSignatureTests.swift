@@ -15,16 +15,29 @@ import Testing
         ("(ii)", [.structure([.int32, .int32])]),
         ("((s)v)", [.structure([.structure([.string]), .variant])]),
         ("a{sv}", [.dictionary(key: .string, value: .variant)]),
-        ("a{oa{sa{sv}}}", [.dictionary(key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)))]),
+        (
+            "a{oa{sa{sv}}}",
+            [
+                .dictionary(
+                    key: .objectPath,
+                    value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)))
+            ]
+        ),
         ("sa{sv}as", [.string, .dictionary(key: .string, value: .variant), .array(.string)]),
         ("a(oa{sv})", [.array(.structure([.objectPath, .dictionary(key: .string, value: .variant)]))]),
         ("a{ha{yay}}", [.dictionary(key: .unixFD, value: .dictionary(key: .byte, value: .array(.byte)))]),
         ("aa{sv}", [.array(.dictionary(key: .string, value: .variant))]),
         (String(repeating: "y", count: 255), Array(repeating: .byte, count: 255)),
         (String(repeating: "a", count: 32) + "y", [nestedArrays(32, around: .byte)]),
-        (String(repeating: "(", count: 32) + "y" + String(repeating: ")", count: 32), [nestedStructures(32, around: .byte)]),
-        (String(repeating: "a", count: 32) + String(repeating: "(", count: 32) + "y" + String(repeating: ")", count: 32),
-            [nestedArrays(32, around: nestedStructures(32, around: .byte))]),
+        (
+            String(repeating: "(", count: 32) + "y" + String(repeating: ")", count: 32),
+            [nestedStructures(32, around: .byte)]
+        ),
+        (
+            String(repeating: "a", count: 32) + String(repeating: "(", count: 32) + "y"
+                + String(repeating: ")", count: 32),
+            [nestedArrays(32, around: nestedStructures(32, around: .byte))]
+        ),
     ]
 
     static let invalid: [(String, String)] = [
@@ -59,9 +72,15 @@ import Testing
         ("é", "byte 0xc3 is not a type code"),
         (String(repeating: "y", count: 256), "it is 256 bytes long, more than 255"),
         (String(repeating: "a", count: 33) + "y", "arrays are nested more than 32 deep"),
-        (String(repeating: "a{s", count: 33) + "y" + String(repeating: "}", count: 33), "arrays are nested more than 32 deep"),
+        (
+            String(repeating: "a{s", count: 33) + "y" + String(repeating: "}", count: 33),
+            "arrays are nested more than 32 deep"
+        ),
         ("a(" + String(repeating: "a", count: 32) + "y)", "arrays are nested more than 32 deep"),
-        (String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33), "structures are nested more than 32 deep"),
+        (
+            String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33),
+            "structures are nested more than 32 deep"
+        ),
     ]
 
     static func nestedArrays(_ count: Int, around type: DBusType) -> DBusType {
@@ -108,8 +127,10 @@ import Testing
         #expect(throws: DBusError.invalidArgument("invalid D-Bus signature \"()\": a structure has no fields")) {
             try DBusSignature(validating: [.structure([])])
         }
-        #expect(throws: DBusError.invalidArgument(
-            "invalid D-Bus signature \"a{vs}\": a dict entry's key must be a basic type, not 'v'")) {
+        #expect(
+            throws: DBusError.invalidArgument(
+                "invalid D-Bus signature \"a{vs}\": a dict entry's key must be a basic type, not 'v'")
+        ) {
             try DBusSignature(validating: [.dictionary(key: .variant, value: .string)])
         }
     }

@@ -42,7 +42,8 @@ import Testing
     @Test func differentCasesAndDeclaredTypesDiffer() throws {
         #expect(DBusValue.int32(1) != .uint32(1))
         #expect(DBusValue.array(.string, []) != .array(.int32, []))
-        #expect(DBusValue.dictionary(key: .string, value: .variant, []) != .dictionary(key: .string, value: .string, []))
+        #expect(
+            DBusValue.dictionary(key: .string, value: .variant, []) != .dictionary(key: .string, value: .string, []))
         #expect(DBusValue.variant(.int32(1)) != .int32(1))
         let entries = [
             DBusDictionaryEntry(key: .string("a"), value: .int32(1)),
@@ -98,28 +99,42 @@ import Testing
         #expect(other.int32 == nil && other.uint32 == nil && other.int64 == nil && other.uint64 == nil)
         #expect(other.double == nil && other.string == nil && other.objectPath == nil && other.signature == nil)
         #expect(other.unixFD == nil && other.bytes == nil && other.arrayElements == nil)
-        #expect(other.dictionaryEntries == nil && other.variantValue == nil && DBusValue.int32(1).structureFields == nil)
+        #expect(
+            other.dictionaryEntries == nil && other.variantValue == nil && DBusValue.int32(1).structureFields == nil)
     }
 
     @Test func stringVariantDictionaryBothWays() {
-        let value = DBusValue.stringVariantDictionary(["RSSI": .int16(-60), "Name": .string("Sensor"), "Paired": .boolean(false)])
-        #expect(value == .dictionary(key: .string, value: .variant, [
-            DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("Sensor"))),
-            DBusDictionaryEntry(key: .string("Paired"), value: .variant(.boolean(false))),
-            DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
-        ]))
-        #expect(value.stringVariantDictionary == ["RSSI": .int16(-60), "Name": .string("Sensor"), "Paired": .boolean(false)])
-
-        let duplicated = DBusValue.dictionary(key: .string, value: .variant, [
-            DBusDictionaryEntry(key: .string("A"), value: .variant(.int32(1))),
-            DBusDictionaryEntry(key: .string("A"), value: .variant(.int32(2))),
+        let value = DBusValue.stringVariantDictionary([
+            "RSSI": .int16(-60), "Name": .string("Sensor"), "Paired": .boolean(false),
         ])
+        #expect(
+            value
+                == .dictionary(
+                    key: .string, value: .variant,
+                    [
+                        DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("Sensor"))),
+                        DBusDictionaryEntry(key: .string("Paired"), value: .variant(.boolean(false))),
+                        DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
+                    ]))
+        #expect(
+            value.stringVariantDictionary == [
+                "RSSI": .int16(-60), "Name": .string("Sensor"), "Paired": .boolean(false),
+            ])
+
+        let duplicated = DBusValue.dictionary(
+            key: .string, value: .variant,
+            [
+                DBusDictionaryEntry(key: .string("A"), value: .variant(.int32(1))),
+                DBusDictionaryEntry(key: .string("A"), value: .variant(.int32(2))),
+            ])
         #expect(duplicated.stringVariantDictionary == ["A": .int32(2)], "the last of a repeated key wins")
         #expect(DBusValue.dictionary(key: .string, value: .string, []).stringVariantDictionary == nil)
         #expect(DBusValue.int32(1).stringVariantDictionary == nil)
-        let illTyped = DBusValue.dictionary(key: .string, value: .variant, [
-            DBusDictionaryEntry(key: .string("A"), value: .int32(1)),
-        ])
+        let illTyped = DBusValue.dictionary(
+            key: .string, value: .variant,
+            [
+                DBusDictionaryEntry(key: .string("A"), value: .int32(1))
+            ])
         #expect(illTyped.stringVariantDictionary == nil)
         #expect(DBusValue.stringVariantDictionary([:]) == .dictionary(key: .string, value: .variant, []))
     }
@@ -135,10 +150,14 @@ import Testing
             (.signature(try DBusSignature("a{sv}")), "signature 'a{sv}'"),
             (.bytes([0x01, 0xff]), "bytes [01 ff]"), (.bytes([]), "bytes []"),
             (.array(.int32, [.int32(1), .int32(2)]), "[1, 2]"), (.array(.string, []), "@as []"),
-            (.dictionary(key: .string, value: .variant, [
-                DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
-                DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("x"))),
-            ]), #"{"RSSI": <int16 -60>, "Name": <"x">}"#),
+            (
+                .dictionary(
+                    key: .string, value: .variant,
+                    [
+                        DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
+                        DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("x"))),
+                    ]), #"{"RSSI": <int16 -60>, "Name": <"x">}"#
+            ),
             (.dictionary(key: .string, value: .variant, []), "@a{sv} {}"),
             (.structure([.int32(1), .string("a")]), #"(1, "a")"#),
             (.variant(.variant(.uint32(1))), "<<uint32 1>>"),

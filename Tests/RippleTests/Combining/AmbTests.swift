@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("Amb")
@@ -152,7 +153,9 @@ struct AmbTests {
         #expect(ids(fromSequence.publishers) == ids([a, c]))
 
         let other = TestPublisher<Int, TestError>().eraseToAnyPublisher()
-        let mixed: Publishers.Amb<AnyPublisher<Int, TestError>> = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { _ in }.amb(other)
+        let mixed: Publishers.Amb<AnyPublisher<Int, TestError>> = CombiningRecordingPublisher<Int, TestError>(
+            sendsSubscription: false
+        ) { _ in }.amb(other)
         #expect(mixed.publishers.count == 2)
         let subscriber = TestSubscriber<Int, TestError>()
         a.amb(Publishers.Amb(c)).subscribe(subscriber)
@@ -161,9 +164,11 @@ struct AmbTests {
     }
 
     @Test func equatableWhenTheContendersAre() {
-        #expect(Publishers.Amb(CombiningEquatablePublisher(id: 1), CombiningEquatablePublisher(id: 2))
-            == Publishers.Amb([CombiningEquatablePublisher(id: 1), CombiningEquatablePublisher(id: 2)]))
-        #expect(Publishers.Amb(CombiningEquatablePublisher(id: 1)) != Publishers.Amb(CombiningEquatablePublisher(id: 2)))
+        #expect(
+            Publishers.Amb(CombiningEquatablePublisher(id: 1), CombiningEquatablePublisher(id: 2))
+                == Publishers.Amb([CombiningEquatablePublisher(id: 1), CombiningEquatablePublisher(id: 2)]))
+        #expect(
+            Publishers.Amb(CombiningEquatablePublisher(id: 1)) != Publishers.Amb(CombiningEquatablePublisher(id: 2)))
     }
 
     @Test func describesItselfAsAmb() throws {

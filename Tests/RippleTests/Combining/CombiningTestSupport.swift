@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Ripple
 
 /// A publisher for concurrency tests: each subscription sends `values` from a thread of its own, each
@@ -28,7 +29,8 @@ final class CombiningPacedPublisher<Output, Failure: Error>: Publisher, @uncheck
         private var available = Subscribers.Demand.none
         private var cancelled = false
 
-        init(values: [Output], completion: Subscribers.Completion<Failure>, subscriber: AnySubscriber<Output, Failure>) {
+        init(values: [Output], completion: Subscribers.Completion<Failure>, subscriber: AnySubscriber<Output, Failure>)
+        {
             self.values = values
             self.completion = completion
             self.subscriber = subscriber
@@ -122,9 +124,19 @@ final class CombiningSyncSequence<Output, Failure: Error>: Publisher, @unchecked
             guard start else { return }
             while true {
                 let step: (value: Output?, finish: Bool) = lock.withLock {
-                    if done { sending = false; return (nil, false) }
-                    if next == owner.values.count { done = true; sending = false; return (nil, true) }
-                    guard demand > 0 else { sending = false; return (nil, false) }
+                    if done {
+                        sending = false
+                        return (nil, false)
+                    }
+                    if next == owner.values.count {
+                        done = true
+                        sending = false
+                        return (nil, true)
+                    }
+                    guard demand > 0 else {
+                        sending = false
+                        return (nil, false)
+                    }
                     demand -= 1
                     next += 1
                     return (owner.values[next - 1], false)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("FlatMap")
@@ -133,10 +134,12 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         var subscriber: TestSubscriber<Int, TestError>?
-        subscriber = TestSubscriber(initialDemand: nil, onValue: { value in
-            if value == 0 { subscriber?.request(.max(3)) }
-            return .none
-        })
+        subscriber = TestSubscriber(
+            initialDemand: nil,
+            onValue: { value in
+                if value == 0 { subscriber?.request(.max(3)) }
+                return .none
+            })
         let downstream = try #require(subscriber)
         upstream.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(downstream)
         downstream.request(.max(1))
@@ -164,12 +167,14 @@ struct FlatMapTests {
         let child = CombiningSyncSequence<Int, TestError>(Array(1...5))
         var depth = 0
         var maxDepth = 0
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in
-            depth += 1
-            maxDepth = max(maxDepth, depth)
-            depth -= 1
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: nil,
+            onValue: { _ in
+                depth += 1
+                maxDepth = max(maxDepth, depth)
+                depth -= 1
+                return .none
+            })
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child)
         upstream.send(completion: .finished)
@@ -192,13 +197,15 @@ struct FlatMapTests {
         let child2 = Child()
         var depth = 0
         var maxDepth = 0
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { value in
-            depth += 1
-            maxDepth = max(maxDepth, depth)
-            if value == 666 { child2.send(777) }
-            depth -= 1
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(2),
+            onValue: { value in
+                depth += 1
+                maxDepth = max(maxDepth, depth)
+                if value == 666 { child2.send(777) }
+                depth -= 1
+                return .none
+            })
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child1)
         upstream.send(child2)
@@ -251,9 +258,11 @@ struct FlatMapTests {
         let child = Child()
         let late = Child()
         var childCallsAtFailure: [Child.Call] = []
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(4), onCompletion: { _ in
-            childCallsAtFailure = child.calls
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(4),
+            onCompletion: { _ in
+                childCallsAtFailure = child.calls
+            })
         upstream.flatMap(maxPublishers: .max(3)) { $0 }.subscribe(subscriber)
         upstream.send(child)
         upstream.send(completion: .failure(.oops))
@@ -301,10 +310,12 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         var subscriber: TestSubscriber<Int, TestError>?
-        subscriber = TestSubscriber(initialDemand: .unlimited, onValue: { _ in
-            subscriber?.cancel()
-            return .none
-        })
+        subscriber = TestSubscriber(
+            initialDemand: .unlimited,
+            onValue: { _ in
+                subscriber?.cancel()
+                return .none
+            })
         upstream.flatMap { $0 }.subscribe(subscriber ?? TestSubscriber())
         upstream.send(child)
         child.send(1)
@@ -339,7 +350,8 @@ struct FlatMapTests {
         upstream.send(child)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "FlatMap")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
         let inner = try #require(innerSubscriber)
         #expect(inner.description == "FlatMap")
@@ -386,8 +398,11 @@ struct FlatMapTests {
     @Test func overloadForInnersThatCannotFail() {
         let upstream = TestPublisher<Int, TestError>()
         let child = TestPublisher<Int, Never>()
-        let flatMap: Publishers.FlatMap<Publishers.SetFailureType<TestPublisher<Int, Never>, TestError>, TestPublisher<Int, TestError>> =
-            upstream.flatMap { _ in child }
+        let flatMap:
+            Publishers.FlatMap<
+                Publishers.SetFailureType<TestPublisher<Int, Never>, TestError>, TestPublisher<Int, TestError>
+            > =
+                upstream.flatMap { _ in child }
         #expect(flatMap.upstream === upstream)
         #expect(flatMap.transform(0).upstream === child)
         let subscriber = TestSubscriber<Int, TestError>()
@@ -418,7 +433,9 @@ struct FlatMapTests {
         let upstream = CombiningSyncSequence<Int, Never>([0, 1])
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
         upstream
-            .flatMap(maxPublishers: .max(1)) { CombiningSyncSequence<Int, Never>(Array(($0 * count)..<($0 * count + count))) }
+            .flatMap(maxPublishers: .max(1)) {
+                CombiningSyncSequence<Int, Never>(Array(($0 * count)..<($0 * count + count)))
+            }
             .subscribe(subscriber)
         #expect(subscriber.values == Array(0..<(2 * count)))
         #expect(subscriber.events.last == .finished)
@@ -538,13 +555,14 @@ private struct CompletionTap<Upstream: Publisher>: Publisher {
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let action = action
-        upstream.subscribe(AnySubscriber<Output, Failure>(
-            receiveSubscription: { subscriber.receive(subscription: $0) },
-            receiveValue: { subscriber.receive($0) },
-            receiveCompletion: {
-                action()
-                subscriber.receive(completion: $0)
-            }
-        ))
+        upstream.subscribe(
+            AnySubscriber<Output, Failure>(
+                receiveSubscription: { subscriber.receive(subscription: $0) },
+                receiveValue: { subscriber.receive($0) },
+                receiveCompletion: {
+                    action()
+                    subscriber.receive(completion: $0)
+                }
+            ))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("Merge, Merge3…Merge8, MergeMany")
@@ -21,9 +22,10 @@ struct MergeTests {
         b.send(2)
         b.send(completion: .finished)
         b.send(completion: .finished)
-        #expect(subscriber.events == [
-            .subscription("Merge"), .value(100), .value(200), .value(1), .value(300), .value(2), .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("Merge"), .value(100), .value(200), .value(1), .value(300), .value(2), .finished,
+            ])
         #expect(a.calls == [.request(.unlimited)])
         #expect(b.calls == [.request(.unlimited)])
     }
@@ -168,10 +170,12 @@ struct MergeTests {
             let a = Source()
             let b = Source()
             var subscriber: TestSubscriber<Int, TestError>?
-            subscriber = TestSubscriber(initialDemand: initial, onValue: { _ in
-                subscriber?.request(.max(666))
-                return .none
-            })
+            subscriber = TestSubscriber(
+                initialDemand: initial,
+                onValue: { _ in
+                    subscriber?.request(.max(666))
+                    return .none
+                })
             Publishers.Merge(a, b).subscribe(try #require(subscriber))
             let expected: Subscribers.Demand = initial == .unlimited ? .none : .max(1)
             #expect(a.send(1) == expected)
@@ -188,13 +192,15 @@ struct MergeTests {
             let b = Source()
             var depth = 0
             var maxDepth = 0
-            let subscriber = TestSubscriber<Int, TestError>(initialDemand: initial, onValue: { value in
-                depth += 1
-                maxDepth = max(maxDepth, depth)
-                if value == 1 { b.send(2) }
-                depth -= 1
-                return .none
-            })
+            let subscriber = TestSubscriber<Int, TestError>(
+                initialDemand: initial,
+                onValue: { value in
+                    depth += 1
+                    maxDepth = max(maxDepth, depth)
+                    if value == 1 { b.send(2) }
+                    depth -= 1
+                    return .none
+                })
             Publishers.Merge(a, b).subscribe(subscriber)
             a.send(1)
             #expect(subscriber.values == [1, 2])
@@ -248,13 +254,15 @@ struct MergeTests {
     @Test func aFailureWhileAnotherUpstreamIsDeliveringComesAfterThatValue() {
         let a = Source()
         let b = Source()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .unlimited, onValue: { value in
-            if value == 1 {
-                b.send(completion: .failure(.oops))
-                a.send(99)
-            }
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .unlimited,
+            onValue: { value in
+                if value == 1 {
+                    b.send(completion: .failure(.oops))
+                    a.send(99)
+                }
+                return .none
+            })
         Publishers.Merge(a, b).subscribe(subscriber)
         a.send(1)
         #expect(subscriber.events == [.subscription("Merge"), .value(1), .failure(.oops)])
@@ -318,10 +326,12 @@ struct MergeTests {
         #expect(Publishers.Merge5(p[0], p[1], p[2], p[3], p[4]) == Publishers.Merge5(p[0], p[1], p[2], p[3], p[4]))
         #expect(Publishers.Merge5(p[0], p[1], p[2], p[3], p[4]) != Publishers.Merge5(p[0], p[1], p[2], p[3], p[5]))
         #expect(
-            Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[5]) == Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[5])
+            Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[5])
+                == Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[5])
         )
         #expect(
-            Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[5]) != Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[6])
+            Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[5])
+                != Publishers.Merge6(p[0], p[1], p[2], p[3], p[4], p[6])
         )
         #expect(
             Publishers.Merge7(p[0], p[1], p[2], p[3], p[4], p[5], p[6])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("SwitchToLatest")
@@ -177,7 +178,9 @@ struct SwitchToLatestTests {
         #expect(side.customMirror.children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
         #expect(outer.description == "SwitchToLatest")
         #expect(String(describing: subscription) == "SwitchToLatest")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "SwitchToLatest")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "SwitchToLatest")
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     }
 
@@ -202,10 +205,12 @@ struct SwitchToLatestTests {
         let upstream = Upstream()
         let first = Inner()
         let second = Inner()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { value in
-            if value == 1 { upstream.send(second) }
-            return .max(1)
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(1),
+            onValue: { value in
+                if value == 1 { upstream.send(second) }
+                return .max(1)
+            })
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(first)
         #expect(first.send(1) == .none, "the demand returned for the old inner's value goes to the new inner")
@@ -222,18 +227,20 @@ struct SwitchToLatestTests {
         let second = Inner()
         var depth = 0
         var maxDepth = 0
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { value in
-            depth += 1
-            maxDepth = max(maxDepth, depth)
-            if value == 1 {
-                upstream.send(second)
-                second.send(2)
-                upstream.send(completion: .finished)
-                second.send(completion: .finished)
-            }
-            depth -= 1
-            return .max(3)
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(2),
+            onValue: { value in
+                depth += 1
+                maxDepth = max(maxDepth, depth)
+                if value == 1 {
+                    upstream.send(second)
+                    second.send(2)
+                    upstream.send(completion: .finished)
+                    second.send(completion: .finished)
+                }
+                depth -= 1
+                return .max(3)
+            })
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(first)
         first.send(1)
@@ -246,14 +253,16 @@ struct SwitchToLatestTests {
     @Test func aFailureWhileDeliveringComesAfterTheQueuedValues() {
         let upstream = Upstream()
         let inner = Inner()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .unlimited, onValue: { value in
-            if value == 1 {
-                inner.send(2)
-                inner.send(completion: .failure(.oops))
-                inner.send(3)
-            }
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .unlimited,
+            onValue: { value in
+                if value == 1 {
+                    inner.send(2)
+                    inner.send(completion: .failure(.oops))
+                    inner.send(3)
+                }
+                return .none
+            })
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(inner)
         inner.send(1)
@@ -265,13 +274,15 @@ struct SwitchToLatestTests {
         let upstream = Upstream()
         let inner = Inner()
         var subscriber: TestSubscriber<Int, TestError>?
-        subscriber = TestSubscriber(initialDemand: .unlimited, onValue: { value in
-            if value == 1 {
-                inner.send(2)
-                subscriber?.cancel()
-            }
-            return .none
-        })
+        subscriber = TestSubscriber(
+            initialDemand: .unlimited,
+            onValue: { value in
+                if value == 1 {
+                    inner.send(2)
+                    subscriber?.cancel()
+                }
+                return .none
+            })
         upstream.switchToLatest().subscribe(subscriber ?? TestSubscriber())
         upstream.send(inner)
         inner.send(1)
@@ -282,8 +293,9 @@ struct SwitchToLatestTests {
     @Test func overloadForAnUpstreamThatCannotFail() {
         let upstream = TestPublisher<Inner, Never>()
         let inner = Inner()
-        let switched: Publishers.SwitchToLatest<Inner, Publishers.SetFailureType<TestPublisher<Inner, Never>, TestError>> =
-            upstream.switchToLatest()
+        let switched:
+            Publishers.SwitchToLatest<Inner, Publishers.SetFailureType<TestPublisher<Inner, Never>, TestError>> =
+                upstream.switchToLatest()
         #expect(switched.upstream.upstream === upstream)
         let subscriber = TestSubscriber<Int, TestError>()
         switched.subscribe(subscriber)
@@ -297,10 +309,11 @@ struct SwitchToLatestTests {
         typealias NeverInner = TestPublisher<Int, Never>
         let upstream = TestPublisher<NeverInner, TestError>()
         let inner = NeverInner()
-        let switched: Publishers.SwitchToLatest<
-            Publishers.SetFailureType<NeverInner, TestError>,
-            Publishers.Map<TestPublisher<NeverInner, TestError>, Publishers.SetFailureType<NeverInner, TestError>>
-        > = upstream.switchToLatest()
+        let switched:
+            Publishers.SwitchToLatest<
+                Publishers.SetFailureType<NeverInner, TestError>,
+                Publishers.Map<TestPublisher<NeverInner, TestError>, Publishers.SetFailureType<NeverInner, TestError>>
+            > = upstream.switchToLatest()
         #expect(switched.upstream.upstream === upstream)
         #expect(switched.upstream.transform(inner).upstream === inner)
         let subscriber = TestSubscriber<Int, TestError>()
@@ -316,7 +329,8 @@ struct SwitchToLatestTests {
         typealias NeverInner = TestPublisher<Int, Never>
         let upstream = TestPublisher<NeverInner, Never>()
         let inner = NeverInner()
-        let switched: Publishers.SwitchToLatest<NeverInner, TestPublisher<NeverInner, Never>> = upstream.switchToLatest()
+        let switched: Publishers.SwitchToLatest<NeverInner, TestPublisher<NeverInner, Never>> =
+            upstream.switchToLatest()
         let subscriber = TestSubscriber<Int, Never>()
         switched.subscribe(subscriber)
         upstream.send(inner)

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("publisher.values")
@@ -11,7 +12,9 @@ struct AsyncPublisherTests {
             received.append(value)
         }
         #expect(received == [1, 2, 3])
-        #expect(source.publisher.calls == [.request(.max(1)), .request(.max(1)), .request(.max(1))], "the last value comes with the completion")
+        #expect(
+            source.publisher.calls == [.request(.max(1)), .request(.max(1)), .request(.max(1))],
+            "the last value comes with the completion")
     }
 
     @Test func forTryAwaitThrowsThePublishersError() async {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("AsyncSequence.publisher")
@@ -12,16 +13,19 @@ struct AsyncSequencePublisherTests {
         let subscriber = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
         stream.publisher.subscribe(subscriber)
         await done.wait()
-        #expect(subscriber.events == [.subscription("AsyncSequencePublisher"), .value(1), .value(2), .value(3), .finished])
+        #expect(
+            subscriber.events == [.subscription("AsyncSequencePublisher"), .value(1), .value(2), .value(3), .finished])
     }
 
     @Test func asksTheSequenceOnlyForWhatIsDemanded() async {
         let arrived = AsyncSignal()
         let sequence = CountingAsyncSequence(values: Array(1...10), failure: nil)
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in
-            arrived.signal()
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(2),
+            onValue: { _ in
+                arrived.signal()
+                return .none
+            })
         sequence.publisher.subscribe(subscriber)
         await arrived.wait()
         await arrived.wait()
@@ -38,9 +42,11 @@ struct AsyncSequencePublisherTests {
     @Test func oneAtATimeWithReturnedDemand() async {
         let done = AsyncSignal()
         let sequence = CountingAsyncSequence(values: Array(1...200), failure: nil)
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in .max(1) }, onCompletion: { _ in
-            done.signal()
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(1), onValue: { _ in .max(1) },
+            onCompletion: { _ in
+                done.signal()
+            })
         sequence.publisher.subscribe(subscriber)
         await done.wait()
         #expect(subscriber.values == Array(1...200))
@@ -95,6 +101,8 @@ struct AsyncSequencePublisherTests {
         #expect(subscriber.events == [.subscription("AsyncSequencePublisher")])
         let subscription = subscriber.subscription
         #expect(subscription.flatMap { ($0 as? any CustomReflectable)?.customMirror.children.isEmpty } == true)
-        #expect(subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String } == "AsyncSequencePublisher")
+        #expect(
+            subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
+                == "AsyncSequencePublisher")
     }
 }

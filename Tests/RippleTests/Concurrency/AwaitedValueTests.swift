@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("firstValue and lastValue")
@@ -23,7 +24,8 @@ struct AwaitedValueTests {
         await #expect(throws: PublisherValueError.finishedWithoutValue) {
             try await ScriptedSource<Never>([]).publisher.lastValue
         }
-        #expect(PublisherValueError.finishedWithoutValue.description == "The publisher finished without emitting a value.")
+        #expect(
+            PublisherValueError.finishedWithoutValue.description == "The publisher finished without emitting a value.")
     }
 
     @Test func theFailureIsThrown() async {

@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import Ripple
 
 /// A TestPublisher that answers each request by sending the next of `values` from inside `request`,

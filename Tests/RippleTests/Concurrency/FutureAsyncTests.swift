@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Future from an async operation")
@@ -21,7 +22,9 @@ struct FutureAsyncTests {
         }
         let late = TestSubscriber<Int, Never>()
         future.subscribe(late)
-        #expect(late.events == [.subscription("Future"), .value(42), .finished], "a late subscriber gets the stored result at once")
+        #expect(
+            late.events == [.subscription("Future"), .value(42), .finished],
+            "a late subscriber gets the stored result at once")
         #expect(runs.count == 1, "the operation runs once")
     }
 
@@ -82,12 +85,16 @@ struct FutureAsyncTests {
         await done.wait()
         #expect(cancelled.events == [.subscription("Future")])
         let subscription = cancelled.subscription
-        #expect(subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String } == "Future")
+        #expect(
+            subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
+                == "Future")
 
-        let cancelledAtOnce = AnySubscriber<Int, Never>(receiveSubscription: { $0.cancel() }, receiveValue: { _ in
-            Issue.record("no value after cancel")
-            return .none
-        })
+        let cancelledAtOnce = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.cancel() },
+            receiveValue: { _ in
+                Issue.record("no value after cancel")
+                return .none
+            })
         future.subscribe(cancelledAtOnce)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("Sink, Assign, AnySubscriber, AnyPublisher")
@@ -8,7 +9,8 @@ struct SubscriberTests {
         let publisher = TestPublisher<Int, TestError>()
         var values: [Int] = []
         var completions: [Subscribers.Completion<TestError>] = []
-        let cancellable = publisher.sink(receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+        let cancellable = publisher.sink(
+            receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
         #expect(publisher.calls == [.request(.unlimited)])
         #expect(publisher.send(1) == .none)
         publisher.send(2)
@@ -169,7 +171,10 @@ struct SubscriberTests {
         final class VoidSubscriber: Subscriber {
             var count = 0
             func receive(subscription: any Subscription) {}
-            func receive(_ input: Void) -> Subscribers.Demand { count += 1; return .max(1) }
+            func receive(_ input: Void) -> Subscribers.Demand {
+                count += 1
+                return .max(1)
+            }
             func receive(completion: Subscribers.Completion<Never>) {}
         }
         let void = VoidSubscriber()

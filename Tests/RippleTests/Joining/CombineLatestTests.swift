@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("CombineLatest")
@@ -23,11 +24,12 @@ struct CombineLatestTests {
         b.send(30)
         b.send(completion: .finished)
 
-        #expect(subscriber.events == [
-            .subscription("CombineLatest"),
-            .value([2, 10]), .value([3, 10]), .value([45, 10]), .value([45, 22]), .value([45, 30]),
-            .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("CombineLatest"),
+                .value([2, 10]), .value([3, 10]), .value([45, 10]), .value([45, 22]), .value([45, 30]),
+                .finished,
+            ])
         #expect(a.calls == [.request(.unlimited)])
         #expect(b.calls == [.request(.unlimited)])
     }
@@ -40,21 +42,38 @@ struct CombineLatestTests {
         let four = JoiningSubscriber()
         e.combineLatest(f, g, h).subscribeJoined(four)
 
-        a.send(1); a.send(2); b.send(2); c.send(9); a.send(3); b.send(12); a.send(13); c.send(19)
-        e.send(1); e.send(2); f.send(2); g.send(9); h.send(1); e.send(3); f.send(12); g.send(19); h.send(4)
+        a.send(1)
+        a.send(2)
+        b.send(2)
+        c.send(9)
+        a.send(3)
+        b.send(12)
+        a.send(13)
+        c.send(19)
+        e.send(1)
+        e.send(2)
+        f.send(2)
+        g.send(9)
+        h.send(1)
+        e.send(3)
+        f.send(12)
+        g.send(19)
+        h.send(4)
         for upstream in [a, b, c, d, e, f, g, h] { upstream.send(completion: .finished) }
 
-        #expect(three.events == [
-            .subscription("CombineLatest"),
-            .value([2, 2, 9]), .value([3, 2, 9]), .value([3, 12, 9]), .value([13, 12, 9]), .value([13, 12, 19]),
-            .finished,
-        ])
-        #expect(four.events == [
-            .subscription("CombineLatest"),
-            .value([2, 2, 9, 1]), .value([3, 2, 9, 1]), .value([3, 12, 9, 1]), .value([3, 12, 19, 1]),
-            .value([3, 12, 19, 4]),
-            .finished,
-        ])
+        #expect(
+            three.events == [
+                .subscription("CombineLatest"),
+                .value([2, 2, 9]), .value([3, 2, 9]), .value([3, 12, 9]), .value([13, 12, 9]), .value([13, 12, 19]),
+                .finished,
+            ])
+        #expect(
+            four.events == [
+                .subscription("CombineLatest"),
+                .value([2, 2, 9, 1]), .value([3, 2, 9, 1]), .value([3, 12, 9, 1]), .value([3, 12, 19, 1]),
+                .value([3, 12, 19, 4]),
+                .finished,
+            ])
         #expect(d.calls.isEmpty, "d was never subscribed to")
     }
 
@@ -105,10 +124,12 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let box = JoiningSubscriptionBox()
-        let subscriber = JoiningSubscriber(initialDemand: .max(10), onValue: { _ in
-            box.subscription?.request(.max(666))
-            return .none
-        })
+        let subscriber = JoiningSubscriber(
+            initialDemand: .max(10),
+            onValue: { _ in
+                box.subscription?.request(.max(666))
+                return .none
+            })
         a.combineLatest(b).subscribeJoined(subscriber)
         box.subscription = subscriber.subscription
 
@@ -171,11 +192,12 @@ struct CombineLatestTests {
         let subscriber = JoiningSubscriber.oneAtATime()
         a.combineLatest(b).subscribeJoined(subscriber)
 
-        #expect(subscriber.events == [
-            .subscription("CombineLatest"),
-            .value([0, 10]), .value([1, 10]), .value([2, 10]), .value([2, 20]),
-            .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("CombineLatest"),
+                .value([0, 10]), .value([1, 10]), .value([2, 10]), .value([2, 20]),
+                .finished,
+            ])
         #expect(subscriber.demandViolations == 0)
     }
 
@@ -282,9 +304,10 @@ struct CombineLatestTests {
         b.send(1)
         b.send(2)
         b.send(completion: .finished)
-        #expect(subscriber.events == [
-            .subscription("CombineLatest"), .value([100, 1]), .value([100, 2]), .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("CombineLatest"), .value([100, 1]), .value([100, 2]), .finished,
+            ])
     }
 
     @Test func failsWithTheFirstFailureAndCancelsTheOthers() {
@@ -407,8 +430,9 @@ struct CombineLatestTests {
         #expect(String(describing: subscription) == "CombineLatest")
         let mirror = Mirror(reflecting: subscription)
         #expect(mirror.children.first?.label == "demand")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
-            == "CombineLatest")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "CombineLatest")
     }
 
     // MARK: Concurrency
@@ -417,20 +441,22 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let returned = JoiningRecorder<Subscribers.Demand>()
-        let subscriber = JoiningSubscriber(initialDemand: .max(3), onValue: { value in
-            if value == [1, 1] {
-                // Another thread sends while this delivery is under way: its combinations wait for it.
-                let done = DispatchSemaphore(value: 0)
-                Thread {
-                    returned.append(b.send(2))
-                    returned.append(a.send(3))
-                    returned.append(a.send(4))
-                    done.signal()
-                }.start()
-                done.wait()
-            }
-            return .none
-        })
+        let subscriber = JoiningSubscriber(
+            initialDemand: .max(3),
+            onValue: { value in
+                if value == [1, 1] {
+                    // Another thread sends while this delivery is under way: its combinations wait for it.
+                    let done = DispatchSemaphore(value: 0)
+                    Thread {
+                        returned.append(b.send(2))
+                        returned.append(a.send(3))
+                        returned.append(a.send(4))
+                        done.signal()
+                    }.start()
+                    done.wait()
+                }
+                return .none
+            })
         a.combineLatest(b).subscribeJoined(subscriber)
         a.send(1)
         #expect(b.send(1) == .none)

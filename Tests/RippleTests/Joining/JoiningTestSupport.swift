@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Ripple
 
 // Helpers shared by the combineLatest and zip suites. Tuples are not Equatable, so a joined publisher's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("Zip")
@@ -34,9 +35,10 @@ struct ZipTests {
         b.send(40)
         b.send(completion: .finished)
 
-        #expect(subscriber.events == [
-            .subscription("Zip"), .value([1, 10]), .value([2, 20]), .value([3, 30]), .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("Zip"), .value([1, 10]), .value([2, 20]), .value([3, 30]), .finished,
+            ])
         #expect(a.calls == [.request(.unlimited)], "a finished by itself and is not cancelled")
         #expect(b.calls == [.request(.unlimited), .cancel])
     }
@@ -97,10 +99,12 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let box = JoiningSubscriptionBox()
-        let subscriber = JoiningSubscriber(initialDemand: initialDemand, onValue: { _ in
-            box.subscription?.request(.max(666))
-            return .none
-        })
+        let subscriber = JoiningSubscriber(
+            initialDemand: initialDemand,
+            onValue: { _ in
+                box.subscription?.request(.max(666))
+                return .none
+            })
         a.zip(b).subscribeJoined(subscriber)
         box.subscription = subscriber.subscription
 
@@ -143,9 +147,10 @@ struct ZipTests {
         subscriber.request(.max(1))
         #expect(subscriber.values == [[100, 1], [200, 2]])
         subscriber.request(.max(5))
-        #expect(subscriber.events == [
-            .subscription("Zip"), .value([100, 1]), .value([200, 2]), .value([300, 3]), .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("Zip"), .value([100, 1]), .value([200, 2]), .value([300, 3]), .finished,
+            ])
         #expect(subscriber.demandViolations == 0)
         #expect(b.calls == [.request(.max(1)), .request(.max(1)), .request(.max(5)), .cancel])
         #expect(a.calls == [.request(.max(1))], "a had finished before the later requests")
@@ -157,9 +162,10 @@ struct ZipTests {
         let subscriber = JoiningSubscriber.oneAtATime()
         a.zip(b).subscribeJoined(subscriber)
 
-        #expect(subscriber.events == [
-            .subscription("Zip"), .value([0, 10]), .value([1, 20]), .value([2, 30]), .finished,
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("Zip"), .value([0, 10]), .value([1, 20]), .value([2, 30]), .finished,
+            ])
         #expect(subscriber.demandViolations == 0)
         #expect(a.requests.allSatisfy { $0 == .max(1) })
         #expect(b.requests.allSatisfy { $0 == .max(1) })

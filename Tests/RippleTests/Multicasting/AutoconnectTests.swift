@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("Autoconnect")
@@ -27,9 +28,10 @@ struct AutoconnectTests {
         // Cancelling the same subscription again does not count twice.
         first.cancel()
         #expect(connectable.history == [.connect, .disconnect])
-        #expect(connectable.upstream.calls == [
-            .request(.max(101)), .request(.max(102)), .request(.max(103)), .cancel, .cancel, .cancel, .cancel,
-        ])
+        #expect(
+            connectable.upstream.calls == [
+                .request(.max(101)), .request(.max(102)), .request(.max(103)), .cancel, .cancel, .cancel, .cancel,
+            ])
         #expect(third.events == [.subscription("TestSubscription"), .value(1), .finished])
         #expect(connectable.subscriberDescriptions == ["Autoconnect", "Autoconnect", "Autoconnect"])
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("Multicast")
@@ -117,7 +118,8 @@ struct MulticastTests {
         let upstream = TestPublisher<Int, TestError>()
         let subject = MulticastingStealingSubject()
         let multicast = upstream.multicast(subject: subject)
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(42), onValue: { $0 < 0 ? .unlimited : .max($0) })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(42), onValue: { $0 < 0 ? .unlimited : .max($0) })
         multicast.subscribe(subscriber)
         #expect(subject.subscription.calls == [.request(.max(42))])
         let inner = subject.subscribers[0]
@@ -137,7 +139,10 @@ struct MulticastTests {
         subscriber.request(.max(1))
         subscriber.cancel()
         #expect(subscriber.events == [.subscription("Multicast"), .value(0), .value(2), .value(-1), .failure(.oops)])
-        #expect(subject.subscription.calls == [.request(.max(42)), .request(.max(2)), .request(.unlimited), .request(.max(3))])
+        #expect(
+            subject.subscription.calls == [
+                .request(.max(42)), .request(.max(2)), .request(.unlimited), .request(.max(3)),
+            ])
     }
 
     @Test func cancelReachesTheSubjectOnceAndSilencesTheSubscriber() {

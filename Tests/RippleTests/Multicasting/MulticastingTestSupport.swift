@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import Ripple
 
 /// A publisher that emits `values` synchronously as they are requested, then finishes: the shape of
@@ -54,12 +55,18 @@ final class MulticastingSyncPublisher: Publisher, Sendable {
             guard start else { return }
             while true {
                 let next: EmitterStep<Downstream> = lock.withLock {
-                    guard let downstream else { isEmitting = false; return .stop }
+                    guard let downstream else {
+                        isEmitting = false
+                        return .stop
+                    }
                     if remaining.isEmpty {
                         self.downstream = nil
                         return .finish(downstream)
                     }
-                    guard demand > 0 else { isEmitting = false; return .stop }
+                    guard demand > 0 else {
+                        isEmitting = false
+                        return .stop
+                    }
                     demand -= 1
                     return .value(remaining.removeFirst(), downstream)
                 }
@@ -162,7 +169,12 @@ final class MulticastingConcurrencyGauge: @unchecked Sendable {
     private let lock = Lock()
     private var inside = 0
     private var maximum = 0
-    func enter() { lock.withLock { inside += 1; maximum = Swift.max(maximum, inside) } }
+    func enter() {
+        lock.withLock {
+            inside += 1
+            maximum = Swift.max(maximum, inside)
+        }
+    }
     func leave() { lock.withLock { inside -= 1 } }
     var maximumConcurrency: Int { lock.withLock { maximum } }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("ShareReplay")
@@ -15,7 +16,11 @@ struct ShareReplayTests {
         shared.subscribe(late)
         upstream.send(6)
         upstream.send(completion: .finished)
-        #expect(first.events == [.subscription("ShareReplay"), .value(1), .value(2), .value(3), .value(4), .value(5), .value(6), .finished])
+        #expect(
+            first.events == [
+                .subscription("ShareReplay"), .value(1), .value(2), .value(3), .value(4), .value(5), .value(6),
+                .finished,
+            ])
         #expect(late.events == [.subscription("ShareReplay"), .value(4), .value(5), .value(6), .finished])
         #expect(upstream.subscriptions == 1)
         #expect(upstream.calls == [.request(.unlimited)])
@@ -32,7 +37,7 @@ struct ShareReplayTests {
         #expect(single.events == [.subscription("ShareReplay"), .value(3)])
         single.request(.max(1))
         #expect(single.values == [3, 4])
-        upstream.send(6) // pending for `single`: 5, 6
+        upstream.send(6)  // pending for `single`: 5, 6
         single.request(.max(3))
         #expect(single.values == [3, 4, 5, 6])
         upstream.send(7)
@@ -167,7 +172,9 @@ struct ShareReplayTests {
     }
 
     @Test func replayZeroBehavesAsShare() {
-        func script<P: Publisher>(_ make: (TestPublisher<Int, Never>) -> P) -> ([[Int]], [Bool], [TestPublisher<Int, Never>.Call])
+        func script<P: Publisher>(_ make: (TestPublisher<Int, Never>) -> P) -> (
+            [[Int]], [Bool], [TestPublisher<Int, Never>.Call]
+        )
         where P.Output == Int, P.Failure == Never {
             let upstream = TestPublisher<Int, Never>()
             let shared = make(upstream)
@@ -244,30 +251,32 @@ struct ShareReplayTests {
         upstream.send(2)
         nonisolated(unsafe) var received: [Int] = []
         nonisolated(unsafe) var subscribed = false
-        shared.subscribe(AnySubscriber<Int, Never>(
-            receiveSubscription: { subscription in
-                subscription.request(.unlimited)
-                #expect(received.isEmpty)
-                subscribed = true
-            },
-            receiveValue: { value in
-                #expect(subscribed)
-                received.append(value)
-                return .none
-            }
-        ))
+        shared.subscribe(
+            AnySubscriber<Int, Never>(
+                receiveSubscription: { subscription in
+                    subscription.request(.unlimited)
+                    #expect(received.isEmpty)
+                    subscribed = true
+                },
+                receiveValue: { value in
+                    #expect(subscribed)
+                    received.append(value)
+                    return .none
+                }
+            ))
         #expect(received == [1, 2])
         nonisolated(unsafe) var cancelledGot: [Int] = []
-        shared.subscribe(AnySubscriber<Int, Never>(
-            receiveSubscription: { subscription in
-                subscription.request(.unlimited)
-                subscription.cancel()
-            },
-            receiveValue: { value in
-                cancelledGot.append(value)
-                return .none
-            }
-        ))
+        shared.subscribe(
+            AnySubscriber<Int, Never>(
+                receiveSubscription: { subscription in
+                    subscription.request(.unlimited)
+                    subscription.cancel()
+                },
+                receiveValue: { value in
+                    cancelledGot.append(value)
+                    return .none
+                }
+            ))
         upstream.send(3)
         #expect(cancelledGot.isEmpty)
     }
@@ -291,14 +300,16 @@ struct ShareReplayTests {
     @Test func valuesArrivingDuringDeliveryNeverExceedDemand() {
         let upstream = PassthroughSubject<Int, Never>()
         let shared = upstream.share(replay: 1)
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), onValue: { value in
-            if value == 1 {
-                upstream.send(2)
-                upstream.send(3)
-                upstream.send(4)
-            }
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, Never>(
+            initialDemand: .max(2),
+            onValue: { value in
+                if value == 1 {
+                    upstream.send(2)
+                    upstream.send(3)
+                    upstream.send(4)
+                }
+                return .none
+            })
         shared.subscribe(subscriber)
         upstream.send(1)
         #expect(subscriber.values == [1, 2])
@@ -341,7 +352,11 @@ struct ShareReplayTests {
         shared.subscribe(stableStepper)
         let perThread = 2_000
         let gauge = MulticastingConcurrencyGauge()
-        let watched = TestSubscriber<Int, Never>(onValue: { _ in gauge.enter(); gauge.leave(); return .none })
+        let watched = TestSubscriber<Int, Never>(onValue: { _ in
+            gauge.enter()
+            gauge.leave()
+            return .none
+        })
         shared.subscribe(watched)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<perThread {

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("Share")
@@ -81,7 +82,9 @@ struct ShareTests {
     }
 
     @Test func behavesExactlyAsMulticastPlusAutoconnect() {
-        func script<P: Publisher>(_ make: (TestPublisher<Int, Never>) -> P) -> ([[Event<Int, Never>]], [TestPublisher<Int, Never>.Call])
+        func script<P: Publisher>(_ make: (TestPublisher<Int, Never>) -> P) -> (
+            [[Event<Int, Never>]], [TestPublisher<Int, Never>.Call]
+        )
         where P.Output == Int, P.Failure == Never {
             let upstream = TestPublisher<Int, Never>()
             let shared = make(upstream)

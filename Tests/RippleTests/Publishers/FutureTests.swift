@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// Holds a future's promise so a test (or another thread) can fulfil it later.
@@ -203,7 +204,8 @@ struct FutureTests {
                 }
             }
             for subscriber in subscribers {
-                let expected: [Event<Int, TestError>] = failing
+                let expected: [Event<Int, TestError>] =
+                    failing
                     ? [.subscription("Future"), .failure(.oops)]
                     : [.subscription("Future"), .value(round), .finished]
                 #expect(subscriber.events == expected)

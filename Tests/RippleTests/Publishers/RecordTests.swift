@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("Record")
@@ -48,7 +49,10 @@ struct RecordTests {
         subscription.request(.none)  // accepted, as in Combine
         subscriber.request(.max(3))
         #expect(
-            subscriber.events == [.subscription("[1, 2, 3, 4, 5]"), .value(1), .value(2), .value(3), .value(4), .value(5), .failure(.other)]
+            subscriber.events == [
+                .subscription("[1, 2, 3, 4, 5]"), .value(1), .value(2), .value(3), .value(4), .value(5),
+                .failure(.other),
+            ]
         )
         #expect(String(describing: subscription) == "Cancelled Events")
         #expect(Mirror(reflecting: subscription).children.first?.value as? [Int] == [])
@@ -83,13 +87,18 @@ struct RecordTests {
 
     @Test func requestFromInsideReceive() {
         var subscriber: TestSubscriber<Int, TestError>?
-        subscriber = TestSubscriber(initialDemand: .max(1), onValue: { _ in
-            subscriber?.request(.max(1))
-            return .none
-        })
+        subscriber = TestSubscriber(
+            initialDemand: .max(1),
+            onValue: { _ in
+                subscriber?.request(.max(1))
+                return .none
+            })
         guard let subscriber else { return }
         Sut(output: [1, 2, 3, 4, 5], completion: .finished).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription("[1, 2, 3, 4, 5]"), .value(1), .value(2), .value(3), .value(4), .value(5), .finished])
+        #expect(
+            subscriber.events == [
+                .subscription("[1, 2, 3, 4, 5]"), .value(1), .value(2), .value(3), .value(4), .value(5), .finished,
+            ])
     }
 
     @Test func sinkReceivesValuesThenTheCompletion() {
@@ -124,12 +133,15 @@ struct RecordTests {
         var viaEncodeInto = Data()
         let helper = EncodeIntoProbe(recording: failed.recording)
         viaEncodeInto = try encoder.encode(helper)
-        #expect(String(decoding: viaEncodeInto, as: UTF8.self) == String(decoding: try encoder.encode(failed.recording), as: UTF8.self))
+        #expect(
+            String(decoding: viaEncodeInto, as: UTF8.self)
+                == String(decoding: try encoder.encode(failed.recording), as: UTF8.self))
     }
 
     @Test func decodesIntoAFinishedRecording() throws {
         let decoder = JSONDecoder()
-        let record = try decoder.decode(CodableSut.self, from: Data(#"{"recording":{"completion":{"success":true},"output":[1,2]}}"#.utf8))
+        let record = try decoder.decode(
+            CodableSut.self, from: Data(#"{"recording":{"completion":{"success":true},"output":[1,2]}}"#.utf8))
         #expect(record.recording.output == [1, 2])
         #expect(record.recording.completion == .finished)
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 /// Subscribes a fresh unlimited ``TestSubscriber`` to `publisher` and returns what it saw.
@@ -40,7 +41,10 @@ struct SequenceOperatorTests {
 
     @Test func reduceRunsTheClosureWhenApplied() {
         var calls = 0
-        let publisher = [1, 2, 3].publisher.reduce(0) { calls += 1; return $0 + $1 }
+        let publisher = [1, 2, 3].publisher.reduce(0) {
+            calls += 1
+            return $0 + $1
+        }
         #expect(calls == 3)
         _ = events(of: publisher)
         _ = events(of: publisher)
@@ -143,9 +147,11 @@ struct SequenceOperatorTests {
         #expect(Array(prefix.sequence) == [1, 2])
         let prefixWhile: Publishers.Sequence<[Int], Never> = [1, 2, 3, 1].publisher.prefix { $0 < 3 }
         #expect(prefixWhile.sequence == [1, 2])
-        #expect(events(of: [1, 2, 3].publisher.dropFirst()) == [
-            .subscription(String(describing: [1, 2, 3].dropFirst() as DropFirstSequence<[Int]>)), .value(2), .value(3), .finished,
-        ])
+        #expect(
+            events(of: [1, 2, 3].publisher.dropFirst()) == [
+                .subscription(String(describing: [1, 2, 3].dropFirst() as DropFirstSequence<[Int]>)), .value(2),
+                .value(3), .finished,
+            ])
     }
 
     @Test func predicatesAnswerAtOnce() {
@@ -191,9 +197,10 @@ struct SequenceOperatorTests {
         #expect(appended.sequence == [1, 2, 3, 4])
         #expect([1].publisher.append(AnySequence([2, 3])).sequence == [1, 2, 3])
         #expect([1].publisher.append([2, 3].publisher).sequence == [1, 2, 3])
-        #expect(events(of: [2].publisher.prepend(1).append(3)) == [
-            .subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .finished,
-        ])
+        #expect(
+            events(of: [2].publisher.prepend(1).append(3)) == [
+                .subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .finished,
+            ])
     }
 
     @Test func demandOneAtATimeOverAMappedSequence() {

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import Ripple
 
 /// A sequence that is its own iterator, counting up to `upperBound`; `state` shows how often `next()`
@@ -182,7 +183,10 @@ struct SequencePublisherTests {
     @Test func oneAtATimeHonoursDemand() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
         (1...5).publisher.subscribe(subscriber)
-        #expect(subscriber.events == [.subscription("1...5"), .value(1), .value(2), .value(3), .value(4), .value(5), .finished])
+        #expect(
+            subscriber.events == [
+                .subscription("1...5"), .value(1), .value(2), .value(3), .value(4), .value(5), .finished,
+            ])
         #expect(subscriber.demandViolations == 0)
         #expect(subscriber.orderViolations == 0)
     }
@@ -196,7 +200,8 @@ struct SequencePublisherTests {
     @Test func sinkReceivesEveryElement() {
         var values: [Int] = []
         var completions: [Subscribers.Completion<Never>] = []
-        let cancellable = [1, 2, 3].publisher.sink(receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+        let cancellable = [1, 2, 3].publisher.sink(
+            receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
         #expect(values == [1, 2, 3])
         #expect(completions == [.finished])
         cancellable.cancel()
@@ -250,16 +255,21 @@ struct SequencePublisherTests {
         var depth = 0
         var maxDepth = 0
         var subscriber: TestSubscriber<Int, Never>?
-        subscriber = TestSubscriber(initialDemand: .max(1), onValue: { _ in
-            depth += 1
-            maxDepth = max(maxDepth, depth)
-            subscriber?.request(.max(1))
-            depth -= 1
-            return .none
-        })
+        subscriber = TestSubscriber(
+            initialDemand: .max(1),
+            onValue: { _ in
+                depth += 1
+                maxDepth = max(maxDepth, depth)
+                subscriber?.request(.max(1))
+                depth -= 1
+                return .none
+            })
         guard let subscriber else { return }
         (1...5).publisher.subscribe(subscriber)
-        #expect(subscriber.events == [.subscription("1...5"), .value(1), .value(2), .value(3), .value(4), .value(5), .finished])
+        #expect(
+            subscriber.events == [
+                .subscription("1...5"), .value(1), .value(2), .value(3), .value(4), .value(5), .finished,
+            ])
         #expect(maxDepth == 1)
         #expect(subscriber.demandViolations == 0)
     }
@@ -332,13 +342,15 @@ struct SequencePublisherTests {
         let total = 20_000
         let inReceive = Atomic<Int>(0)
         let overlaps = Atomic<Int>(0)
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in
-            if inReceive.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
-                overlaps.add(1, ordering: .relaxed)
-            }
-            inReceive.subtract(1, ordering: .sequentiallyConsistent)
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, Never>(
+            initialDemand: nil,
+            onValue: { _ in
+                if inReceive.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                    overlaps.add(1, ordering: .relaxed)
+                }
+                inReceive.subtract(1, ordering: .sequentiallyConsistent)
+                return .none
+            })
         (0..<total).publisher.subscribe(subscriber)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {

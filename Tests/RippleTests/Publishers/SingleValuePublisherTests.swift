@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 /// `Just`, `Result.Publisher` and `Optional.Publisher`: one value on the first request, then `.finished`.

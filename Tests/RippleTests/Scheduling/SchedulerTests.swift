@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import Ripple
 
 @Suite("VirtualTimeScheduler")
@@ -58,7 +59,9 @@ struct VirtualTimeSchedulerTests {
         cancellable.cancel()
         scheduler.advance(by: .seconds(10))
         #expect(log.all.count == 3)
-        let other = scheduler.schedule(after: scheduler.now, interval: .seconds(1), tolerance: .zero) { log.append("x") }
+        let other = scheduler.schedule(after: scheduler.now, interval: .seconds(1), tolerance: .zero) {
+            log.append("x")
+        }
         scheduler.advance()
         other.cancel()
         scheduler.run()

@@ -1,11 +1,13 @@
+import Synchronization
+import Testing
+
+@testable import Ripple
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-import Testing
-@testable import Ripple
 
 /// How many `SIGTRAP`s the handler installed by ``withTrapCounting(_:)`` caught.
 private let caughtTraps = Atomic<Int>(0)
@@ -27,9 +29,18 @@ struct BreakpointTests {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { _ in .max(1) })
         let traps = withTrapCounting {
             publisher.breakpoint(
-                receiveSubscription: { _ in seen.increment(); return false },
-                receiveOutput: { seen.increment(); return $0 == 2 },
-                receiveCompletion: { _ in seen.increment(); return false }
+                receiveSubscription: { _ in
+                    seen.increment()
+                    return false
+                },
+                receiveOutput: {
+                    seen.increment()
+                    return $0 == 2
+                },
+                receiveCompletion: { _ in
+                    seen.increment()
+                    return false
+                }
             )
             .subscribe(subscriber)
             #expect(publisher.send(1) == .max(1))
@@ -79,12 +90,16 @@ struct BreakpointTests {
             typealias Output = Int
             typealias Failure = Never
             var subscriber: (any Subscriber)?
-            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never { self.subscriber = subscriber }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber
+            }
         }
         let capture = Capture()
         capture.breakpoint().subscribe(TestSubscriber<Int, Never>())
         #expect(capture.subscriber.map { String(describing: $0) } == "Breakpoint")
-        #expect(capture.subscriber.flatMap { $0 as? any CustomPlaygroundDisplayConvertible }?.playgroundDescription as? String == "Breakpoint")
+        #expect(
+            capture.subscriber.flatMap { $0 as? any CustomPlaygroundDisplayConvertible }?.playgroundDescription
+                as? String == "Breakpoint")
         #expect(capture.subscriber.flatMap { $0 as? any CustomReflectable }?.customMirror.children.isEmpty == true)
     }
 
@@ -117,12 +132,16 @@ struct AssertNoFailureTests {
             typealias Output = Int
             typealias Failure = TestError
             var subscriber: (any Subscriber)?
-            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError { self.subscriber = subscriber }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+                self.subscriber = subscriber
+            }
         }
         let capture = Capture()
         capture.assertNoFailure("p").subscribe(TestSubscriber<Int, Never>())
         #expect(capture.subscriber.map { String(describing: $0) } == "AssertNoFailure")
-        #expect(capture.subscriber.flatMap { $0 as? any CustomPlaygroundDisplayConvertible }?.playgroundDescription as? String == "AssertNoFailure")
+        #expect(
+            capture.subscriber.flatMap { $0 as? any CustomPlaygroundDisplayConvertible }?.playgroundDescription
+                as? String == "AssertNoFailure")
         let labels = capture.subscriber.flatMap { $0 as? any CustomReflectable }?.customMirror.children.map(\.label)
         #expect(labels == ["file", "line", "prefix"])
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// A publisher that keeps its subscriber and hands it a subscription only when the test says so.
@@ -33,11 +34,12 @@ struct BufferTests {
 
     @Test(arguments: ["dropNewest", "dropOldest", "customError"])
     func whatHappensWhenFull(strategy: String) throws {
-        let whenFull: Publishers.BufferingStrategy<TestError> = switch strategy {
-        case "dropNewest": .dropNewest
-        case "dropOldest": .dropOldest
-        default: .customError { .other }
-        }
+        let whenFull: Publishers.BufferingStrategy<TestError> =
+            switch strategy {
+            case "dropNewest": .dropNewest
+            case "dropOldest": .dropOldest
+            default: .customError { .other }
+            }
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         publisher.buffer(size: 3, prefetch: .byRequest, whenFull: whenFull).subscribe(subscriber)
@@ -45,7 +47,8 @@ struct BufferTests {
             #expect(publisher.send(value) == .none)
         }
         #expect(subscriber.events == [.subscription("Buffer")])
-        #expect(publisher.calls == (strategy == "customError" ? [.request(.unlimited), .cancel] : [.request(.unlimited)]))
+        #expect(
+            publisher.calls == (strategy == "customError" ? [.request(.unlimited), .cancel] : [.request(.unlimited)]))
         try #require(subscriber.subscription).request(.max(3))
         try #require(subscriber.subscription).request(.max(1))
         switch strategy {
@@ -60,11 +63,12 @@ struct BufferTests {
 
     @Test(arguments: ["dropNewest", "dropOldest", "customError"])
     func keepFullRefillsWhatWasPassedOn(strategy: String) {
-        let whenFull: Publishers.BufferingStrategy<TestError> = switch strategy {
-        case "dropNewest": .dropNewest
-        case "dropOldest": .dropOldest
-        default: .customError { .oops }
-        }
+        let whenFull: Publishers.BufferingStrategy<TestError> =
+            switch strategy {
+            case "dropNewest": .dropNewest
+            case "dropOldest": .dropOldest
+            default: .customError { .oops }
+            }
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         publisher.buffer(size: 5, prefetch: .keepFull, whenFull: whenFull).subscribe(subscriber)
@@ -103,10 +107,12 @@ struct BufferTests {
     func reEntrantRequestsOnlyAddDemand(prefetch: Publishers.PrefetchStrategy) {
         let publisher = TestPublisher<Int, TestError>()
         var subscriber: TestSubscriber<Int, TestError>?
-        subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { _ in
-            subscriber?.request(.max(1))
-            return .none
-        })
+        subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(3),
+            onValue: { _ in
+                subscriber?.request(.max(1))
+                return .none
+            })
         publisher.buffer(size: 5, prefetch: prefetch, whenFull: .dropNewest).subscribe(subscriber.unsafelyUnwrapped)
         for value in 0..<10 {
             #expect(publisher.send(value) == (prefetch == .keepFull ? .max(1) : .none))
@@ -153,10 +159,12 @@ struct BufferTests {
 
     @Test func aFailureDuringADeliveryWaitsForTheValuesAlreadyDemanded() throws {
         let publisher = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in
-            publisher.send(completion: .failure(.oops))
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: nil,
+            onValue: { _ in
+                publisher.send(completion: .failure(.oops))
+                return .none
+            })
         publisher.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
         for value in 1...5 { publisher.send(value) }
         try #require(subscriber.subscription).request(.max(3))

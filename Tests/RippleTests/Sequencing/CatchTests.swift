@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// A publisher that keeps its subscriber and hands it a subscription only when the test says so.
@@ -19,7 +20,10 @@ struct CatchTests {
         let replacement = TestPublisher<Int, Never>()
         let errors = SequencingCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12), onValue: { _ in .max(3) })
-        upstream.catch { _ in errors.increment(); return replacement }.subscribe(subscriber)
+        upstream.catch { _ in
+            errors.increment()
+            return replacement
+        }.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Catch")])
         try #require(subscriber.subscription).request(.max(5))
         #expect(upstream.calls == [.request(.max(12)), .request(.max(5))])
@@ -41,7 +45,10 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
         let handled = SequencingCounter()
-        upstream.catch { error -> TestPublisher<Int, TestError> in handled.increment(); return TestPublisher() }.subscribe(subscriber)
+        upstream.catch { error -> TestPublisher<Int, TestError> in
+            handled.increment()
+            return TestPublisher()
+        }.subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
         upstream.send(completion: .failure(.oops))
@@ -99,7 +106,10 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let handled = SequencingCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        upstream.catch { _ -> TestPublisher<Int, Never> in handled.increment(); return TestPublisher() }.subscribe(subscriber)
+        upstream.catch { _ -> TestPublisher<Int, Never> in
+            handled.increment()
+            return TestPublisher()
+        }.subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
         subscriber.request(.max(9))
@@ -158,7 +168,8 @@ struct CatchTests {
         upstream.send(completion: .failure(.oops))
         upstream.send(completion: .failure(.oops))
         #expect(upstream.send(2) == .none)
-        #expect(subscriber.events == [.subscription("TryCatch"), .value(1), .failure(SequencingTryError(TestError.other))])
+        #expect(
+            subscriber.events == [.subscription("TryCatch"), .value(1), .failure(SequencingTryError(TestError.other))])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -170,7 +181,8 @@ struct CatchTests {
         upstream.send(completion: .failure(.oops))
         replacement.send(4)
         replacement.send(completion: .failure(.other))
-        #expect(subscriber.events == [.subscription("TryCatch"), .value(4), .failure(SequencingTryError(TestError.other))])
+        #expect(
+            subscriber.events == [.subscription("TryCatch"), .value(4), .failure(SequencingTryError(TestError.other))])
     }
 
     @Test func honoursDemandOneAtATimeAcrossTheReplacement() {
@@ -197,14 +209,19 @@ struct CatchTests {
         #expect(replacementSubscriber.combineIdentifier == subscription.combineIdentifier)
         #expect(String(describing: upstreamSubscriber) == "Catch")
         #expect(String(describing: replacementSubscriber) == "Catch")
-        #expect((replacementSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Catch")
-        #expect((upstreamSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Catch")
+        #expect(
+            (replacementSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "Catch")
+        #expect(
+            (upstreamSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Catch"
+        )
         let labels = (subscription as? any CustomReflectable)?.customMirror.children.map(\.label)
         #expect(labels == ["downstream", "demand"])
         #expect((upstreamSubscriber as? any CustomReflectable)?.customMirror.children.count == 2)
         #expect((replacementSubscriber as? any CustomReflectable)?.customMirror.children.count == 2)
         let secondUpstream = TestPublisher<Int, TestError>()
-        upstream.subscriber?.receive(subscription: TestPublisher<Int, TestError>.TestSubscription(publisher: secondUpstream))
+        upstream.subscriber?.receive(
+            subscription: TestPublisher<Int, TestError>.TestSubscription(publisher: secondUpstream))
         #expect(secondUpstream.calls == [.cancel])
     }
 

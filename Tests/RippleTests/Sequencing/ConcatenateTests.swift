@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// A publisher that keeps its subscriber and hands it a subscription only when the test says so.
@@ -43,7 +44,8 @@ struct ConcatenateTests {
         second.send(completion: .finished)
         second.send(completion: .failure(.oops))
         #expect(second.send(7) == .none)
-        #expect(subscriber.events == [.subscription("Concatenate"), .value(1), .value(2), .value(3), .value(5), .finished])
+        #expect(
+            subscriber.events == [.subscription("Concatenate"), .value(1), .value(2), .value(3), .value(5), .finished])
         #expect(first.calls == [.request(.max(10))])
         #expect(second.calls == [.request(.max(13))])
     }
@@ -183,12 +185,20 @@ struct ConcatenateTests {
         #expect(suffixSubscriber.combineIdentifier == subscription.combineIdentifier)
         #expect(String(describing: prefixSubscriber) == "Concatenate")
         #expect(String(describing: suffixSubscriber) == "Concatenate")
-        #expect((suffixSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Concatenate")
+        #expect(
+            (suffixSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "Concatenate")
         #expect((prefixSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
         #expect((suffixSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Concatenate")
-        #expect(EquatablePublisher(id: 1).append(EquatablePublisher(id: 2)) == EquatablePublisher(id: 1).append(EquatablePublisher(id: 2)))
-        #expect(EquatablePublisher(id: 1).append(EquatablePublisher(id: 2)) != EquatablePublisher(id: 2).append(EquatablePublisher(id: 1)))
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Concatenate"
+        )
+        #expect(
+            EquatablePublisher(id: 1).append(EquatablePublisher(id: 2))
+                == EquatablePublisher(id: 1).append(EquatablePublisher(id: 2)))
+        #expect(
+            EquatablePublisher(id: 1).append(EquatablePublisher(id: 2))
+                != EquatablePublisher(id: 2).append(EquatablePublisher(id: 1)))
     }
 
     @Test func suffixIsReleasedOnceSubscribedOrCancelled() {
@@ -226,7 +236,8 @@ struct ConcatenateTests {
 
     @Test func valueAndSequenceForms() {
         let subscriber = TestSubscriber<Int, Never>()
-        SequencingSyncPublisher<Int, Never>([3, 4]).prepend(1, 2).append(5, 6).append([7]).prepend([0]).subscribe(subscriber)
+        SequencingSyncPublisher<Int, Never>([3, 4]).prepend(1, 2).append(5, 6).append([7]).prepend([0]).subscribe(
+            subscriber)
         #expect(subscriber.values.elementsEqual(0...7))
         #expect(subscriber.completion == .finished)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// An equatable publisher, for the `Equatable` conformances of operator publishers.

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("drop(while:), tryDrop(while:)")
@@ -8,7 +9,10 @@ struct DropWhileTests {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(5) })
         let calls = SequencingCounter()
-        publisher.drop(while: { calls.increment(); return $0 < 3 }).subscribe(subscriber)
+        publisher.drop(while: {
+            calls.increment()
+            return $0 < 3
+        }).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("DropWhile")])
         #expect(publisher.calls == [.request(.max(2))])
         #expect(publisher.send(1) == .max(1))
@@ -47,7 +51,10 @@ struct DropWhileTests {
         publisher.send(2)
         publisher.send(0)
         publisher.send(completion: .failure(.oops))
-        #expect(subscriber.events == [.subscription("TryDropWhile"), .value(2), .value(0), .failure(SequencingTryError(TestError.oops))])
+        #expect(
+            subscriber.events == [
+                .subscription("TryDropWhile"), .value(2), .value(0), .failure(SequencingTryError(TestError.oops)),
+            ])
     }
 
     @Test func cancelStopsDelivery() throws {
@@ -68,7 +75,10 @@ struct DropWhileTests {
     @Test func cancelDuringTheFirstPassingValue() {
         let publisher = TestPublisher<Int, Never>()
         var subscriber: TestSubscriber<Int, Never>?
-        subscriber = TestSubscriber<Int, Never>(onValue: { _ in subscriber?.cancel(); return .none })
+        subscriber = TestSubscriber<Int, Never>(onValue: { _ in
+            subscriber?.cancel()
+            return .none
+        })
         publisher.drop(while: { $0 == 0 }).subscribe(subscriber.unsafelyUnwrapped)
         publisher.send(0)
         publisher.send(1)
@@ -111,7 +121,8 @@ struct DropWhileTests {
         let subscriber = TestSubscriber<Int, Never>()
         publisher.drop(while: { _ in true }).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropWhile")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropWhile")
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
         #expect(publisher.drop(while: { $0 > 0 }).predicate(1))
         #expect(try publisher.tryDrop(while: { $0 > 0 }).predicate(1))

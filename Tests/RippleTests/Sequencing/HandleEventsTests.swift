@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// What the closures of `handleEvents` saw.
@@ -46,10 +47,11 @@ struct HandleEventsTests {
         #expect(publisher.send(9) == .none)
         #expect(subscriber.events == [.subscription("HandleEvents"), .value(0), .value(3), .finished])
         #expect(publisher.calls == [.request(.max(2)), .request(.max(7))])
-        #expect(log.all == [
-            .subscription("TestSubscription"), .request(.max(2)), .output(0), .output(3), .request(.max(3)),
-            .request(.max(7)), .completion(.finished),
-        ])
+        #expect(
+            log.all == [
+                .subscription("TestSubscription"), .request(.max(2)), .output(0), .output(3), .request(.max(3)),
+                .request(.max(7)), .completion(.finished),
+            ])
     }
 
     @Test func cancelIsReportedOnceAndReleasesTheClosures() throws {
@@ -114,7 +116,9 @@ struct HandleEventsTests {
         #expect(subscriber.completion == .finished)
         #expect(subscriber.demandViolations == 0)
         let subscription = try #require(subscriber.subscription)
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "HandleEvents")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "HandleEvents")
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("prefix(while:), tryPrefix(while:)")
@@ -43,7 +44,10 @@ struct PrefixWhileTests {
         publisher.send(1)
         publisher.send(2)
         publisher.send(3)
-        #expect(subscriber.events == [.subscription("TryPrefixWhile"), .value(1), .failure(SequencingTryError(TestError.other))])
+        #expect(
+            subscriber.events == [
+                .subscription("TryPrefixWhile"), .value(1), .failure(SequencingTryError(TestError.other)),
+            ])
         #expect(publisher.calls == [.request(.unlimited), .cancel])
     }
 
@@ -66,7 +70,10 @@ struct PrefixWhileTests {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(5))
         let predicateCalls = SequencingCounter()
-        publisher.prefix(while: { _ in predicateCalls.increment(); return true }).subscribe(subscriber)
+        publisher.prefix(while: { _ in
+            predicateCalls.increment()
+            return true
+        }).subscribe(subscriber)
         publisher.send(1)
         subscriber.cancel()
         subscriber.cancel()
@@ -92,7 +99,9 @@ struct PrefixWhileTests {
         let plain = TestSubscriber<Int, Never>()
         publisher.prefix(while: { _ in true }).subscribe(plain)
         let subscription = try #require(plain.subscription)
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "PrefixWhile")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "PrefixWhile"
+        )
         #expect((subscription as? any CustomReflectable)?.customMirror.children.count == 1)
         let prefix = publisher.tryPrefix(while: { _ in true })
         #expect(try prefix.predicate(1))

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("print (Publishers.Print)")
@@ -7,21 +8,23 @@ struct PrintTests {
     @Test func logsEveryEventInCombinesFormat() throws {
         let stream = SequencingTextStream()
         let publisher = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .unlimited, onValue: { $0 == 2 ? .max(2) : .none })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .unlimited, onValue: { $0 == 2 ? .max(2) : .none })
         publisher.print("👉", to: stream).subscribe(subscriber)
         publisher.send(1)
         publisher.send(2)
         try #require(subscriber.subscription).request(.max(30))
         publisher.send(completion: .failure(.oops))
-        #expect(stream.lines == [
-            "👉: receive subscription: (TestSubscription)",
-            "👉: request unlimited",
-            "👉: receive value: (1)",
-            "👉: receive value: (2)",
-            "👉: request max: (2) (synchronous)",
-            "👉: request max: (30)",
-            "👉: receive error: (oops)",
-        ])
+        #expect(
+            stream.lines == [
+                "👉: receive subscription: (TestSubscription)",
+                "👉: request unlimited",
+                "👉: receive value: (1)",
+                "👉: receive value: (2)",
+                "👉: request max: (2) (synchronous)",
+                "👉: request max: (30)",
+                "👉: receive error: (oops)",
+            ])
         #expect(stream.writes.first == "👉: receive subscription: (TestSubscription)\n", "one write per line")
         #expect(subscriber.events == [.subscription("Print"), .value(1), .value(2), .failure(.oops)])
         #expect(publisher.calls == [.request(.unlimited), .request(.max(30))])
@@ -41,10 +44,11 @@ struct PrintTests {
         subscriber.cancel()
         subscriber.cancel()
         #expect(cancelled.send(4) == .none)
-        #expect(cancelStream.lines == [
-            "p: receive subscription: (TestSubscription)", "p: receive cancel", "p: receive cancel",
-            "p: receive value: (4)",
-        ])
+        #expect(
+            cancelStream.lines == [
+                "p: receive subscription: (TestSubscription)", "p: receive cancel", "p: receive cancel",
+                "p: receive value: (4)",
+            ])
         #expect(cancelled.calls == [.cancel])
         #expect(subscriber.events == [.subscription("Print")])
     }
@@ -69,7 +73,10 @@ struct PrintTests {
             publisher.send(5)
         }
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
-        #expect(output.contains("stdout: receive subscription: (TestSubscription)\nstdout: request unlimited\nstdout: receive value: (5)\n"))
+        #expect(
+            output.contains(
+                "stdout: receive subscription: (TestSubscription)\nstdout: request unlimited\nstdout: receive value: (5)\n"
+            ))
     }
 
     @Test func secondSubscriptionIsLoggedAndCancelled() {
@@ -89,7 +96,8 @@ struct PrintTests {
         relay.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: first))
         relay.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: second))
         #expect(second.calls == [.cancel])
-        #expect(stream.lines == ["receive subscription: (TestSubscription)", "receive subscription: (TestSubscription)"])
+        #expect(
+            stream.lines == ["receive subscription: (TestSubscription)", "receive subscription: (TestSubscription)"])
     }
 
     @Test func concurrentValuesAreAllLogged() {

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import Ripple
 
 /// A publisher that fails synchronously, on subscription, for its first `failures` subscriptions (all of
@@ -55,7 +56,8 @@ struct RetryTests {
         }
         #expect(publisher.subscriptions == 4)
         #expect(publisher.calls == [.request(.max(5)), .request(.max(4)), .request(.max(3)), .request(.max(2))])
-        #expect(subscriber.events == [.subscription("Retry"), .value(1), .value(2), .value(3), .value(4), .failure(.other)])
+        #expect(
+            subscriber.events == [.subscription("Retry"), .value(1), .value(2), .value(3), .value(4), .failure(.other)])
         publisher.send(5)
         publisher.send(completion: .failure(.oops))
         try #require(subscriber.subscription).request(.max(9))

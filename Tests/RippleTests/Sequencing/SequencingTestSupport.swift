@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import Ripple
 
 /// A synchronous publisher of fixed values and a completion, for the Sequencing tests: it honours demand
@@ -9,7 +10,8 @@ struct SequencingSyncPublisher<Output, Failure: Error>: Publisher {
     let completion: Subscribers.Completion<Failure>
     let log: SequencingCallLog
 
-    init(_ values: [Output], completion: Subscribers.Completion<Failure> = .finished, log: SequencingCallLog = .init()) {
+    init(_ values: [Output], completion: Subscribers.Completion<Failure> = .finished, log: SequencingCallLog = .init())
+    {
         self.values = values
         self.completion = completion
         self.log = log
@@ -17,12 +19,17 @@ struct SequencingSyncPublisher<Output, Failure: Error>: Publisher {
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         log.subscribed()
-        subscriber.receive(subscription: Subscription(values: values, completion: completion, downstream: subscriber, log: log))
+        subscriber.receive(
+            subscription: Subscription(values: values, completion: completion, downstream: subscriber, log: log))
     }
 
     final class Subscription<Downstream: Subscriber>: Ripple.Subscription, CustomStringConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        private enum Step { case value(Output, Downstream), complete(Downstream), stop }
+        private enum Step {
+            case value(Output, Downstream)
+            case complete(Downstream)
+            case stop
+        }
 
         private let lock = Lock()
         private var values: IndexingIterator<[Output]>
@@ -33,7 +40,10 @@ struct SequencingSyncPublisher<Output, Failure: Error>: Publisher {
         private var delivering = false
         private let log: SequencingCallLog
 
-        init(values: [Output], completion: Subscribers.Completion<Failure>, downstream: Downstream, log: SequencingCallLog) {
+        init(
+            values: [Output], completion: Subscribers.Completion<Failure>, downstream: Downstream,
+            log: SequencingCallLog
+        ) {
             self.values = values.makeIterator()
             self.next = self.values.next()
             self.completion = completion
@@ -54,9 +64,15 @@ struct SequencingSyncPublisher<Output, Failure: Error>: Publisher {
             guard proceed else { return }
             while true {
                 let step = lock.withLock { () -> Step in
-                    guard let downstream else { delivering = false; return .stop }
+                    guard let downstream else {
+                        delivering = false
+                        return .stop
+                    }
                     if let value = next {
-                        guard self.demand > 0 else { delivering = false; return .stop }
+                        guard self.demand > 0 else {
+                            delivering = false
+                            return .stop
+                        }
                         self.demand -= 1
                         next = values.next()
                         return .value(value, downstream)
@@ -170,7 +186,9 @@ final class SequencingTextStream: TextOutputStream, Sendable {
     /// Every `write` call, in order.
     var writes: [String] { state.withLock { $0 } }
     /// Everything written, split into lines.
-    var lines: [String] { writes.joined().split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var lines: [String] {
+        writes.joined().split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
 
     func write(_ string: String) { state.withLock { $0.append(string) } }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// A publisher that keeps its subscriber and hands it a subscription only when the test says so.
@@ -155,14 +156,19 @@ struct PrefixUntilOutputTests {
         #expect(upstreamSubscriber.combineIdentifier == triggerSubscriber.combineIdentifier)
         #expect(String(describing: upstreamSubscriber) == "PrefixUntilOutput")
         #expect(String(describing: triggerSubscriber) == "PrefixUntilOutput")
-        #expect((triggerSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "PrefixUntilOutput")
-        #expect((upstreamSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "PrefixUntilOutput")
+        #expect(
+            (triggerSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "PrefixUntilOutput")
+        #expect(
+            (upstreamSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "PrefixUntilOutput")
         #expect((triggerSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     }
 
     @Test func honoursDemandOneAtATime() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
-        SequencingSyncPublisher<Int, Never>(Array(0..<10_000)).prefix(untilOutputFrom: TestPublisher<Int, Never>()).subscribe(subscriber)
+        SequencingSyncPublisher<Int, Never>(Array(0..<10_000)).prefix(untilOutputFrom: TestPublisher<Int, Never>())
+            .subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(0..<10_000))
         #expect(subscriber.completion == .finished)
         #expect(subscriber.demandViolations == 0)
@@ -257,7 +263,9 @@ struct DropUntilOutputTests {
         let otherSubscriber = try #require(other.erased)
         #expect(upstreamSubscriber.combineIdentifier == otherSubscriber.combineIdentifier)
         #expect(String(describing: otherSubscriber) == "DropUntilOutput")
-        #expect((otherSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropUntilOutput")
+        #expect(
+            (otherSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "DropUntilOutput")
         #expect((otherSubscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
         let extra = TestPublisher<Int, Never>()
         other.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: extra))
@@ -291,7 +299,9 @@ struct DropUntilOutputTests {
         #expect(subscriber.values.elementsEqual(0..<10_000))
         #expect(subscriber.completion == .finished)
         #expect(subscriber.demandViolations == 0)
-        #expect(EquatablePublisher(id: 1).drop(untilOutputFrom: EquatablePublisher(id: 2)) == EquatablePublisher(id: 1).drop(untilOutputFrom: EquatablePublisher(id: 2)))
+        #expect(
+            EquatablePublisher(id: 1).drop(untilOutputFrom: EquatablePublisher(id: 2))
+                == EquatablePublisher(id: 1).drop(untilOutputFrom: EquatablePublisher(id: 2)))
     }
 
     @Test func concurrentTriggerAndValues() {

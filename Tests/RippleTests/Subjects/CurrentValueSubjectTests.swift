@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("CurrentValueSubject")
@@ -57,10 +58,12 @@ struct CurrentValueSubjectTests {
     @Test func requestInsideReceiveDoesNotRecurse() {
         let subject = CurrentValueSubject<Int, Never>(0)
         var subscriber: TestSubscriber<Int, Never>!
-        subscriber = TestSubscriber(initialDemand: .max(1), onValue: { _ in
-            subscriber.request(.max(1))
-            return .none
-        })
+        subscriber = TestSubscriber(
+            initialDemand: .max(1),
+            onValue: { _ in
+                subscriber.request(.max(1))
+                return .none
+            })
         subject.subscribe(subscriber)
         subject.send(1)
         subject.send(2)

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("PassthroughSubject")
@@ -14,7 +15,10 @@ struct PassthroughSubjectTests {
         subject.send(completion: .failure(.oops))
         subject.send(6)
         subject.send(completion: .finished)
-        #expect(subscriber.events == [.subscription("PassthroughSubject"), .value(1), .value(2), .value(5), .failure(.oops)])
+        #expect(
+            subscriber.events == [
+                .subscription("PassthroughSubject"), .value(1), .value(2), .value(5), .failure(.oops),
+            ])
         #expect(subscriber.demandViolations == 0)
         #expect(subscriber.orderViolations == 0)
     }
@@ -124,8 +128,14 @@ struct PassthroughSubjectTests {
         let subject = PassthroughSubject<Int, Never>()
         var values: [Int] = []
         let subscriber = AnySubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.unlimited); $0.cancel() },
-            receiveValue: { values.append($0); return .none }
+            receiveSubscription: {
+                $0.request(.unlimited)
+                $0.cancel()
+            },
+            receiveValue: {
+                values.append($0)
+                return .none
+            }
         )
         subject.subscribe(subscriber)
         subject.send(1)
@@ -185,7 +195,11 @@ struct PassthroughSubjectTests {
     @Test func concurrentSendsAreSerialisedAndNoneIsLost() async {
         let subject = PassthroughSubject<Int, Never>()
         let counter = ConcurrentCounter()
-        let subscriber = TestSubscriber<Int, Never>(onValue: { _ in counter.enter(); counter.leave(); return .none })
+        let subscriber = TestSubscriber<Int, Never>(onValue: { _ in
+            counter.enter()
+            counter.leave()
+            return .none
+        })
         subject.subscribe(subscriber)
         let perThread = 20_000
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -246,7 +260,12 @@ final class ConcurrentCounter: @unchecked Sendable {
     private let lock = Lock()
     private var inside = 0
     private var maximum = 0
-    func enter() { lock.withLock { inside += 1; maximum = max(maximum, inside) } }
+    func enter() {
+        lock.withLock {
+            inside += 1
+            maximum = max(maximum, inside)
+        }
+    }
     func leave() { lock.withLock { inside -= 1 } }
     var maximumConcurrency: Int { lock.withLock { maximum } }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("collect(.byTime / .byTimeOrCount)")
@@ -19,9 +20,10 @@ struct CollectByTimeTests {
         upstream.send(completion: .finished)
         upstream.send(6)
         scheduler.advance(by: .seconds(5))
-        #expect(subscriber.timeline == [
-            "subscription(CollectByTime)@0.0s", "value([1, 2])@2.0s", "value([3, 4, 5])@3.0s", "finished@3.0s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(CollectByTime)@0.0s", "value([1, 2])@2.0s", "value([3, 4, 5])@3.0s", "finished@3.0s",
+            ])
         #expect(upstream.calls == [.request(.max(1))])
     }
 
@@ -38,7 +40,8 @@ struct CollectByTimeTests {
         scheduler.advance(by: .seconds(1))
         upstream.send(completion: .failure(.oops))
         scheduler.advance(by: .seconds(5))
-        #expect(subscriber.timeline == ["subscription(CollectByTime)@0.0s", "value([1, 2])@6.0s", "failure(oops)@7.0s"])
+        #expect(
+            subscriber.timeline == ["subscription(CollectByTime)@0.0s", "value([1, 2])@6.0s", "failure(oops)@7.0s"])
     }
 
     @Test func byTimeOrCountEmitsFullGroupsAtOnceAndTheRestAtTicks() {
@@ -54,10 +57,11 @@ struct CollectByTimeTests {
         scheduler.advance(by: .seconds(2))
         upstream.send(completion: .finished)
         scheduler.advance(by: .zero)
-        #expect(subscriber.timeline == [
-            "subscription(CollectByTime)@0.0s", "value([1, 2])@0.0s", "value([3])@2.0s", "value([4, 5])@2.0s",
-            "value([6, 7])@2.0s", "value([8])@4.0s", "finished@4.0s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(CollectByTime)@0.0s", "value([1, 2])@0.0s", "value([3])@2.0s", "value([4, 5])@2.0s",
+                "value([6, 7])@2.0s", "value([8])@4.0s", "finished@4.0s",
+            ])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -70,7 +74,8 @@ struct CollectByTimeTests {
         scheduler.advance(by: .zero)
         upstream.send(4)
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.timeline == ["subscription(CollectByTime)@0.0s", "value([1, 2, 3])@0.0s", "value([4])@1.0s"])
+        #expect(
+            subscriber.timeline == ["subscription(CollectByTime)@0.0s", "value([1, 2, 3])@0.0s", "value([4])@1.0s"])
         #expect(upstream.calls == [.request(.max(3)), .request(.max(3)), .request(.max(3))])
         #expect(subscriber.demandViolations == 0)
     }
@@ -106,10 +111,11 @@ struct CollectByTimeTests {
         scheduler.advance(by: .seconds(1))
         subscriber.request(.max(5))
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.timeline == [
-            "subscription(CollectByTime)@0.0s", "value([1, 2])@0.0s", "value([3, 4])@1.0s", "value([5])@2.0s",
-            "finished@2.0s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(CollectByTime)@0.0s", "value([1, 2])@0.0s", "value([3, 4])@1.0s", "value([5])@2.0s",
+                "finished@2.0s",
+            ])
         #expect(upstream.calls == [.request(.max(2))])
         #expect(subscriber.demandViolations == 0)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("debounce(for:scheduler:)")
@@ -23,7 +24,8 @@ struct DebounceTests {
         scheduler.advance(by: .seconds(5))
         upstream.send(completion: .finished)
         scheduler.advance(by: .zero)
-        #expect(subscriber.timeline == ["subscription(Debounce)@0.0s", "value(3)@1.6s", "value(4)@4.0s", "finished@8.0s"])
+        #expect(
+            subscriber.timeline == ["subscription(Debounce)@0.0s", "value(3)@1.6s", "value(4)@4.0s", "finished@8.0s"])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -66,7 +68,8 @@ struct DebounceTests {
             upstream.send(value)
             scheduler.advance(by: .seconds(2))
         }
-        #expect(subscriber.timeline == ["subscription(Debounce)@0.0s", "value(1)@1.0s", "value(2)@3.0s", "value(3)@5.0s"])
+        #expect(
+            subscriber.timeline == ["subscription(Debounce)@0.0s", "value(1)@1.0s", "value(2)@3.0s", "value(3)@5.0s"])
         #expect(subscriber.demandViolations == 0)
     }
 

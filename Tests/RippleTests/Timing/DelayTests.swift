@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("delay(for:)")
@@ -43,7 +44,9 @@ struct DelayTests {
         upstream.send(1)
         upstream.send(completion: .finished)
         #expect(scheduler.log == ["at 1.0s ±0.005s opt 9", "at 1.0s ±0.005s opt 9"])
-        #expect(upstream.delay(for: .seconds(1), scheduler: scheduler).tolerance == .nanoseconds(7), "defaults to minimumTolerance")
+        #expect(
+            upstream.delay(for: .seconds(1), scheduler: scheduler).tolerance == .nanoseconds(7),
+            "defaults to minimumTolerance")
         scheduler.advance(by: .seconds(1))
         #expect(subscriber.events == [.subscription("Delay"), .value(1), .finished])
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("measureInterval(using:)")
@@ -19,10 +20,12 @@ struct MeasureIntervalTests {
         upstream.send("c")
         upstream.send(completion: .failure(.oops))
         upstream.send("d")
-        #expect(subscriber.events == [
-            .subscription("MeasureInterval"), .value(.milliseconds(1_500)), .value(.zero), .value(.milliseconds(250)),
-            .failure(.oops),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("MeasureInterval"), .value(.milliseconds(1_500)), .value(.zero),
+                .value(.milliseconds(250)),
+                .failure(.oops),
+            ])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -51,7 +54,9 @@ struct MeasureIntervalTests {
         #expect(subscriber.events == [.subscription("MeasureInterval")])
         #expect(upstream.calls == [.request(.unlimited), .cancel])
         let subscription = subscriber.subscription
-        #expect(subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String } == "MeasureInterval")
+        #expect(
+            subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
+                == "MeasureInterval")
         #expect(subscription.flatMap { ($0 as? any CustomReflectable)?.customMirror.children.isEmpty } == true)
         #expect(callsOnSecondSubscription(subscription, Int.self, Never.self) == [.cancel])
     }

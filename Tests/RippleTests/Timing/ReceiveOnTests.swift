@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("receive(on:)")
@@ -20,9 +21,11 @@ struct ReceiveOnTests {
         upstream.send(4)
         scheduler.advance(by: .seconds(1))
 
-        #expect(subscriber.timeline == [
-            "subscription(ReceiveOn)@0.0s", "value(1)@0.0s", "value(2)@0.0s", "value(3)@0.25s", "failure(oops)@0.25s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(ReceiveOn)@0.0s", "value(1)@0.0s", "value(2)@0.0s", "value(3)@0.25s",
+                "failure(oops)@0.25s",
+            ])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -84,7 +87,9 @@ struct ReceiveOnTests {
         let relay = subscriber.subscription
         #expect(relay.map { String(describing: $0) } == "ReceiveOn")
         #expect(relay.flatMap { ($0 as? any CustomReflectable)?.customMirror.children.count } == 0)
-        #expect(relay.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String } == "ReceiveOn")
+        #expect(
+            relay.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
+                == "ReceiveOn")
         #expect(callsOnSecondSubscription(relay, Int.self, Never.self) == [.cancel])
     }
 

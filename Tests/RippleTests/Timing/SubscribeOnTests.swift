@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("subscribe(on:)")
@@ -26,7 +27,9 @@ struct SubscribeOnTests {
         subscriber.cancel()
         subscriber.cancel()
         scheduler.advance(by: .zero)
-        #expect(upstream.calls == [.request(.max(1)), .request(.max(2)), .cancel], "a request queued before the cancel is dropped")
+        #expect(
+            upstream.calls == [.request(.max(1)), .request(.max(2)), .cancel],
+            "a request queued before the cancel is dropped")
         upstream.send(2)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [.subscription("SubscribeOn"), .value(1)])

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("throttle(for:scheduler:latest:)")
@@ -19,9 +20,10 @@ struct ThrottleTests {
         scheduler.advance(by: .seconds(2))
         upstream.send(5)
         scheduler.advance(by: .zero)
-        #expect(subscriber.timeline == [
-            "subscription(Throttle)@0.0s", "value(2)@0.0s", "value(4)@1.0s", "value(5)@3.1s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(Throttle)@0.0s", "value(2)@0.0s", "value(4)@1.0s", "value(5)@3.1s",
+            ])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -52,9 +54,10 @@ struct ThrottleTests {
         upstream.send(completion: .finished)
         upstream.send(3)
         scheduler.advance(by: .seconds(2))
-        #expect(subscriber.timeline == [
-            "subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "failure(oops)@1.0s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "failure(oops)@1.0s",
+            ])
     }
 
     @Test func aCompletionWithNothingWaitingIsDeliveredAtOnce() {
@@ -80,9 +83,10 @@ struct ThrottleTests {
         subscriber.request(.max(1))
         upstream.send(7)
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.timeline == [
-            "subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "value(7)@6.0s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "value(7)@6.0s",
+            ])
         #expect(subscriber.demandViolations == 0)
     }
 
@@ -95,7 +99,8 @@ struct ThrottleTests {
             upstream.send(value)
             scheduler.advance(by: .seconds(1))
         }
-        #expect(subscriber.timeline == ["subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "value(3)@2.0s"])
+        #expect(
+            subscriber.timeline == ["subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "value(3)@2.0s"])
         #expect(subscriber.demandViolations == 0)
     }
 

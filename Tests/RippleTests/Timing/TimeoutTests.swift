@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("timeout(_:scheduler:)")
@@ -39,9 +40,10 @@ struct TimeoutTests {
         scheduler.advance(by: .milliseconds(900))
         upstream.send(2)
         scheduler.advance(by: .seconds(3))
-        #expect(subscriber.timeline == [
-            "subscription(Timeout)@0.0s", "value(1)@0.5s", "value(2)@1.4s", "finished@2.4s",
-        ])
+        #expect(
+            subscriber.timeline == [
+                "subscription(Timeout)@0.0s", "value(1)@0.5s", "value(2)@1.4s", "finished@2.4s",
+            ])
     }
 
     @Test func theFirstRequestRestartsTheClockAndLaterOnesDoNot() {
@@ -65,9 +67,11 @@ struct TimeoutTests {
         upstream.timeout(.seconds(1), scheduler: scheduler, options: 4).subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
-        #expect(scheduler.log == [
-            "every 1.0s from 1.0s opt 4", "every 1.0s from 1.0s opt 4", "every 1.0s from 1.0s opt 4", "now opt 4", "now opt 4",
-        ])
+        #expect(
+            scheduler.log == [
+                "every 1.0s from 1.0s opt 4", "every 1.0s from 1.0s opt 4", "every 1.0s from 1.0s opt 4", "now opt 4",
+                "now opt 4",
+            ])
         #expect(scheduler.liveRepeatingSchedules == 0, "completion stops the clock")
         scheduler.advance(by: .seconds(3))
         #expect(subscriber.events == [.subscription("Timeout"), .value(1), .finished])
@@ -115,7 +119,8 @@ struct TimeoutTests {
     @Test func immediateSchedulerTimesOutAtOnce() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
-        upstream.timeout(.seconds(1), scheduler: ImmediateScheduler.shared, customError: { .oops }).subscribe(subscriber)
+        upstream.timeout(.seconds(1), scheduler: ImmediateScheduler.shared, customError: { .oops }).subscribe(
+            subscriber)
         #expect(subscriber.events == [.subscription("Timeout"), .failure(.oops)])
         #expect(upstream.calls == [.cancel])
     }

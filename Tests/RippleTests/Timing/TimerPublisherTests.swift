@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("Publishers.every and TimerPublisher")
@@ -15,7 +16,8 @@ struct TimerPublisherTests {
         let second = TimelineSubscriber<Time, Never>(scheduler)
         every.subscribe(second)
         scheduler.advance(by: .seconds(2))
-        #expect(first.timeline == ["subscription(Every)@0.0s", "value(1.0s)@1.0s", "value(2.0s)@2.0s", "value(3.0s)@3.0s"])
+        #expect(
+            first.timeline == ["subscription(Every)@0.0s", "value(1.0s)@1.0s", "value(2.0s)@2.0s", "value(3.0s)@3.0s"])
         #expect(second.timeline == ["subscription(Every)@1.5s", "value(2.5s)@2.5s", "value(3.5s)@3.5s"])
     }
 
@@ -26,7 +28,10 @@ struct TimerPublisherTests {
         scheduler.advance(by: .milliseconds(4_500))
         subscriber.request(.max(1))
         scheduler.advance(by: .seconds(3))
-        #expect(subscriber.timeline == ["subscription(Every)@0.0s", "value(1.0s)@1.0s", "value(2.0s)@2.0s", "value(5.0s)@5.0s"])
+        #expect(
+            subscriber.timeline == [
+                "subscription(Every)@0.0s", "value(1.0s)@1.0s", "value(2.0s)@2.0s", "value(5.0s)@5.0s",
+            ])
         #expect(subscriber.demandViolations == 0)
     }
 
@@ -44,7 +49,9 @@ struct TimerPublisherTests {
         scheduler.advance(by: .seconds(10))
         #expect(subscriber.values == [Time(nanoseconds: 2_000_000_000)])
         let subscription = subscriber.subscription
-        #expect(subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String } == "Every")
+        #expect(
+            subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
+                == "Every")
         #expect(subscription.flatMap { ($0 as? any CustomReflectable)?.customMirror.children.isEmpty } == true)
     }
 
@@ -84,7 +91,8 @@ struct TimerPublisherTests {
 
     @Test func timerPublisherKeepsTheConnectionWhenItIsDroppedAndDetachesCancelledSubscribers() {
         let scheduler = LoggingScheduler()
-        let timer = Publishers.TimerPublisher(interval: .seconds(1), tolerance: .milliseconds(2), scheduler: scheduler, options: 6)
+        let timer = Publishers.TimerPublisher(
+            interval: .seconds(1), tolerance: .milliseconds(2), scheduler: scheduler, options: 6)
         #expect(timer.interval == .seconds(1) && timer.tolerance == .milliseconds(2) && timer.options == 6)
         let kept = TestSubscriber<Time, Never>()
         let cancelled = TestSubscriber<Time, Never>()

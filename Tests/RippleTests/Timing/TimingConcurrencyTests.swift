@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 /// Every time operator, on a concurrent queue, with values sent from several threads while demand
@@ -23,11 +24,12 @@ struct TimingConcurrencyTests {
     ]
 
     static func attach<P: Publisher>(_ publisher: P, _ probe: AnySubscriber<Int, Never>) where P.Failure == Never {
-        publisher.subscribe(AnySubscriber<P.Output, Never>(
-            receiveSubscription: probe.receive(subscription:),
-            receiveValue: { value in probe.receive((value as? Int) ?? 1) },
-            receiveCompletion: probe.receive(completion:)
-        ))
+        publisher.subscribe(
+            AnySubscriber<P.Output, Never>(
+                receiveSubscription: probe.receive(subscription:),
+                receiveValue: { value in probe.receive((value as? Int) ?? 1) },
+                receiveCompletion: probe.receive(completion:)
+            ))
     }
 
     @Test(arguments: 0..<operators.count)

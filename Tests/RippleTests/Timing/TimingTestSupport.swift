@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+
 @testable import Ripple
 
 /// A subscriber that records each signal with the virtual time it arrived at, as
@@ -107,7 +108,10 @@ final class LoggingScheduler: Scheduler, @unchecked Sendable {
         clock.schedule(action)
     }
 
-    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Int?, _ action: @escaping () -> Void) {
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Int?,
+        _ action: @escaping () -> Void
+    ) {
         note("at \(date) ±\(tolerance)", options)
         clock.schedule(after: date, tolerance: tolerance, action)
     }
@@ -215,7 +219,9 @@ final class TimingTestList<Element>: @unchecked Sendable {
 
 /// Hands `subscriber` (an operator's inner subscriber, already subscribed) a second subscription and
 /// returns what that subscription was asked to do (Combine cancels it).
-func callsOnSecondSubscription<Input, Failure: Error>(_ subscriber: Any?, _: Input.Type, _: Failure.Type) -> [TestPublisher<Input, Failure>.Call]? {
+func callsOnSecondSubscription<Input, Failure: Error>(_ subscriber: Any?, _: Input.Type, _: Failure.Type)
+    -> [TestPublisher<Input, Failure>.Call]?
+{
     guard let subscriber = subscriber as? any Subscriber<Input, Failure> else { return nil }
     let extra = TestPublisher<Input, Failure>()
     subscriber.receive(subscription: TestPublisher<Input, Failure>.TestSubscription(publisher: extra))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Collect, Count")
@@ -9,15 +10,17 @@ struct CollectAndCountTests {
         #expect(run.events == [.subscription("Collect"), .value([3, 1, 2]), .finished])
         #expect(run.calls == [.request(.unlimited)])
         #expect(runReduction([]) { $0.collect() }.events == [.subscription("Collect"), .value([]), .finished])
-        #expect(runReduction([1], then: .failure(.oops)) { $0.collect() }.events
-            == [.subscription("Collect"), .failure(.oops)])
+        #expect(
+            runReduction([1], then: .failure(.oops)) { $0.collect() }.events
+                == [.subscription("Collect"), .failure(.oops)])
     }
 
     @Test func countPublishesTheNumberOfValues() {
         #expect(runReduction([5, 5, 5]) { $0.count() }.events == [.subscription("Count"), .value(3), .finished])
         #expect(runReduction([]) { $0.count() }.events == [.subscription("Count"), .value(0), .finished])
-        #expect(runReduction([1], then: .failure(.oops)) { $0.count() }.events
-            == [.subscription("Count"), .failure(.oops)])
+        #expect(
+            runReduction([1], then: .failure(.oops)) { $0.count() }.events
+                == [.subscription("Count"), .failure(.oops)])
     }
 
     @Test func equatable() {
@@ -45,8 +48,11 @@ struct CollectByCountTests {
         upstream.send(10)
         upstream.send(completion: .finished)
         upstream.send(completion: .finished)
-        #expect(subscriber.events == [.subscription("CollectByCount"), .value([1, 2, 3, 4]), .value([5, 6, 7, 8]),
-                                      .value([9, 10]), .finished])
+        #expect(
+            subscriber.events == [
+                .subscription("CollectByCount"), .value([1, 2, 3, 4]), .value([5, 6, 7, 8]),
+                .value([9, 10]), .finished,
+            ])
         subscriber.request(.max(5))
         #expect(upstream.calls == [.request(.max(8))])
     }
@@ -127,7 +133,9 @@ struct CollectByCountTests {
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["CollectByCount"])
         #expect(upstream.subscribers[0].customMirror.children.count == 2)
-        #expect((subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "CollectByCount")
+        #expect(
+            (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "CollectByCount")
         #expect(TransformingEquatableSource(id: 1).collect(2) == TransformingEquatableSource(id: 1).collect(2))
         #expect(TransformingEquatableSource(id: 1).collect(2) != TransformingEquatableSource(id: 1).collect(3))
     }

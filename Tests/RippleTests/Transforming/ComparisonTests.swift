@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Comparison, TryComparison (min, max)")
@@ -15,13 +16,19 @@ struct ComparisonTests {
         #expect(max.calls == [.request(.unlimited)])
         #expect(runReduction([3, 9, 1, 4]) { $0.min() }.events == [.subscription("Comparison"), .value(1), .finished])
         #expect(runReduction([]) { $0.max() }.events == [.subscription("Comparison"), .finished])
-        #expect(runReduction([1], then: .failure(.oops)) { $0.min() }.events == [.subscription("Comparison"), .failure(.oops)])
+        #expect(
+            runReduction([1], then: .failure(.oops)) { $0.min() }.events == [
+                .subscription("Comparison"), .failure(.oops),
+            ])
     }
 
     @Test func tiesKeepTheFirstValue() {
-        let items = [Item(key: 2, id: "a"), Item(key: 3, id: "b"), Item(key: 1, id: "c"), Item(key: 3, id: "d"),
-                     Item(key: 1, id: "e")]
-        func run<P: Publisher>(_ make: (TestPublisher<Item, Never>) -> P) -> [P.Output] where P.Failure == Never, P.Output: Equatable {
+        let items = [
+            Item(key: 2, id: "a"), Item(key: 3, id: "b"), Item(key: 1, id: "c"), Item(key: 3, id: "d"),
+            Item(key: 1, id: "e"),
+        ]
+        func run<P: Publisher>(_ make: (TestPublisher<Item, Never>) -> P) -> [P.Output]
+        where P.Failure == Never, P.Output: Equatable {
             let upstream = TestPublisher<Item, Never>()
             let subscriber = TestSubscriber<P.Output, Never>()
             make(upstream).subscribe(subscriber)
@@ -34,10 +41,12 @@ struct ComparisonTests {
     }
 
     @Test func tryMinAndTryMax() {
-        #expect(runReduction([3, 9, 1]) { $0.tryMax(by: <).mapError(transformingTestError) }.events
-            == [.subscription("TryComparison"), .value(9), .finished])
-        #expect(runReduction([3, 9, 1]) { $0.tryMin(by: <).mapError(transformingTestError) }.events
-            == [.subscription("TryComparison"), .value(1), .finished])
+        #expect(
+            runReduction([3, 9, 1]) { $0.tryMax(by: <).mapError(transformingTestError) }.events
+                == [.subscription("TryComparison"), .value(9), .finished])
+        #expect(
+            runReduction([3, 9, 1]) { $0.tryMin(by: <).mapError(transformingTestError) }.events
+                == [.subscription("TryComparison"), .value(1), .finished])
         let thrown = runReduction([3, 9, 1]) { upstream in
             upstream.tryMax { lhs, rhs -> Bool in
                 if rhs == 9 { throw TestError.oops }
@@ -46,8 +55,9 @@ struct ComparisonTests {
         }
         #expect(thrown.beforeRequest == [.subscription("TryComparison"), .failure(.oops)])
         #expect(thrown.calls == [.request(.unlimited), .cancel])
-        #expect(runReduction([], then: .failure(.other)) { $0.tryMin(by: <).mapError(transformingTestError) }.events
-            == [.subscription("TryComparison"), .failure(.other)])
+        #expect(
+            runReduction([], then: .failure(.other)) { $0.tryMin(by: <).mapError(transformingTestError) }.events
+                == [.subscription("TryComparison"), .failure(.other)])
     }
 
     @Test func minByReversesTheOrdering() throws {

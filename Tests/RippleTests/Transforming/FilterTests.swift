@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Filter, TryFilter")
@@ -33,9 +34,16 @@ struct FilterTests {
     @Test func filterOfFilterFusesIntoOneFilter() {
         let upstream = TransformingNamingPublisher<Int, Never>()
         var calls = 0
-        let fused: Publishers.Filter<TransformingNamingPublisher<Int, Never>> = upstream
-            .filter { calls += 1; return $0.isMultiple(of: 2) }
-            .filter { calls += 1; return $0.isMultiple(of: 3) }
+        let fused: Publishers.Filter<TransformingNamingPublisher<Int, Never>> =
+            upstream
+            .filter {
+                calls += 1
+                return $0.isMultiple(of: 2)
+            }
+            .filter {
+                calls += 1
+                return $0.isMultiple(of: 3)
+            }
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), onValue: { _ in .max(16) })
         fused.subscribe(subscriber)
         var answers: [Subscribers.Demand] = []
@@ -81,7 +89,8 @@ struct FilterTests {
 
     @Test func tryFilterFusions() throws {
         let upstream = TestPublisher<Int, Never>()
-        let fromFilter: Publishers.TryFilter<TestPublisher<Int, Never>> = upstream
+        let fromFilter: Publishers.TryFilter<TestPublisher<Int, Never>> =
+            upstream
             .filter { $0 > 0 }
             .tryFilter { value in
                 if value == 7 { throw TestError.oops }
@@ -122,13 +131,15 @@ struct CompactMapTests {
 
     @Test func compactMapFusions() {
         let upstream = TransformingNamingPublisher<String, Never>()
-        let twice: Publishers.CompactMap<TransformingNamingPublisher<String, Never>, Int> = upstream
+        let twice: Publishers.CompactMap<TransformingNamingPublisher<String, Never>, Int> =
+            upstream
             .compactMap { Int($0) }
             .compactMap { $0 > 0 ? $0 * 10 : nil }
         #expect(twice.transform("3") == 30)
         #expect(twice.transform("-3") == nil)
         #expect(twice.transform("x") == nil)
-        let mapped: Publishers.CompactMap<TransformingNamingPublisher<String, Never>, String> = upstream
+        let mapped: Publishers.CompactMap<TransformingNamingPublisher<String, Never>, String> =
+            upstream
             .compactMap { Int($0) }
             .map { "<\($0)>" }
         #expect(mapped.transform("3") == "<3>")
@@ -157,7 +168,8 @@ struct CompactMapTests {
 
     @Test func tryCompactMapFusion() throws {
         let upstream = TestPublisher<String, Never>()
-        let fused: Publishers.TryCompactMap<TestPublisher<String, Never>, Int> = upstream
+        let fused: Publishers.TryCompactMap<TestPublisher<String, Never>, Int> =
+            upstream
             .tryCompactMap { Int($0) }
             .compactMap { value in
                 if value == 0 { throw TestError.other }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("First, FirstWhere, TryFirstWhere")
@@ -13,9 +14,11 @@ struct FirstTests {
 
     @Test func firstWithDemandPublishesAtOnceAfterCancellingUpstream() {
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onCompletion: { _ in
-            #expect(upstream.calls == [.request(.unlimited), .cancel])
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(3),
+            onCompletion: { _ in
+                #expect(upstream.calls == [.request(.unlimited), .cancel])
+            })
         upstream.first().subscribe(subscriber)
         #expect(upstream.send(25) == .none)
         #expect(subscriber.events == [.subscription("First"), .value(25), .finished])
@@ -26,13 +29,19 @@ struct FirstTests {
 
     @Test func firstOfAnEmptyOrFailingUpstream() {
         #expect(runReduction([]) { $0.first() }.events == [.subscription("First"), .finished])
-        #expect(runReduction([], then: .failure(.oops)) { $0.first() }.events
-            == [.subscription("First"), .failure(.oops)])
+        #expect(
+            runReduction([], then: .failure(.oops)) { $0.first() }.events
+                == [.subscription("First"), .failure(.oops)])
     }
 
     @Test func firstWhereIsDescribedAsTryFirst() {
         var calls = 0
-        let run = runReduction([0, 1, 2, 3]) { $0.first { calls += 1; return $0 > 1 } }
+        let run = runReduction([0, 1, 2, 3]) {
+            $0.first {
+                calls += 1
+                return $0 > 1
+            }
+        }
         #expect(run.beforeRequest == [.subscription("TryFirst")])
         #expect(run.events == [.subscription("TryFirst"), .value(2), .finished])
         #expect(run.calls == [.request(.unlimited), .cancel])
@@ -52,8 +61,9 @@ struct FirstTests {
         }
         #expect(thrown.beforeRequest == [.subscription("TryFirstWhere"), .failure(.oops)])
         #expect(thrown.calls == [.request(.unlimited), .cancel])
-        #expect(runReduction([], then: .failure(.other)) { $0.tryFirst { _ in true }.mapError(transformingTestError) }
-            .events == [.subscription("TryFirstWhere"), .failure(.other)])
+        #expect(
+            runReduction([], then: .failure(.other)) { $0.tryFirst { _ in true }.mapError(transformingTestError) }
+                .events == [.subscription("TryFirstWhere"), .failure(.other)])
     }
 
     @Test func publishersKeepTheirParts() throws {
@@ -74,13 +84,15 @@ struct LastTests {
         #expect(run.events == [.subscription("Last"), .value(3), .finished])
         #expect(run.calls == [.request(.unlimited)])
         #expect(runReduction([]) { $0.last() }.events == [.subscription("Last"), .finished])
-        #expect(runReduction([1], then: .failure(.oops)) { $0.last() }.events == [.subscription("Last"), .failure(.oops)])
+        #expect(
+            runReduction([1], then: .failure(.oops)) { $0.last() }.events == [.subscription("Last"), .failure(.oops)])
     }
 
     @Test func lastWhere() {
         let run = runReduction([1, 4, 3, 6, 5]) { $0.last { $0.isMultiple(of: 2) } }
         #expect(run.events == [.subscription("LastWhere"), .value(6), .finished])
-        #expect(runReduction([1, 3]) { $0.last { $0.isMultiple(of: 2) } }.events == [.subscription("LastWhere"), .finished])
+        #expect(
+            runReduction([1, 3]) { $0.last { $0.isMultiple(of: 2) } }.events == [.subscription("LastWhere"), .finished])
     }
 
     @Test func tryLastWhere() {
@@ -94,8 +106,9 @@ struct LastTests {
         }
         #expect(thrown.beforeRequest == [.subscription("TryLastWhere"), .failure(.oops)])
         #expect(thrown.calls == [.request(.unlimited), .cancel])
-        #expect(runReduction([], then: .failure(.other)) { $0.tryLast { _ in true }.mapError(transformingTestError) }
-            .events == [.subscription("TryLastWhere"), .failure(.other)])
+        #expect(
+            runReduction([], then: .failure(.other)) { $0.tryLast { _ in true }.mapError(transformingTestError) }
+                .events == [.subscription("TryLastWhere"), .failure(.other)])
     }
 
     @Test func publishersKeepTheirParts() throws {

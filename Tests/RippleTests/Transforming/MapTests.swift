@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Map, TryMap, replaceNil")
@@ -132,7 +133,9 @@ struct MapTests {
         #expect(upstream.base.calls == [])
         let inner = upstream.subscribers[0]
         #expect(inner.customMirror.children.count == 1)
-        #expect((subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryMap")
+        #expect(
+            (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "TryMap")
     }
 
     @Test func tryMapFusions() throws {

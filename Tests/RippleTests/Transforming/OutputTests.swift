@@ -1,26 +1,29 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Output (output(at:), output(in:))")
 struct OutputTests {
     @Test func rangesTranslateToCountableRanges() {
         let upstream = TransformingEquatableSource(id: 0)
-        #expect(upstream.output(at: 89).range == 89 ..< 90)
-        #expect(upstream.output(in: ..<8).range == 0 ..< 8)
-        #expect(upstream.output(in: ...8).range == 0 ..< 9)
+        #expect(upstream.output(at: 89).range == 89..<90)
+        #expect(upstream.output(in: ..<8).range == 0..<8)
+        #expect(upstream.output(in: ...8).range == 0..<9)
         #expect(upstream.output(in: 8...).range == 8 ..< .max)
-        #expect(upstream.output(in: 4 ..< 5).range == 4 ..< 5)
-        #expect(upstream.output(in: 4 ... 5).range == 4 ..< 6)
-        #expect(upstream.output(in: 1 ..< 3) == upstream.output(in: 1 ... 2))
-        #expect(upstream.output(in: 1 ..< 3) != upstream.output(in: 1 ..< 4))
+        #expect(upstream.output(in: 4..<5).range == 4..<5)
+        #expect(upstream.output(in: 4...5).range == 4..<6)
+        #expect(upstream.output(in: 1..<3) == upstream.output(in: 1...2))
+        #expect(upstream.output(in: 1..<3) != upstream.output(in: 1..<4))
     }
 
     @Test func skipsBeforeTheRangeAndFinishesOnTheValueAfterIt() {
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in .max(42) }, onCompletion: { _ in
-            #expect(upstream.calls == [.request(.max(31)), .request(.max(32)), .cancel])
-        })
-        upstream.output(in: 3 ..< 7).subscribe(subscriber)
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: nil, onValue: { _ in .max(42) },
+            onCompletion: { _ in
+                #expect(upstream.calls == [.request(.max(31)), .request(.max(32)), .cancel])
+            })
+        upstream.output(in: 3..<7).subscribe(subscriber)
         #expect([1, 2, 3].map { upstream.send($0) } == [.max(1), .max(1), .max(1)])
         #expect(subscriber.events == [.subscription("Output")])
         subscriber.request(.max(31))
@@ -64,7 +67,7 @@ struct OutputTests {
     @Test func cancelStopsEverything() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
-        upstream.output(in: 0 ..< 5).subscribe(subscriber)
+        upstream.output(in: 0..<5).subscribe(subscriber)
         upstream.send(0)
         subscriber.cancel()
         subscriber.cancel()
@@ -83,6 +86,8 @@ struct OutputTests {
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["Output"])
         #expect(upstream.subscribers[0].customMirror.children.isEmpty)
-        #expect((subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Output")
+        #expect(
+            (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "Output")
     }
 }

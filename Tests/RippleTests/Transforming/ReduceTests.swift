@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 /// What a reducing operator did with `values` followed by `completion`, the downstream requesting only
@@ -74,9 +75,10 @@ struct ReduceTests {
     @Test func requestsUnlimitedOnlyAfterHandingTheSubscriptionDown() {
         let upstream = TestPublisher<Int, TestError>()
         var callsWhenSubscribed: [TestPublisher<Int, TestError>.Call]?
-        upstream.reduce(0, +).subscribe(AnySubscriber<Int, TestError>(receiveSubscription: { _ in
-            callsWhenSubscribed = upstream.calls
-        }))
+        upstream.reduce(0, +).subscribe(
+            AnySubscriber<Int, TestError>(receiveSubscription: { _ in
+                callsWhenSubscribed = upstream.calls
+            }))
         #expect(callsWhenSubscribed == [])
         #expect(upstream.calls == [.request(.unlimited)])
     }
@@ -128,7 +130,9 @@ struct ReduceTests {
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["Reduce"])
         #expect(upstream.subscribers[0].customMirror.children.count == 1)
-        #expect((subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Reduce")
+        #expect(
+            (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "Reduce")
         upstream.base.send(3)
         upstream.base.send(completion: .finished)
         #expect(subscriber.values == [3])
@@ -139,9 +143,11 @@ struct ReduceTests {
         #expect(ok.events == [.subscription("TryReduce"), .value(6), .finished])
 
         let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onCompletion: { _ in
-            #expect(upstream.calls == [.request(.unlimited), .cancel])
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: nil,
+            onCompletion: { _ in
+                #expect(upstream.calls == [.request(.unlimited), .cancel])
+            })
         let tryReduce = upstream.tryReduce(1) { product, value in
             if value == 5 { throw TestError.oops }
             return product * value

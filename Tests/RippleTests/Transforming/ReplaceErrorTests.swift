@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("ReplaceError")
@@ -84,7 +85,9 @@ struct ReplaceErrorTests {
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["ReplaceError"])
         #expect(upstream.subscribers[0].customMirror.children.isEmpty)
-        #expect((subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceError")
+        #expect(
+            (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "ReplaceError")
     }
 
     @Test func equatable() {
@@ -178,7 +181,9 @@ struct ReplaceEmptyTests {
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["ReplaceEmpty"])
         #expect(upstream.subscribers[0].customMirror.children.isEmpty)
-        #expect((subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceEmpty")
+        #expect(
+            (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "ReplaceEmpty")
         #expect(Source().replaceEmpty(with: 1) == Source().replaceEmpty(with: 1))
         #expect(Source().replaceEmpty(with: 1) != Source().replaceEmpty(with: 2))
     }

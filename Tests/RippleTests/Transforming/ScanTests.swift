@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Scan, TryScan")
@@ -14,7 +15,10 @@ struct ScanTests {
         #expect(upstream.base.send(2) == .max(1))
         #expect(upstream.base.send(3) == .max(1))
         upstream.base.send(completion: .failure(.oops))
-        #expect(subscriber.events == [.subscription("TestSubscription"), .value(11), .value(13), .value(16), .failure(.oops)])
+        #expect(
+            subscriber.events == [
+                .subscription("TestSubscription"), .value(11), .value(13), .value(16), .failure(.oops),
+            ])
         #expect(upstream.base.calls == [.request(.max(2))])
         #expect(upstream.subscriberNames == ["Scan"])
         #expect(upstream.subscribers[0].customMirror.children.count == 1)

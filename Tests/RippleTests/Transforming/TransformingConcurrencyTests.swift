@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import Ripple
 
 @Suite("Transforming: re-entrancy")
@@ -9,10 +10,12 @@ struct TransformingReentrancyTests {
         -> TestSubscriber<Input, TestError>
     {
         var cancelSelf: () -> Void = {}
-        let subscriber = TestSubscriber<Input, TestError>(initialDemand: initialDemand, onValue: {
-            if $0 == value { cancelSelf() }
-            return .none
-        })
+        let subscriber = TestSubscriber<Input, TestError>(
+            initialDemand: initialDemand,
+            onValue: {
+                if $0 == value { cancelSelf() }
+                return .none
+            })
         cancelSelf = { subscriber.cancel() }
         return subscriber
     }
@@ -32,10 +35,12 @@ struct TransformingReentrancyTests {
     @Test func requestInsideReceiveIsForwardedWithoutDeadlock() {
         let upstream = TestPublisher<Int, TestError>()
         var requestMore: () -> Void = {}
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in
-            requestMore()
-            return .none
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(1),
+            onValue: { _ in
+                requestMore()
+                return .none
+            })
         requestMore = { subscriber.request(.max(1)) }
         upstream.removeDuplicates().subscribe(subscriber)
         upstream.send(1)
@@ -138,8 +143,14 @@ struct TransformingConcurrencyTests {
             let emptySubscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
             empty.replaceEmpty(with: 2).subscribe(emptySubscriber)
             Self.race(
-                { failing.send(completion: .failure(.oops)); empty.send(completion: .finished) },
-                { errorSubscriber.request(.max(1)); emptySubscriber.request(.max(1)) }
+                {
+                    failing.send(completion: .failure(.oops))
+                    empty.send(completion: .finished)
+                },
+                {
+                    errorSubscriber.request(.max(1))
+                    emptySubscriber.request(.max(1))
+                }
             )
             #expect(errorSubscriber.events == [.subscription("ReplaceError"), .value(1), .finished])
             #expect(emptySubscriber.events == [.subscription("ReplaceEmpty"), .value(2), .finished])
@@ -158,7 +169,11 @@ struct TransformingConcurrencyTests {
             upstream.send(round)
             Self.race(
                 { upstream.send(completion: .finished) },
-                { reduced.cancel(); mapped.cancel(); grouped.cancel() }
+                {
+                    reduced.cancel()
+                    mapped.cancel()
+                    grouped.cancel()
+                }
             )
             #expect(reduced.orderViolations == 0 && mapped.orderViolations == 0 && grouped.orderViolations == 0)
             #expect(reduced.events.count <= 3 && mapped.events.count <= 3 && grouped.events.count <= 3)
@@ -171,7 +186,7 @@ struct TransformingConcurrencyTests {
         let skipped = TestSubscriber<Int, Never>(initialDemand: .max(1))
         let windowed = TestSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.tryFilter { $0.isMultiple(of: 2) }.mapError(transformingTestError).subscribe(stepped)
-        upstream.output(in: 10 ..< 5000).subscribe(skipped)
+        upstream.output(in: 10..<5000).subscribe(skipped)
         upstream.replaceError(with: -1).subscribe(windowed)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

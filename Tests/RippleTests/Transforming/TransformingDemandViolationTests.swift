@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Ripple
 
 @Suite("Transforming: request(.none) traps")
@@ -44,7 +45,7 @@ struct TransformingDemandViolationTests {
 
     @Test func negativeOutputBoundsTrap() async {
         await #expect(processExitsWith: .failure) {
-            _ = Publishers.Output(upstream: TestPublisher<Int, Never>(), range: -1 ..< 4)
+            _ = Publishers.Output(upstream: TestPublisher<Int, Never>(), range: -1..<4)
         }
     }
 }

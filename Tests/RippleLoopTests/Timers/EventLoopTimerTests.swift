@@ -2,6 +2,7 @@ import Dispatch
 import Ripple
 import Synchronization
 import Testing
+
 @testable import RippleLoop
 
 @Suite("EventLoop: timers", .timeLimit(.minutes(5)))
@@ -68,7 +69,8 @@ struct EventLoopTimerTests {
         let loop = owner.loop
         for delay in [0, 5, 20, 60] {
             let deadline = loop.now.advanced(by: .milliseconds(delay))
-            let firedAt = await withCheckedContinuation { (continuation: CheckedContinuation<EventLoop.SchedulerTimeType, Never>) in
+            let firedAt = await withCheckedContinuation {
+                (continuation: CheckedContinuation<EventLoop.SchedulerTimeType, Never>) in
                 loop.schedule(after: deadline, tolerance: .zero) { continuation.resume(returning: loop.now) }
             }
             let lateness = deadline.distance(to: firedAt)
@@ -82,7 +84,9 @@ struct EventLoopTimerTests {
         defer { owner.stop() }
         let loop = owner.loop
         let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            loop.schedule(after: loop.now.advanced(by: .seconds(-10))) { continuation.resume(returning: loop.isInLoopThread) }
+            loop.schedule(after: loop.now.advanced(by: .seconds(-10))) {
+                continuation.resume(returning: loop.isInLoopThread)
+            }
         }
         #expect(ran)
     }
@@ -98,7 +102,8 @@ struct EventLoopTimerTests {
             // Scheduled on the loop thread so the cancellable is stored before the first tick can run.
             loop.schedule {
                 start.value = loop.now
-                let timer = loop.schedule(after: loop.now.advanced(by: .milliseconds(10)), interval: .milliseconds(10)) {
+                let timer = loop.schedule(after: loop.now.advanced(by: .milliseconds(10)), interval: .milliseconds(10))
+                {
                     ticks.append(loop.now.nanoseconds)
                     if ticks.count == 5 {
                         cancellable.value?.cancel()
@@ -202,10 +207,11 @@ struct EventLoopTimerTests {
         for index in 0..<total {
             let sentinel = ReleaseSentinel("\(index)", releases: released)
             let deadline = start.advanced(by: .milliseconds(10 + index % 50))
-            cancellables.append(loop.scheduleCancellable(after: deadline) {
-                _ = sentinel
-                fired.append(index)
-            })
+            cancellables.append(
+                loop.scheduleCancellable(after: deadline) {
+                    _ = sentinel
+                    fired.append(index)
+                })
         }
         // Even indices are cancelled from this thread...
         for index in stride(from: 0, to: total, by: 2) {

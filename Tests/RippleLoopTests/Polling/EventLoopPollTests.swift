@@ -4,6 +4,7 @@ import Glibc
 import Ripple
 import Synchronization
 import Testing
+
 @testable import RippleLoop
 
 @Suite("EventLoop: poll", .timeLimit(.minutes(5)))
@@ -219,7 +220,9 @@ struct EventLoopPollTests {
 
     @Test func pollEventsDescribeThemselves() {
         #expect(EventLoop.PollEvents.readable.description == "[readable]")
-        #expect(EventLoop.PollEvents([.writable, .disconnect, .prioritized]).description == "[writable, disconnect, prioritized]")
+        #expect(
+            EventLoop.PollEvents([.writable, .disconnect, .prioritized]).description
+                == "[writable, disconnect, prioritized]")
         #expect(EventLoop.PollEvents([]).description == "[]")
         let publisher = EventLoop.shared.poll(3, for: .readable)
         #expect(publisher.fileDescriptor == 3 && publisher.events == .readable && publisher.loop === EventLoop.shared)

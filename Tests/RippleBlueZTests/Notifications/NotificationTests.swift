@@ -60,7 +60,8 @@ import Testing
     @Test func aRefusedSocketFallsBackToStartNotify() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(.fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: "C0:FF:EE:00:00:0A")
+        try await fixture.simulator.inject(
+            .fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: "C0:FF:EE:00:00:0A")
         let listener = Collector(peripheral.listen(to: sensor))
         try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
         try await fixture.notify(Lab.sensor, [[4], [5]])
@@ -135,7 +136,7 @@ import Testing
         await overSocket.wait { $0.completion != nil }
         await overBus.wait { $0.completion != nil }
         for completion in [overSocket.completion, overBus.completion] {
-            guard case let .failure(error)? = completion else {
+            guard case .failure(let error)? = completion else {
                 Issue.record("a listener did not fail: \(String(describing: completion))")
                 continue
             }
@@ -179,7 +180,8 @@ import Testing
     @Test func aSlowSubscriberUnderDropOldestSeesTheLatestAndTheCountIsExact() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
+        let (listener, statistics) = try await flood(
+            fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
         let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
         #expect(drops.values == [7])
         #expect(statistics.received == 10)
@@ -213,7 +215,8 @@ import Testing
     @Test func aSlowSubscriberUnderFailStreamFailsAtOnceWithoutDemand() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let peripheral = try await fixture.connect()
-        let (listener, statistics) = try await flood(fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
+        let (listener, statistics) = try await flood(
+            fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
         await listener.wait { $0.completion != nil }
         guard let error = listener.failure() else {
             await fixture.stop()
@@ -282,8 +285,10 @@ import Testing
         let peripheral = try await fixture.connect("C0:FF:EE:00:00:0B")
         let controlPoint = CharacteristicReference(try BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00"))
         let led = CharacteristicReference(try BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00"))
-        let reply = try await peripheral.writeAndListen([LEDButtonCommand.setLED.rawValue, 1], to: controlPoint, reply: controlPoint)
-            .values.first { _ in true }
+        let reply = try await peripheral.writeAndListen(
+            [LEDButtonCommand.setLED.rawValue, 1], to: controlPoint, reply: controlPoint
+        )
+        .values.first { _ in true }
         #expect(reply == [LEDButtonCommand.responseCode, LEDButtonCommand.setLED.rawValue, 0x01])
         #expect(try await peripheral.readValue(led) == [1])
         await fixture.stop()
@@ -314,8 +319,12 @@ import Testing
         try await fixture.notify(Lab.sensor, [[1, 0], [7]])
         await listener.wait { $0.completion != nil }
         #expect(listener.values == [1])
-        #expect(listener.completion == .failure(.invalidValue(ValueDecodingError(
-            typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))))
+        #expect(
+            listener.completion
+                == .failure(
+                    .invalidValue(
+                        ValueDecodingError(
+                            typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))))
         await fixture.stop()
     }
 }

@@ -95,7 +95,8 @@ import Testing
     /// With bluetoothd 5.83 and later, which signal the reason (5.66's drops are all `unknown`).
     @Test func thePolicyDecidesFromTheReason() async throws {
         let fixture = try await CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)
-        let policy = ReconnectPolicy(delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
+        let policy = ReconnectPolicy(
+            delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
         let peripheral = try await connected(fixture, policy: policy)
         let listener = Collector(peripheral.listen(to: sensor))
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -159,7 +160,8 @@ import Testing
     @Test func aStreamResumesAfterBluetoothdRestarts() async throws {
         let fixture = try await fixtureWithStoredLab()
         let states = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
-        let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+        let peripheral = try await fixture.central.connect(
+            address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
         let listener = Collector(peripheral.listen(to: sensor))
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
         try await fixture.notify(Lab.sensor, [[1], [2]])
@@ -179,7 +181,8 @@ import Testing
 
     @Test func aStreamResumesAfterTheAdapterIsPoweredOffAndOn() async throws {
         let fixture = try await fixtureWithStoredLab()
-        let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+        let peripheral = try await fixture.central.connect(
+            address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
         let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
         let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
         try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -231,8 +234,9 @@ import Testing
 
     @Test func bluetoothdLeavingTheBusWithACallUnansweredIsUnavailable() {
         let error = BluetoothError(
-            .remote(name: "org.freedesktop.DBus.Error.NoReply",
-                    message: "Message recipient disconnected from message bus without replying"),
+            .remote(
+                name: "org.freedesktop.DBus.Error.NoReply",
+                message: "Message recipient disconnected from message bus without replying"),
             during: "reading 2A37")
         #expect(error.kind == .bluetoothUnavailable)
     }

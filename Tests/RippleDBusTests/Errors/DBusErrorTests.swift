@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RippleDBus
 
 @Suite struct DBusErrorTests {

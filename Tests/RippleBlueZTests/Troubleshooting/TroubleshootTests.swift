@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ripple
-@testable import RippleBlueZ
 import RippleBlueZSimulator
 import RippleLoop
 import Testing
+
+@testable import RippleBlueZ
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite(.timeLimit(.minutes(1))) struct TroubleshootTests {
     /// A fake `/sys/class/rfkill` with one Bluetooth switch and one Wi-Fi switch.
@@ -36,9 +38,10 @@ import Testing
         let fixture = try await CentralFixture(world: Lab.world)
         let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: false))
         #expect(report.isHealthy)
-        #expect(report.checks.map(\.name) == [
-            "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches", "adapter hci0 powered",
-        ])
+        #expect(
+            report.checks.map(\.name) == [
+                "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches", "adapter hci0 powered",
+            ])
         #expect(report.killSwitches == [RFKillSwitch(name: "hci0", isSoftBlocked: false, isHardBlocked: false)])
         #expect(report.bluezVersion == "5.66")
         #expect(report.interfaces.contains("org.bluez.Adapter1"))
@@ -54,7 +57,10 @@ import Testing
         #expect(!report.isHealthy)
         let failed = report.checks.filter { !$0.passed }
         #expect(failed.map(\.name) == ["kill switches", "adapter hci0 powered"])
-        #expect(failed.map(\.fix) == ["sudo rfkill unblock bluetooth", "bluetoothctl power on (or set Powered=true on /org/bluez/hci0)"])
+        #expect(
+            failed.map(\.fix) == [
+                "sudo rfkill unblock bluetooth", "bluetoothctl power on (or set Powered=true on /org/bluez/hci0)",
+            ])
         await fixture.stop()
     }
 

@@ -11,7 +11,8 @@ private let options = DBusValue.stringVariantDictionary([:])
     private func connected(
         _ configuration: BlueZSimulator.Configuration = .init(connectTimeout: .milliseconds(200))
     ) async throws -> SimulatorFixture {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: configuration)
+        let fixture = try await SimulatorFixture(
+            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: configuration)
         try await fixture.connectAndResolve(monitorPath)
         return fixture
     }
@@ -19,17 +20,25 @@ private let options = DBusValue.stringVariantDictionary([:])
     @Test func anOperationAnsweredWithAChosenErrorOnceThenNormally() async throws {
         let fixture = try await connected()
         try await fixture.simulator.inject(.fail(.notAuthorized), on: .read(0x2A38), of: monitorAddress)
-        #expect(try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == .notAuthorized)
-        #expect(try await fixture.call(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == [.bytes([1])])
+        #expect(
+            try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options])
+                == .notAuthorized)
+        #expect(
+            try await fixture.call(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == [
+                .bytes([1])
+            ])
         await fixture.stop()
     }
 
     @Test func anErrorAfterADelayAndFaultsEveryTimeUntilCleared() async throws {
         let fixture = try await connected()
         let busy = BlueZError.failed("Operation failed with ATT error: 0x0e")
-        try await fixture.simulator.inject(.failAfter(.milliseconds(20), busy), on: .read(0x2A38), of: monitorAddress, times: nil)
-        #expect(try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == busy)
-        #expect(try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == busy)
+        try await fixture.simulator.inject(
+            .failAfter(.milliseconds(20), busy), on: .read(0x2A38), of: monitorAddress, times: nil)
+        #expect(
+            try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == busy)
+        #expect(
+            try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == busy)
         try await fixture.simulator.clearFaults(of: monitorAddress)
         #expect(try await fixture.error(characteristic, "org.bluez.GattCharacteristic1", "ReadValue", [options]) == nil)
         await #expect(throws: SimulatorError.invalidWorld("a fault must apply at least once (times: 0)")) {
@@ -68,7 +77,8 @@ private let options = DBusValue.stringVariantDictionary([:])
     @Test func aPeripheralThatIsGoneCannotBeConnectedOrPaired() async throws {
         let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
         try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .failed("le-connection-abort-by-local"))
+        #expect(
+            try await fixture.error(monitorPath, deviceInterface, "Connect") == .failed("le-connection-abort-by-local"))
         #expect(try await fixture.error(monitorPath, deviceInterface, "Pair") == .failed("Page Timeout"))
         try await fixture.simulator.setInRange(true, peripheral: monitorAddress)
         #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == nil)

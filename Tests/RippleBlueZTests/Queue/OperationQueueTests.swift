@@ -35,7 +35,8 @@ import Testing
         var operations: [AnyPublisher<[UInt8], BluetoothError>] = []
         for index in 0..<50 {
             if index % 2 == 0 {
-                operations.append(peripheral.write([UInt8(index)], to: sensor).map { _ in [UInt8]() }.eraseToAnyPublisher())
+                operations.append(
+                    peripheral.write([UInt8(index)], to: sensor).map { _ in [UInt8]() }.eraseToAnyPublisher())
             } else {
                 operations.append(peripheral.read(index % 4 == 1 ? sensor : indicator))
             }

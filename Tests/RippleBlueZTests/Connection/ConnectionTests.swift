@@ -1,7 +1,7 @@
 import Ripple
 import RippleBlueZ
-import RippleDBus
 import RippleBlueZSimulator
+import RippleDBus
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
@@ -48,7 +48,8 @@ import Testing
         var slow = Lab.peripheral
         slow.connectionDelay = .seconds(20)
         let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(slow)]))
-        let connecting = Collector(fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+        let connecting = Collector(
+            fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
         do {
             _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(200))
@@ -64,13 +65,19 @@ import Testing
     /// With bluetoothd 5.83 and later, which signal `Device1.Disconnected(reason, message)`.
     @Test func aRemoteDisconnectionIsAnEventWithItsReasonAndLeavesTheConnectedList() async throws {
         let fixture = try await CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)
-        let connected = Collector(fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+        let connected = Collector(
+            fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
         let peripheral = try await fixture.connect()
         let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
         try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
         await events.wait { !$0.values.isEmpty }
-        #expect(events.values == [.disconnected(peripheral, DisconnectionReason(
-            name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))])
+        #expect(
+            events.values == [
+                .disconnected(
+                    peripheral,
+                    DisconnectionReason(
+                        name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))
+            ])
         await connected.wait { $0.values == [[], [Lab.address], []] }
         #expect(!peripheral.isConnected)
         await fixture.stop()
@@ -87,9 +94,10 @@ import Testing
         let again = try await fixture.connect()
         for try await _ in fixture.central.disconnect(again).values {}
         await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
-        #expect(events.values.filter { $0.name == "disconnected" } == [
-            .disconnected(peripheral, .unknown), .disconnected(again, .local),
-        ])
+        #expect(
+            events.values.filter { $0.name == "disconnected" } == [
+                .disconnected(peripheral, .unknown), .disconnected(again, .local),
+            ])
         await fixture.stop()
     }
 
@@ -127,8 +135,12 @@ import Testing
         await discovery.wait { $0.completion != nil }
         #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
         #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
-        #expect(events.values.last == .disconnected(peripheral, DisconnectionReason(
-            name: "org.bluez.Reason.Unknown", message: "the central was closed")))
+        #expect(
+            events.values.last
+                == .disconnected(
+                    peripheral,
+                    DisconnectionReason(
+                        name: "org.bluez.Reason.Unknown", message: "the central was closed")))
         await fixture.stop()
     }
 }
@@ -140,8 +152,10 @@ import Testing
         let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))
         let other = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
         let path = try DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_0A")
-        _ = try await other.call(destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Connect")
-            .values.first { _ in true }
+        _ = try await other.call(
+            destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Connect"
+        )
+        .values.first { _ in true }
         // Resolved or about to be: either way the central has it ready without scanning or connecting again.
         let peripheral = try await fixture.central.connect(address: Lab.address)
         #expect(peripheral.isConnected)

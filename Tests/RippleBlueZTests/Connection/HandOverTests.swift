@@ -22,7 +22,8 @@ import Testing
         // held the notification socket.
         let tool = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
         _ = try await tool.call(
-            destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1", member: "StartNotify"
+            destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1",
+            member: "StartNotify"
         ).values.first { _ in true }
         // The central's operations wait meanwhile.
         let waitingRead = Collector(peripheral.read(sensor))
