@@ -24,29 +24,48 @@ public final class Central: Sendable {
     let core: CentralCore
 
     /// A central on `bus` (the system bus by default, where bluetoothd is), using the adapter named
-    /// `adapter` (`"hci1"`) or the default one, with a connection of its own on `loop`. Throws
-    /// ``BluetoothError/Kind/bluetoothUnavailable`` when the bus cannot be reached, and
-    /// ``BluetoothError/Kind/notAuthorizedOnBus`` when it refuses this process.
-    public convenience init(bus: DBusBus = .system, adapter: String? = nil, loop: EventLoop = .shared)
-        throws(BluetoothError)
-    {
+    /// `adapter` (`"hci1"`) or the default one, with a connection of its own on `loop`.
+    ///
+    /// - Parameters:
+    ///   - bus: the bus bluetoothd is on.
+    ///   - adapter: the adapter's name, or nil for the default one.
+    ///   - loop: the loop the central delivers on.
+    ///   - attributeTimeout: how long a GATT operation waits for its service, characteristic or descriptor
+    ///     when bluetoothd has not exported it (yet) — while it resolves a database again after a
+    ///     reconnection or a Service Changed — before failing with ``BluetoothError/Kind/attributeNotFound``.
+    /// - Throws: ``BluetoothError/Kind/bluetoothUnavailable`` when the bus cannot be reached, and
+    ///   ``BluetoothError/Kind/notAuthorizedOnBus`` when it refuses this process.
+    public convenience init(
+        bus: DBusBus = .system, adapter: String? = nil, loop: EventLoop = .shared,
+        attributeTimeout: Duration = .seconds(5)
+    ) throws(BluetoothError) {
         let connection: DBusConnection
         do {
             connection = try DBusConnection(bus: bus, loop: loop)
         } catch {
             throw BluetoothError(error, during: "connecting to \(bus)")
         }
-        self.init(connection: connection, adapter: adapter, ownsConnection: true)
+        self.init(connection: connection, adapter: adapter, ownsConnection: true, attributeTimeout: attributeTimeout)
     }
 
     /// A central on an existing connection (which it does not close), using the adapter named `adapter`
     /// or the default one.
-    public convenience init(connection: DBusConnection, adapter: String? = nil) {
-        self.init(connection: connection, adapter: adapter, ownsConnection: false)
+    ///
+    /// - Parameters:
+    ///   - connection: the connection to bluetoothd's bus.
+    ///   - adapter: the adapter's name, or nil for the default one.
+    ///   - attributeTimeout: how long a GATT operation waits for an attribute bluetoothd has not exported
+    ///     (yet): see ``init(bus:adapter:loop:attributeTimeout:)``.
+    public convenience init(
+        connection: DBusConnection, adapter: String? = nil, attributeTimeout: Duration = .seconds(5)
+    ) {
+        self.init(connection: connection, adapter: adapter, ownsConnection: false, attributeTimeout: attributeTimeout)
     }
 
-    private init(connection: DBusConnection, adapter: String?, ownsConnection: Bool) {
-        core = CentralCore(connection: connection, adapterName: adapter, ownsConnection: ownsConnection)
+    private init(connection: DBusConnection, adapter: String?, ownsConnection: Bool, attributeTimeout: Duration) {
+        core = CentralCore(
+            connection: connection, adapterName: adapter, ownsConnection: ownsConnection,
+            attributeTimeout: attributeTimeout)
         core.central = self
         core.start()
     }

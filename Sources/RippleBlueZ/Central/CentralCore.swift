@@ -1,43 +1,69 @@
 import Ripple
 import RippleDBus
 import RippleLoop
+import Synchronization
 
-/// The central's mirror of bluetoothd: its object tree (from one `ObjectManager` subscription), the
-/// state derived from it, and the bookkeeping of discovery, connections and notification sessions.
+/// The central's mirror of bluetoothd — its object tree (from one `ObjectManager` subscription) and
+/// the state derived from it — and the state machines that drive connections and GATT operations.
 ///
-/// Every event from the bus arrives on the loop thread; the mirror is guarded by `lock` so that
-/// operations started on any thread can read it. Subjects are sent to outside the lock.
+/// Two rules, one per kind of state:
+/// - **The machines and their bookkeeping** (``Confined``) are confined to the loop thread. Every event
+///   from the bus and every timer arrives there; a request from another thread goes there through
+///   ``perform(_:)``, which also runs one piece of work at a time: work started by a callback during
+///   another (a subscriber cancelling from inside a value) waits for it to end.
+/// - **The mirror** (the tree, and each peripheral's connection phase as the machines decided it) is
+///   written on the loop thread and read from any thread, under `lock`, so that handles and lookups
+///   (``Peripheral/isConnected``, ``Peripheral/services``) answer at once. Discovery and notification
+///   sessions still keep their books under the same lock.
 final class CentralCore: Sendable {
     let connection: DBusConnection
     let loop: EventLoop
     let adapterName: String?
     let ownsConnection: Bool
+    /// How long a GATT operation waits for its attribute to be exported.
+    let attributeTimeout: Duration
 
+    /// Guards the mirror and the discovery and notification books.
     let lock = Lock()
     nonisolated(unsafe) var tree = DBusObjectManagerState()
-    /// Whether `org.bluez` has an owner (nil before the bus answered).
-    nonisolated(unsafe) private var hasOwner: Bool?
-    /// Why the tree subscription failed (access denied, …), until bluetoothd changes owner.
-    nonisolated(unsafe) private var treeFailure: DBusError?
-    nonisolated(unsafe) private var treeReceived = false
-    nonisolated(unsafe) private var treeSubscription: AnyCancellable?
-    nonisolated(unsafe) private var subscriptions: [AnyCancellable] = []
-
-    /// Discovery sessions, connection attempts and notification sessions (guarded by `lock`).
+    /// Each peripheral's connection phase, as its machine last published it.
+    nonisolated(unsafe) var phases: [DBusObjectPath: ConnectionStateMachine.Phase] = [:]
+    /// Discovery sessions and notification sessions (guarded by `lock`).
     nonisolated(unsafe) var discovery = DiscoveryBook()
-    nonisolated(unsafe) var attempts: [DBusObjectPath: ConnectionAttempt] = [:]
-    nonisolated(unsafe) var connectedPaths: [DBusObjectPath: Peripheral] = [:]
-    nonisolated(unsafe) var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
     nonisolated(unsafe) var notifications = NotificationBook()
-    /// The connection tasks of each peripheral, by upper-case address, in the order added.
-    nonisolated(unsafe) var connectionTasks: [String: [(id: Int, task: ConnectionTask)]] = [:]
-    /// The peripherals lent to another tool (``PeripheralHandOver``).
-    nonisolated(unsafe) var handedOver: Set<DBusObjectPath> = []
-    /// The peripherals under a reconnection policy.
-    nonisolated(unsafe) var reconnections: [DBusObjectPath: ReconnectState] = [:]
-    /// Each device's GATT operation queue.
-    nonisolated(unsafe) var gattQueues: [DBusObjectPath: GATTOperationQueue] = [:]
-    nonisolated(unsafe) private var lastID = 0
+
+    /// What the loop thread alone touches.
+    struct Confined {
+        /// Whether `org.bluez` has an owner (nil before the bus answered).
+        var hasOwner: Bool?
+        /// Why the tree subscription failed (access denied, …), until bluetoothd changes owner.
+        var treeFailure: DBusError?
+        var treeReceived = false
+        var treeSubscription: AnyCancellable?
+        var subscriptions: [AnyCancellable] = []
+        /// Whether ``perform(_:)`` is running work, and the work that waits for it.
+        var busy = false
+        var deferred: [@Sendable () -> Void] = []
+        /// Each peripheral's connection: its machine, and what its actions left running.
+        var connections: [DBusObjectPath: ConnectionRecord] = [:]
+        /// The `connect` subscriptions waiting for an attempt.
+        var connectSubscribers: [Int: OperationSubscription<Peripheral>] = [:]
+        /// The connection tasks of each peripheral, by upper-case address, in the order added.
+        var connectionTasks: [String: [(id: Int, task: ConnectionTask)]] = [:]
+        /// The peripherals lent to another tool (``PeripheralHandOver``).
+        var handedOver: Set<DBusObjectPath> = []
+        /// Each device's GATT operation queue, and the operations in it.
+        var queues: [DBusObjectPath: GATTQueueStateMachine] = [:]
+        var operations: [Int: GATTOperationRecord] = [:]
+        /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).
+        var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
+        /// Events a machine refused (the last ones), and how many.
+        var violations: [StateMachineViolation] = []
+        var violationCount = 0
+    }
+
+    let confined: LoopConfined<Confined>
+    private let lastID = Atomic<Int>(0)
 
     let state = CurrentValueSubject<CentralState, Never>(.unknown)
     /// Each change of the tree, after it is applied.
@@ -50,94 +76,121 @@ final class CentralCore: Sendable {
     /// Back to the public object, for the peripherals the core creates (weak: the central owns the core).
     nonisolated(unsafe) weak var central: Central?
 
-    init(connection: DBusConnection, adapterName: String?, ownsConnection: Bool) {
+    init(connection: DBusConnection, adapterName: String?, ownsConnection: Bool, attributeTimeout: Duration) {
         self.connection = connection
         self.loop = connection.loop
         self.adapterName = adapterName
         self.ownsConnection = ownsConnection
+        self.attributeTimeout = attributeTimeout
+        confined = LoopConfined(Confined(), to: connection.loop)
+    }
+
+    /// Runs `work` on the loop thread, after the work under way: at once when called on the loop
+    /// thread outside other work, later otherwise.
+    ///
+    /// - Parameter work: reads and changes the confined state, and performs what follows.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        guard loop.isInLoopThread else {
+            loop.schedule { [self] in perform(work) }
+            return
+        }
+        guard !confined.value.busy else {
+            confined.value.deferred.append(work)
+            return
+        }
+        confined.value.busy = true
+        work()
+        while !confined.value.deferred.isEmpty {
+            let next = confined.value.deferred.removeFirst()
+            next()
+        }
+        confined.value.busy = false
     }
 
     /// Starts following bluetoothd: its owner and its tree.
     func start() {
-        let owner = connection.nameOwner(of: BlueZ.service).sink(
-            receiveCompletion: { [weak self] _ in self?.busClosed() },
-            receiveValue: { [weak self] owner in self?.ownerChanged(owner) })
-        let reasons = connection.signals(from: BlueZ.service, interface: BlueZ.device, member: "Disconnected").sink(
-            receiveCompletion: { _ in },
-            receiveValue: { [weak self] message in self?.disconnectedSignal(message) })
-        // Characteristic values take the connection's fast path: a notification over StartNotify is a
-        // `Value` change that skips the object tree (the tree's `Value` stays as it was).
-        let values = connection.byteArrayPropertyChanges(
-            from: BlueZ.service, interface: BlueZ.characteristic, property: "Value"
-        )
-        .sink(
-            receiveCompletion: { _ in },
-            receiveValue: { [weak self] change in self?.characteristicValueChanged(change.path, to: change.bytes) })
-        lock.withLock { subscriptions = [owner, reasons, values] }
-        subscribeToTree()
+        perform { [self] in
+            let owner = connection.nameOwner(of: BlueZ.service).sink(
+                receiveCompletion: { [weak self] _ in self?.perform { [weak self] in self?.busClosed() } },
+                receiveValue: { [weak self] owner in self?.perform { [weak self] in self?.ownerChanged(owner) } })
+            let reasons = connection.signals(from: BlueZ.service, interface: BlueZ.device, member: "Disconnected")
+                .sink(
+                    receiveCompletion: { _ in },
+                    receiveValue: { [weak self] message in
+                        self?.perform { [weak self] in self?.disconnectedSignal(message) }
+                    })
+            // Characteristic values take the connection's fast path: a notification over StartNotify is a
+            // `Value` change that skips the object tree (the tree's `Value` stays as it was).
+            let values = connection.byteArrayPropertyChanges(
+                from: BlueZ.service, interface: BlueZ.characteristic, property: "Value"
+            )
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { [weak self] change in self?.characteristicValueChanged(change.path, to: change.bytes) })
+            confined.value.subscriptions = [owner, reasons, values]
+            subscribeToTree()
+        }
     }
 
+    /// Stops following bluetoothd: streams under way end, whether or not the connection is the
+    /// central's own; its own connection closes.
     func stop() {
-        let cancellables = lock.withLock { () -> [AnyCancellable] in
-            defer {
-                subscriptions = []
-                treeSubscription = nil
-            }
-            return subscriptions + (treeSubscription.map { [$0] } ?? [])
+        perform { [self] in
+            let cancellables =
+                confined.value.subscriptions + (confined.value.treeSubscription.map { [$0] } ?? [])
+            confined.value.subscriptions = []
+            confined.value.treeSubscription = nil
+            for cancellable in cancellables { cancellable.cancel() }
+            failEverything(with: BluetoothError(.bluetoothUnavailable, "the central was closed"), final: true)
+            if ownsConnection { connection.close() }
         }
-        for cancellable in cancellables { cancellable.cancel() }
-        // Streams under way end now, whether or not the connection is the central's own.
-        failEverything(with: BluetoothError(.bluetoothUnavailable, "the central was closed"), final: true)
-        if ownsConnection { connection.close() }
     }
 
     private func subscribeToTree() {
         let subscription = connection.managedObjects(destination: BlueZ.service).sink(
             receiveCompletion: { [weak self] completion in
-                if case .failure(let error) = completion { self?.treeFailed(error) }
+                if case .failure(let error) = completion { self?.perform { [weak self] in self?.treeFailed(error) } }
             },
-            receiveValue: { [weak self] event in self?.apply(event) })
-        lock.withLock { treeSubscription = subscription }
+            receiveValue: { [weak self] event in self?.perform { [weak self] in self?.apply(event) } })
+        confined.value.treeSubscription = subscription
     }
 
     // MARK: Events from the bus
 
     private func ownerChanged(_ owner: String?) {
-        let retry = lock.withLock { () -> Bool in
-            hasOwner = owner != nil
-            // A failed subscription is tried again when bluetoothd comes (back).
-            guard owner != nil, treeFailure != nil else { return false }
-            treeFailure = nil
-            return true
+        confined.value.hasOwner = owner != nil
+        // A failed subscription is tried again when bluetoothd comes (back).
+        if owner != nil, confined.value.treeFailure != nil {
+            confined.value.treeFailure = nil
+            subscribeToTree()
         }
-        if retry { subscribeToTree() }
         if owner == nil { failEverything(with: .bluetoothUnavailable) }
         updateState()
     }
 
     private func treeFailed(_ error: DBusError) {
-        lock.withLock {
-            treeFailure = error
-            treeSubscription = nil
-        }
+        confined.value.treeFailure = error
+        confined.value.treeSubscription = nil
         updateState()
     }
 
     private func busClosed() {
-        lock.withLock { hasOwner = false }
+        confined.value.hasOwner = false
         failEverything(with: BluetoothError(.bluetoothUnavailable, "the connection to the bus closed"), final: true)
         updateState()
     }
 
-    private func apply(_ event: DBusObjectManagerEvent) {
-        lock.withLock {
-            tree.apply(event)
-            treeReceived = true
-        }
+    /// Applies a change of bluetoothd's tree and lets every part of the central react to it.
+    ///
+    /// - Parameter event: the change, from the tree subscription or a refreshed tree.
+    func apply(_ event: DBusObjectManagerEvent) {
+        lock.withLock { tree.apply(event) }
+        confined.value.treeReceived = true
         if Self.mayChangeState(event) { updateState() }
         connectionTreeEvent(event)
         notificationTreeEvent(event)
         discoveryTreeEvent(event)
+        operationTreeEvent(event)
         treeEvents.send(event)
     }
 
@@ -171,12 +224,13 @@ final class CentralCore: Sendable {
     }
 
     private func computeState() -> CentralState {
-        let (owner, failure, received) = lock.withLock { (hasOwner, treeFailure, treeReceived) }
+        let owner = confined.value.hasOwner
+        let failure = confined.value.treeFailure
         if let failure, failure.remoteName == "org.freedesktop.DBus.Error.AccessDenied" { return .notAuthorized }
         guard let owner else { return .unknown }
         guard owner else { return .bluetoothUnavailable }
         if failure != nil { return .bluetoothUnavailable }
-        guard received else { return .unknown }
+        guard confined.value.treeReceived else { return .unknown }
         guard let adapter else { return .noAdapter }
         return adapter.isPowered ? .poweredOn : .poweredOff
     }
@@ -198,12 +252,9 @@ final class CentralCore: Sendable {
         state.value.error
     }
 
-    /// A new identifier for a discovery client, a connection subscriber or a listener.
+    /// A new identifier for a discovery client, a connection subscriber, an operation or a listener.
     func nextID() -> Int {
-        lock.withLock {
-            lastID += 1
-            return lastID
-        }
+        lastID.add(1, ordering: .relaxed).newValue
     }
 
     /// Ends what is under way when bluetoothd or the adapter goes. Peripherals under a reconnection
@@ -211,8 +262,19 @@ final class CentralCore: Sendable {
     /// `final` (the central or its bus closed).
     private func failEverything(with error: BluetoothError, final: Bool = false) {
         failDiscovery(with: error, interruption: !final)
-        failAttempts(with: error, final: final)
-        failNotifications(with: error)
+        connectionsLostBluetooth(error, final: final)
+        failNotifications(with: error, sparing: heldForReconnection())
+    }
+
+    // MARK: Violations
+
+    /// Records an event a machine refused (the last 32 are kept).
+    ///
+    /// - Parameter violation: what the machine threw.
+    func record(_ violation: StateMachineViolation) {
+        confined.value.violationCount += 1
+        confined.value.violations.append(violation)
+        if confined.value.violations.count > 32 { confined.value.violations.removeFirst() }
     }
 
     // MARK: Reading the tree
@@ -247,6 +309,6 @@ final class CentralCore: Sendable {
         guard let path = message.path, message.body.count >= 2, let name = message.body[0].string,
             let text = message.body[1].string
         else { return }
-        lock.withLock { disconnectReasons[path] = DisconnectionReason(name: name, message: text) }
+        confined.value.disconnectReasons[path] = DisconnectionReason(name: name, message: text)
     }
 }

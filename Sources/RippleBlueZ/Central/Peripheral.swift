@@ -25,8 +25,10 @@ public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
     /// Its name as bluetoothd knows it now (the advertised or GATT name), if any.
     public var name: String? { central.core.deviceProperties(path)?["Name"]?.string }
 
-    /// Whether it is connected now.
-    public var isConnected: Bool { central.core.deviceProperties(path)?["Connected"]?.boolean ?? false }
+    /// Whether it is connected now, as its central sees it: true from the moment its link is up,
+    /// false once ``Central/disconnect(_:)`` has emitted (or the link dropped); for a peripheral the
+    /// central never connected, what bluetoothd says (another program's link).
+    public var isConnected: Bool { central.core.isConnected(path) }
 
     /// "Ripple HRM (C0:FF:EE:00:00:01)".
     public var description: String { name.map { "\($0) (\(address))" } ?? address }

@@ -1,6 +1,5 @@
 import Ripple
 import RippleDBus
-import Synchronization
 
 /// An operation run on a peripheral after each connection and reconnection, before it is ready: an
 /// authentication write, a configuration read. It gets a handle whose operations go before every
@@ -14,58 +13,69 @@ extension Central {
     /// order they were added; the peripheral's other GATT operations wait until then. A task that fails
     /// fails the connection (``BluetoothError/Kind/connectionFailed`` with the task's error) and the link is
     /// taken down. The task stays until the returned cancellable is cancelled or released.
+    ///
+    /// - Parameters:
+    ///   - address: the peripheral's Bluetooth address.
+    ///   - task: the operation, given the privileged handle.
+    /// - Returns: what removes the task.
     public func onConnect(_ address: String, perform task: @escaping ConnectionTask) -> AnyCancellable {
         let core = self.core
         let key = address.uppercased()
         let id = core.nextID()
-        core.lock.withLock { core.connectionTasks[key, default: []].append((id, task)) }
+        core.perform { core.confined.value.connectionTasks[key, default: []].append((id, task)) }
         return AnyCancellable {
-            core.lock.withLock {
-                core.connectionTasks[key]?.removeAll { $0.id == id }
-                if core.connectionTasks[key]?.isEmpty == true { core.connectionTasks[key] = nil }
+            core.perform {
+                core.confined.value.connectionTasks[key]?.removeAll { $0.id == id }
+                if core.confined.value.connectionTasks[key]?.isEmpty == true {
+                    core.confined.value.connectionTasks[key] = nil
+                }
             }
         }
     }
 }
 
 extension CentralCore {
-    /// Runs the connection tasks of the peripheral at `path` (its queue held for everyone else), then
-    /// `finish` with nil, or with the failure of the first task that failed.
-    func runConnectionTasks(_ path: DBusObjectPath, then finish: @escaping @Sendable (BluetoothError?) -> Void) {
-        guard let central, let address = deviceProperties(path)?["Address"]?.string else {
-            finish(nil)
-            return
-        }
-        let tasks = lock.withLock { connectionTasks[address.uppercased()]?.map(\.task) ?? [] }
-        guard !tasks.isEmpty else {
-            finish(nil)
-            return
-        }
-        let queue = gattQueue(for: path)
-        queue.hold()
-        let released = Atomic(false)
-        let release: @Sendable () -> Void = {
-            // Once: the chain ends, or the attempt is abandoned.
-            if !released.exchange(true, ordering: .acquiringAndReleasing) { queue.release() }
-        }
+    /// Whether connection tasks are registered for the peripheral at `path`.
+    func hasConnectionTasks(_ path: DBusObjectPath) -> Bool {
+        guard let record = confined.value.connections[path] else { return false }
+        return confined.value.connectionTasks[record.peripheral.address.uppercased()]?.isEmpty == false
+    }
+
+    /// Runs the connection tasks of the peripheral at `path`, its queue held for everyone else; their
+    /// end goes to its connection machine.
+    ///
+    /// - Parameter path: the device's object path.
+    /// - Returns: false when there was no task to run.
+    func runConnectionTasks(_ path: DBusObjectPath) -> Bool {
+        guard let central, let record = confined.value.connections[path] else { return false }
+        let address = record.peripheral.address
+        let tasks = confined.value.connectionTasks[address.uppercased()]?.map(\.task) ?? []
+        guard !tasks.isEmpty else { return false }
+        queueEvent(path, .hold(.connectionTasks))
         let privileged = Peripheral(central: central, address: address, path: path, isInConnectionTask: true)
         let chain = Publishers.Sequence<[ConnectionTask], BluetoothError>(sequence: tasks)
             .flatMap(maxPublishers: .max(1)) { task in task(privileged).collect() }
             .collect()
-            .handleEvents(receiveCancel: release)
         let subscription = chain.sink(
-            receiveCompletion: { completion in
-                release()
-                if case .failure(let error) = completion {
-                    finish(
-                        BluetoothError(
-                            .connectionFailed, "a connection task failed: \(error.message)", bluezName: error.bluezName,
-                            bluezMessage: error.bluezMessage))
-                } else {
-                    finish(nil)
+            receiveCompletion: { [weak self] completion in
+                self?.perform { [weak self] in
+                    guard let self, self.confined.value.connections[path]?.tasks != nil else { return }
+                    confined.value.connections[path]?.tasks = nil
+                    queueEvent(path, .release(.connectionTasks))
+                    if case .failure(let error) = completion {
+                        connectionEvent(
+                            path,
+                            .tasksFailed(
+                                BluetoothError(
+                                    .connectionFailed, "a connection task failed: \(error.message)",
+                                    bluezName: error.bluezName, bluezMessage: error.bluezMessage)))
+                    } else {
+                        connectionEvent(path, .tasksFinished)
+                    }
                 }
             },
             receiveValue: { _ in })
-        lock.withLock { attempts[path]?.tasks = subscription }
+        confined.value.connections[path]?.tasks = subscription
+        return true
     }
 }

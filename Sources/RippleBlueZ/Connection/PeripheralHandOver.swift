@@ -63,16 +63,15 @@ extension Peripheral {
     /// and with ``BluetoothError/Kind/inProgress`` when it is already handed over.
     public func handOver() async throws(BluetoothError) -> PeripheralHandOver {
         let core = central.core
-        if let error = core.gattError(self) { throw error }
-        let fresh = core.lock.withLock { core.handedOver.insert(path).inserted }
-        guard fresh else { throw BluetoothError(.inProgress, "\(address) is already handed over") }
-        core.gattQueue(for: path).hold()
-        let prefix = path.description + "/"
-        let acquired = core.lock.withLock {
-            core.notifications.sessions.filter { $0.key.description.hasPrefix(prefix) && $0.value.socket != nil }.map(
-                \.key)
+        let peripheral = self
+        let lent = await withCheckedContinuation { continuation in
+            core.perform { continuation.resume(returning: core.lend(peripheral)) }
         }
-        core.suspendNotifications(under: path)
+        let acquired: [DBusObjectPath]
+        switch lent {
+        case .success(let paths): acquired = paths
+        case .failure(let error): throw error
+        }
         await core.waitUntilReleased(acquired, within: .seconds(2))
         return PeripheralHandOver(peripheral: self, core: core)
     }
@@ -101,14 +100,38 @@ extension CentralCore {
         for await _ in changes where !stillAcquired() { return }
     }
 
-    /// A hand-over ended: the queue lets go, and the sessions start again when the link is up.
+    /// Lends `peripheral`: its queue holds, its notification sessions stop.
+    ///
+    /// - Parameter peripheral: the peripheral to lend.
+    /// - Returns: the characteristics whose notification sockets were open (bluetoothd must see them
+    ///   closed), or why it cannot be lent.
+    func lend(_ peripheral: Peripheral) -> Result<[DBusObjectPath], BluetoothError> {
+        if let error = gattError(peripheral) { return .failure(error) }
+        guard confined.value.handedOver.insert(peripheral.path).inserted else {
+            return .failure(BluetoothError(.inProgress, "\(peripheral.address) is already handed over"))
+        }
+        queueEvent(peripheral.path, .hold(.handOver))
+        let prefix = peripheral.path.description + "/"
+        let acquired = lock.withLock {
+            notifications.sessions.filter { $0.key.description.hasPrefix(prefix) && $0.value.socket != nil }.map(\.key)
+        }
+        suspendNotifications(under: peripheral.path)
+        return .success(acquired)
+    }
+
+    /// A hand-over ended: the queue lets go, and the sessions start again when the link is up (or the
+    /// reconnection held for it goes).
+    ///
+    /// - Parameter peripheral: the peripheral given back.
     func endHandOver(_ peripheral: Peripheral) {
-        guard lock.withLock({ handedOver.remove(peripheral.path) != nil }) else { return }
-        gattQueue(for: peripheral.path).release()
-        if gattError(peripheral) == nil {
-            rearmNotifications(under: peripheral.path, peripheral: peripheral)
-        } else if operationError() == nil {
-            reconnectionsMayResume()
+        perform { [self] in
+            guard confined.value.handedOver.remove(peripheral.path) != nil else { return }
+            queueEvent(peripheral.path, .release(.handOver))
+            if gattError(peripheral) == nil {
+                rearmNotifications(under: peripheral.path, peripheral: peripheral)
+            } else if canReconnect(peripheral.path), heldForReconnection().contains(peripheral.path) {
+                connectionEvent(peripheral.path, .reconnectAllowed)
+            }
         }
     }
 }

@@ -46,13 +46,27 @@ extension CentralCore {
         }
     }
 
-    /// Checks that `peripheral` is ready for GATT operations.
+    /// Checks that `peripheral` is ready for GATT operations: connected and resolved as this central
+    /// sees it (its connection tasks running counts), or — when this central has not been involved —
+    /// as bluetoothd's tree says.
+    ///
+    /// - Parameter peripheral: the peripheral.
+    /// - Returns: nil when operations can run, else why not.
     func gattError(_ peripheral: Peripheral) -> BluetoothError? {
         if let error = operationError() { return error }
-        guard let properties = deviceProperties(peripheral.path) else {
+        let (properties, phase) = lock.withLock {
+            (tree.properties(of: peripheral.path, interface: BlueZ.device), phases[peripheral.path])
+        }
+        guard let properties else {
             return BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(peripheral.address)")
         }
-        guard properties["ServicesResolved"]?.boolean == true else {
+        let usable: Bool
+        switch phase ?? .unknown {
+        case .ready, .runningTasks: usable = true
+        case .connecting, .linkUp, .down: usable = false
+        case .unknown: usable = properties["ServicesResolved"]?.boolean == true
+        }
+        guard usable else {
             return BluetoothError(
                 .notConnected, "\(peripheral.address) is not connected (or its services are not resolved yet)")
         }

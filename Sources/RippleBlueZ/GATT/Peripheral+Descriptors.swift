@@ -14,12 +14,9 @@ extension Peripheral {
         let peripheral = self
         let description = "reading descriptor \(descriptor) of \(characteristic) of \(address)"
         return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) {
-            () -> AnyPublisher<[UInt8], BluetoothError> in
-            switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
-            case .failure(let error):
-                return Fail(error: error).eraseToAnyPublisher()
-            case .success(let found):
-                return core.readValue(
+            () -> Result<AnyPublisher<[UInt8], BluetoothError>, BluetoothError> in
+            core.descriptor(descriptor, of: characteristic, peripheral: peripheral).map { found in
+                core.readValue(
                     at: found.path, interface: BlueZ.descriptor,
                     operation: description)
             }
@@ -38,12 +35,9 @@ extension Peripheral {
         let peripheral = self
         let description = "writing descriptor \(descriptor) of \(characteristic) of \(address)"
         return core.queued(on: path, description, timeout: timeout, urgent: isInConnectionTask) {
-            () -> AnyPublisher<Void, BluetoothError> in
-            switch core.descriptor(descriptor, of: characteristic, peripheral: peripheral) {
-            case .failure(let error):
-                return Fail(error: error).eraseToAnyPublisher()
-            case .success(let found):
-                return core.writeValue(
+            () -> Result<AnyPublisher<Void, BluetoothError>, BluetoothError> in
+            core.descriptor(descriptor, of: characteristic, peripheral: peripheral).map { found in
+                core.writeValue(
                     bytes, at: found.path, interface: BlueZ.descriptor, options: [:],
                     operation: description)
             }

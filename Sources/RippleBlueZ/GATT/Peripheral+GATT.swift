@@ -31,38 +31,37 @@ extension Peripheral {
         let peripheral = self
         return core.queued(
             on: path, "reading \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask
-        ) { () -> AnyPublisher<[UInt8], BluetoothError> in
-            switch core.characteristic(characteristic, of: peripheral) {
-            case .failure(let error):
-                return Fail(error: error).eraseToAnyPublisher()
-            case .success(let found):
-                // Counted before the call can leave: its echo may come back before any subscription event.
-                // It ends once: with its value, its failure, or a cancellation (which also follows a value
-                // when the subscriber takes just the first).
-                core.readStarted(found.path)
-                let ended = Atomic(false)
-                let end: @Sendable ([UInt8]?) -> Void = { value in
-                    if !ended.exchange(true, ordering: .acquiringAndReleasing) {
-                        core.readEnded(found.path, value: value)
+        ) { () -> Result<AnyPublisher<[UInt8], BluetoothError>, BluetoothError> in
+            core.characteristic(characteristic, of: peripheral).map { found in
+                Deferred { () -> AnyPublisher<[UInt8], BluetoothError> in
+                    // Counted before the call can leave: its echo may come back before any subscription event.
+                    // It ends once: with its value, its failure, or a cancellation (which also follows a value
+                    // when the subscriber takes just the first).
+                    core.readStarted(found.path)
+                    let ended = Atomic(false)
+                    let end: @Sendable ([UInt8]?) -> Void = { value in
+                        if !ended.exchange(true, ordering: .acquiringAndReleasing) {
+                            core.readEnded(found.path, value: value)
+                        }
                     }
-                }
-                return core.readValue(
-                    at: found.path, interface: BlueZ.characteristic,
-                    operation: "reading \(characteristic) of \(peripheral.address)"
-                )
-                .handleEvents(
-                    receiveOutput: { end($0) },
-                    receiveCompletion: { _ in end(nil) },
-                    receiveCancel: { end(nil) }
-                )
-                .catch { error in
-                    core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
-                        core.readValue(
-                            at: moved.path, interface: BlueZ.characteristic,
-                            operation: "reading \(characteristic) of \(peripheral.address)")
+                    return core.readValue(
+                        at: found.path, interface: BlueZ.characteristic,
+                        operation: "reading \(characteristic) of \(peripheral.address)"
+                    )
+                    .handleEvents(
+                        receiveOutput: { end($0) },
+                        receiveCompletion: { _ in end(nil) },
+                        receiveCancel: { end(nil) }
+                    )
+                    .catch { error in
+                        core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
+                            core.readValue(
+                                at: moved.path, interface: BlueZ.characteristic,
+                                operation: "reading \(characteristic) of \(peripheral.address)")
+                        }
                     }
-                }
-                .eraseToAnyPublisher()
+                    .eraseToAnyPublisher()
+                }.eraseToAnyPublisher()
             }
         }
     }
@@ -92,40 +91,38 @@ extension Peripheral {
         let peripheral = self
         return core.queued(
             on: path, "writing \(characteristic) of \(address)", timeout: timeout, urgent: isInConnectionTask
-        ) { () -> AnyPublisher<Void, BluetoothError> in
+        ) { () -> Result<AnyPublisher<Void, BluetoothError>, BluetoothError> in
             let found: GATTCharacteristic
             switch core.characteristic(characteristic, of: peripheral) {
             case .success(let value): found = value
-            case .failure(let error): return Fail(error: error).eraseToAnyPublisher()
+            case .failure(let error): return .failure(error)
             }
             let operation = "writing \(characteristic) of \(peripheral.address)"
             if bytes.count > 512 {
-                return Fail(
-                    error: BluetoothError(
-                        .invalidArgument, "\(operation): \(bytes.count) bytes are more than an attribute holds (512)")
-                )
-                .eraseToAnyPublisher()
+                return .failure(
+                    BluetoothError(
+                        .invalidArgument, "\(operation): \(bytes.count) bytes are more than an attribute holds (512)"))
             }
             if type == .withoutResponse, let mtu = peripheral.mtu(of: characteristic), bytes.count > mtu - 3 {
-                return Fail(
-                    error: BluetoothError(
+                return .failure(
+                    BluetoothError(
                         .invalidArgument,
                         "\(operation): \(bytes.count) bytes do not fit in one write without response (MTU \(mtu) allows \(mtu - 3))"
-                    )
-                )
-                .eraseToAnyPublisher()
+                    ))
             }
             let options: [String: DBusValue] = ["type": .string(type == .withResponse ? "request" : "command")]
-            return core.writeValue(
-                bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation
-            )
-            .catch { error in
-                core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
-                    core.writeValue(
-                        bytes, at: moved.path, interface: BlueZ.characteristic, options: options, operation: operation)
+            return .success(
+                core.writeValue(
+                    bytes, at: found.path, interface: BlueZ.characteristic, options: options, operation: operation
+                )
+                .catch { error in
+                    core.retryOnMovedAttribute(error, characteristic, of: peripheral, was: found.path) { moved in
+                        core.writeValue(
+                            bytes, at: moved.path, interface: BlueZ.characteristic, options: options,
+                            operation: operation)
+                    }
                 }
-            }
-            .eraseToAnyPublisher()
+                .eraseToAnyPublisher())
         }
     }
 

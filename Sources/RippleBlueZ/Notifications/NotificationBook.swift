@@ -93,12 +93,13 @@ extension CentralCore {
     {
         let connection = self.connection
         return queued(on: path.devicePath, operation, timeout: .seconds(30)) {
-            connection.call(
-                destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: member,
-                arguments: arguments
-            )
-            .mapError { BluetoothError($0, during: operation) }
-            .eraseToAnyPublisher()
+            .success(
+                connection.call(
+                    destination: BlueZ.service, path: path, interface: BlueZ.characteristic, member: member,
+                    arguments: arguments
+                )
+                .mapError { BluetoothError($0, during: operation) }
+                .eraseToAnyPublisher())
         }
     }
 
@@ -127,7 +128,8 @@ extension CentralCore {
                 let socket = NotificationSocket(fileDescriptor: descriptor, mtu: mtu, loop: loop)
                 socket.start(
                     packets: { [weak self] packets in self?.socketPackets(packets, of: path) },
-                    closed: { [weak self] in self?.socketClosed(path, device: device) })
+                    closed: { [weak self] in self?.perform { [weak self] in self?.socketClosed(path, device: device) } }
+                )
                 sessionStarted(path, socket: socket)
             })
         lock.withLock { notifications.sessions[path]?.call = subscription }
@@ -230,7 +232,7 @@ extension CentralCore {
         }
         guard let socket else { return }
         socket.close()
-        let lent = lock.withLock { handedOver.contains(path.devicePath) }
+        let lent = confined.value.handedOver.contains(path.devicePath)
         if !lent, gattError(device) == nil {
             rearmNotifications(under: path.devicePath, peripheral: device, waitForMissing: true)
         }
@@ -246,7 +248,7 @@ extension CentralCore {
             return
         case .interfacesAdded(let path, let interfaces) where interfaces[BlueZ.characteristic] != nil:
             let device = path.devicePath
-            guard lock.withLock({ !handedOver.contains(device) }), let peripheral = peripheral(at: device),
+            guard !confined.value.handedOver.contains(device), let peripheral = peripheral(at: device),
                 gattError(peripheral) == nil
             else { return }
             rearmNotifications(under: device, peripheral: peripheral, waitForMissing: true)
@@ -297,11 +299,10 @@ extension CentralCore {
         for value in held { for listener in listeners { listener.deliver(value) } }
     }
 
-    /// bluetoothd or the adapter went: every listener ends with `error`, except those of peripherals
-    /// waiting to be reconnected.
-    func failNotifications(with error: BluetoothError) {
+    /// bluetoothd or the adapter went: every listener ends with `error`, except those of the peripherals
+    /// in `held` (waiting to be reconnected).
+    func failNotifications(with error: BluetoothError, sparing held: Set<DBusObjectPath>) {
         let ended = lock.withLock { () -> [DBusObjectPath: NotificationBook.Session] in
-            let held = Set(reconnections.keys)
             let ending = notifications.sessions.filter { !held.contains($0.key.devicePath) }
             for path in ending.keys { notifications.sessions[path] = nil }
             return ending

@@ -32,6 +32,11 @@ final class GATTServer: PeripheralGATT {
     nonisolated(unsafe) private var exported: (services: [ServiceNode], connection: DBusConnection)?
     /// The database was replaced while its objects stayed cached.
     nonisolated(unsafe) private var cacheIsStale = false
+    /// For a database replaced while its objects stayed cached with a re-discovery time: the next
+    /// connection resolves from the stale cache at once, and finds the change out that long after.
+    nonisolated(unsafe) private var staleFoundAfter: Duration?
+    /// A re-discovery under way: the new database's objects come when it ends.
+    nonisolated(unsafe) private var rediscovery: AnyCancellable?
     /// Told of every Battery Level (0x2A19) the peripheral notifies (bluetoothd's battery plugin).
     nonisolated(unsafe) var batteryLevelNotified: (UInt8) -> Void = { _ in }
 
@@ -97,21 +102,45 @@ final class GATTServer: PeripheralGATT {
 
     /// Replaces the database with `services` (a firmware update, a Service Changed indication): while
     /// connected, the old objects go (`InterfacesRemoved`) and the new ones come (`InterfacesAdded`), as
-    /// bluetoothd's re-discovery shows them; the link stays up.
-    func replace(with services: [SimulatedService]) throws(SimulatorError) {
+    /// bluetoothd's re-discovery shows them — at once, or `rediscovery` later (bluetoothd reading the
+    /// changed range over the link); the link stays up. While disconnected, the cached objects stay
+    /// until the next connection, which finds the change out: before resolving (`rediscovery` nil), or
+    /// `rediscovery` after resolving from the stale cache (a Service Changed indication after the
+    /// reconnection).
+    func replace(with services: [SimulatedService], rediscovery delay: Duration? = nil) throws(SimulatorError) {
         let fresh = try GATTServer(services: services)
         let link = self.link
         if link != nil {
             removeObjects()
         } else if exported != nil {
             cacheIsStale = true
+            staleFoundAfter = delay
         }
         self.services = fresh.services
         for characteristic in characteristics {
             characteristic.server = self
             for descriptor in characteristic.descriptors { descriptor.server = self }
         }
-        if let link { try attach(link) }
+        guard let link else { return }
+        if let delay {
+            exportAgain(on: link, after: delay)
+        } else {
+            try attach(link)
+        }
+    }
+
+    /// Exports the current database on `link` `delay` from now, unless the link ends first.
+    private func exportAgain(on link: PeripheralLink, after delay: Duration) {
+        rediscovery = link.loop.after(delay) { [weak self] in
+            guard let self, rediscovery != nil else { return }
+            rediscovery = nil
+            removeObjects()
+            do {
+                try attach(link)
+            } catch {
+                link.dropLink(.local)
+            }
+        }
     }
 
     var serviceUUIDs: [AttributeUUID] {
@@ -128,10 +157,18 @@ final class GATTServer: PeripheralGATT {
 
     // MARK: PeripheralGATT
 
-    var hasCachedObjects: Bool { exported != nil && !cacheIsStale }
+    var hasCachedObjects: Bool { exported != nil && (!cacheIsStale || staleFoundAfter != nil) }
 
     func attach(_ link: PeripheralLink) throws(SimulatorError) {
         if self.link != nil { detach() }
+        if cacheIsStale, let delay = staleFoundAfter, let exported {
+            // Resolved from the stale cache; the change is found out later.
+            staleFoundAfter = nil
+            self.link = link
+            for characteristic in exported.services.flatMap(\.characteristics) { characteristic.linkRestored(link) }
+            exportAgain(on: link, after: delay)
+            return
+        }
         if cacheIsStale { removeObjects() }
         self.link = link
         if exported != nil {
@@ -170,8 +207,12 @@ final class GATTServer: PeripheralGATT {
     }
 
     func detach() {
+        rediscovery?.cancel()
+        rediscovery = nil
         guard link != nil else { return }
-        for characteristic in characteristics { characteristic.linkEnded() }
+        for characteristic in (exported?.services ?? services).flatMap(\.characteristics) {
+            characteristic.linkEnded()
+        }
         link = nil
     }
 

@@ -139,11 +139,22 @@ extension BlueZSimulator {
     /// handles and paths where the layout changed — as bluetoothd shows a re-discovery after a Service
     /// Changed indication; the link stays up.
     ///
-    /// Throws ``SimulatorError/invalidWorld(_:)`` for a malformed database.
-    public func changeServices(of peripheral: DeviceAddress, to services: [SimulatedService])
-        async throws(SimulatorError)
-    {
-        try await withDevice(peripheral) { device throws(SimulatorError) in try device.gatt.replace(with: services) }
+    /// With `rediscovery`, the new objects come that long after the old ones went (bluetoothd reading the
+    /// changed range over the link), unless the link ends first. While the peripheral is disconnected, its
+    /// next connection then resolves from bluetoothd's stale cache at once and finds the change out
+    /// `rediscovery` later; without it, the next connection finds the change out before resolving.
+    ///
+    /// - Parameters:
+    ///   - peripheral: the peripheral's address.
+    ///   - services: its new database.
+    ///   - rediscovery: how long bluetoothd takes to export the new database, or nil for at once.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` for a malformed database.
+    public func changeServices(
+        of peripheral: DeviceAddress, to services: [SimulatedService], rediscovery: Duration? = nil
+    ) async throws(SimulatorError) {
+        try await withDevice(peripheral) { device throws(SimulatorError) in
+            try device.gatt.replace(with: services, rediscovery: rediscovery)
+        }
     }
 
     /// bluetoothd "restarts": releases `org.bluez` and takes its whole tree down (connections, sessions

@@ -18,8 +18,9 @@ protocol PeripheralGATT: AnyObject, Sendable {
     func notify(_ characteristic: AttributeUUID, value: [UInt8]) throws(SimulatorError)
     /// Runs `action` once a client has notifications of `characteristic` enabled (at once if one has).
     func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
-    /// Replaces the database with `services`, re-exporting it while connected.
-    func replace(with services: [SimulatedService]) throws(SimulatorError)
+    /// Replaces the database with `services`, re-exporting it while connected (at once, or `rediscovery`
+    /// later; see ``GATTServer/replace(with:rediscovery:)``).
+    func replace(with services: [SimulatedService], rediscovery: Duration?) throws(SimulatorError)
     /// The bus client `uniqueName` went away: its notification sessions end.
     func clientVanished(_ uniqueName: String)
     /// The stored value of the characteristic or descriptor `attribute`, or nil when there is none.

@@ -27,16 +27,18 @@ import Testing
         await fixture.stop()
     }
 
-    @Test func aPeripheralOutOfRangeFailsWithBluetoothdsReason() async throws {
+    /// bluetoothd gives an LE connection up with "le-connection-abort-by-local" (the simulator after
+    /// 300 ms): a transient failure, retried until the connect timeout, whose error carries it.
+    @Test func aPeripheralOutOfRangeTimesOutWithBluetoothdsReason() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
         try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:00:0A")
         do {
-            _ = try await fixture.central.connect(address: Lab.address)
+            _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(1))
             Issue.record("connected to a peripheral out of range")
         } catch {
-            #expect(error.kind == .connectionFailed)
+            #expect(error.kind == .timeout)
             #expect(error.bluezMessage == "le-connection-abort-by-local")
         }
         await events.wait { $0.values.count == 2 }

@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func anUnknownCharacteristicOrDescriptorFailsAsAttributeNotFound() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
+        let fixture = try await CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(200))
         let peripheral = try await fixture.connect()
         for operation in [
             { () async throws in _ = try await peripheral.readValue(.heartRateMeasurement) },

@@ -1,9 +1,10 @@
 import Ripple
-import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
 import RippleLoop
 import Testing
+
+@testable import RippleBlueZ
 
 /// A simulator on a private bus and a `Central` on it, for one test.
 final class CentralFixture: Sendable {
@@ -15,7 +16,8 @@ final class CentralFixture: Sendable {
     init(
         world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30),
         waitUntilReady: Bool = true,
-        refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false
+        refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false,
+        attributeTimeout: Duration = .seconds(5)
     ) async throws {
         bus = try SimulatedBus(refusingClients: refusingClients)
         simulator = BlueZSimulator(
@@ -25,11 +27,25 @@ final class CentralFixture: Sendable {
                 signalsDisconnectionReasons: signalsDisconnectionReasons))
         try await simulator.start()
         thread = try EventLoopThread(name: "central-test")
-        central = try Central(bus: bus.bus, adapter: adapter, loop: thread.loop)
+        central = try Central(bus: bus.bus, adapter: adapter, loop: thread.loop, attributeTimeout: attributeTimeout)
         if waitUntilReady { try await central.waitUntilReady() }
     }
 
-    func stop() async {
+    /// The events the central's state machines refused so far (none, when the central and bluetoothd
+    /// agree).
+    func violations() async -> [StateMachineViolation] {
+        let core = central.core
+        return await withCheckedContinuation { continuation in
+            core.perform { continuation.resume(returning: core.confined.value.violations) }
+        }
+    }
+
+    /// Stops everything; records an issue when a state machine refused an event meanwhile.
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) async {
+        let refused = await violations()
+        if !refused.isEmpty {
+            Issue.record("the central's machines refused events: \(refused)", sourceLocation: sourceLocation)
+        }
         central.close()
         await simulator.stop()
         thread.stop()

@@ -1,0 +1,54 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import Synchronization
+import Testing
+
+/// The central's state agrees with its completed operations at the instant they complete: when
+/// `connect` emits, the peripheral is connected and listed; when `disconnect` emits, it is neither.
+@Suite(.timeLimit(.minutes(1))) struct ConnectionConsistencyTests {
+    /// What the central shows of `peripheral` now: whether it is connected, and the connected list.
+    private static func snapshot(_ central: Central, _ peripheral: Peripheral) -> Snapshot {
+        let listed = Mutex<[String]?>(nil)
+        let cancellable = central.connectedPeripherals.sink { list in listed.withLock { $0 = list.map(\.address) } }
+        cancellable.cancel()
+        return Snapshot(isConnected: peripheral.isConnected, connected: listed.withLock { $0 } ?? ["?"])
+    }
+
+    struct Snapshot: Sendable, Equatable {
+        var isConnected: Bool
+        var connected: [String]
+    }
+
+    @Test func connectAndDisconnectAgreeWithTheStateWhenTheyComplete() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
+        let central = fixture.central
+        for _ in 0..<10 {
+            // Seen from the completion itself, on the loop thread…
+            let seen = Mutex<[Snapshot]>([])
+            let connecting = Collector(
+                central.connect(to: Lab.address).handleEvents(receiveOutput: { peripheral in
+                    seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
+                }))
+            await connecting.wait { $0.completion != nil }
+            let peripheral = try #require(connecting.values.first)
+            let disconnecting = Collector(
+                peripheral.disconnect().handleEvents(receiveOutput: { _ in
+                    seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
+                }))
+            await disconnecting.wait { $0.completion != nil }
+            #expect(disconnecting.completion == .finished)
+            #expect(
+                seen.withLock { $0 } == [
+                    Snapshot(isConnected: true, connected: [Lab.address]), Snapshot(isConnected: false, connected: []),
+                ])
+            // …and from the task that awaited it.
+            let again = try await central.connect(address: Lab.address)
+            #expect(Self.snapshot(central, again) == Snapshot(isConnected: true, connected: [Lab.address]))
+            try await again.disconnect()
+            #expect(Self.snapshot(central, again) == Snapshot(isConnected: false, connected: []))
+        }
+        await fixture.stop()
+    }
+}

@@ -1,0 +1,113 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import Testing
+
+/// An operation whose attribute bluetoothd has not exported yet waits for it, at most the central's
+/// attribute timeout: after a Service Changed (bluetoothd re-discovering the changed range) and after a
+/// reconnection whose database changed meanwhile (resolved from the stale cache first). The simulator
+/// exports the new database `rediscovery` after the change; the waits run on the loop's timers.
+@Suite(.timeLimit(.minutes(1))) struct AttributeWaitTests {
+    enum Change: String, CaseIterable, Sendable {
+        /// The database changes while connected (a Service Changed indication).
+        case serviceChanged
+        /// The database changes while disconnected; the next connection finds it out after resolving.
+        case reconnection
+    }
+
+    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+    private static let added = "5249504c-1ab0-4000-8000-0000000000ff"
+    private let rediscovery: Duration = .milliseconds(400)
+
+    /// The lab's database after a firmware update: a new characteristic before the sensor.
+    private var updatedServices: [SimulatedService] {
+        var services = Lab.peripheral.services
+        services[0].characteristics.insert(
+            SimulatedCharacteristic(uuid: AttributeUUID(Self.added), flags: [.read], value: [0x42]), at: 0)
+        return services
+    }
+
+    private var addedReference: CharacteristicReference {
+        CharacteristicReference(BluetoothUUID(uuidString: Self.added) ?? BluetoothUUID(0))
+    }
+
+    /// Changes the lab's database the way `change` says and returns the peripheral, connected, with the
+    /// new database not exported yet.
+    private func changeDatabase(_ change: Change, on fixture: CentralFixture) async throws -> Peripheral {
+        let peripheral = try await fixture.connect()
+        switch change {
+        case .serviceChanged:
+            try await fixture.simulator.changeServices(of: lab, to: updatedServices, rediscovery: rediscovery)
+            return peripheral
+        case .reconnection:
+            try await peripheral.disconnect()
+            try await fixture.simulator.changeServices(of: lab, to: updatedServices, rediscovery: rediscovery)
+            let again = try await fixture.central.connect(address: Lab.address)
+            // Resolved from the stale cache: the new characteristic is not there yet.
+            #expect(!again.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
+            return again
+        }
+    }
+
+    @Test(arguments: Change.allCases)
+    func aCharacteristicExportedLateIsFound(change: Change) async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await changeDatabase(change, on: fixture)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let added = Collector(peripheral.read(addedReference))
+        let sensor = Collector(peripheral.read(Lab.reference(Lab.sensor)))
+        await added.wait { $0.completion != nil }
+        await sensor.wait { $0.completion != nil }
+        #expect(added.values == [[0x42]])
+        #expect(added.completion == .finished)
+        #expect(sensor.values == [[0]])
+        #expect(sensor.completion == .finished)
+        // It waited for the export.
+        #expect(clock.now - start >= .milliseconds(200))
+        await fixture.stop()
+    }
+
+    @Test(arguments: Change.allCases)
+    func aCharacteristicNeverExportedFailsWhenTheBoundPasses(change: Change) async throws {
+        let fixture = try await CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(800))
+        let peripheral = try await changeDatabase(change, on: fixture)
+        let missing = CharacteristicReference(
+            BluetoothUUID(uuidString: "5249504c-1ab0-4000-8000-0000000000ee") ?? BluetoothUUID(0))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let read = Collector(peripheral.read(missing))
+        // The operation behind it waits its turn, then runs.
+        let next = Collector(peripheral.read(addedReference))
+        await read.wait { $0.completion != nil }
+        let elapsed = clock.now - start
+        guard let error = read.failure() else {
+            await fixture.stop()
+            return
+        }
+        #expect(error.kind == .attributeNotFound)
+        #expect(error.message.contains("waited"))
+        #expect(elapsed >= .milliseconds(800))
+        #expect(elapsed < .seconds(3))
+        await next.wait { $0.completion != nil }
+        #expect(next.values == [[0x42]])
+        await fixture.stop()
+    }
+
+    /// Right after `connect`, nothing waits: the refreshed tree holds the whole database.
+    @Test func anUnknownCharacteristicRightAfterConnectWaitsOnlyTheBound() async throws {
+        let fixture = try await CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(300))
+        let peripheral = try await fixture.connect()
+        #expect(peripheral.services.first?.characteristics.count == 4)
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try await peripheral.readValue(addedReference)
+            Issue.record("read a characteristic the peripheral does not have")
+        } catch {
+            #expect(error.kind == .attributeNotFound)
+        }
+        #expect(clock.now - start >= .milliseconds(300))
+        await fixture.stop()
+    }
+}
