@@ -8,6 +8,10 @@
 //   RippleDBus            — D-Bus through libdbus on RippleLoop
 //   RippleBlueZ           — the BLE central on BlueZ's D-Bus API
 //   RippleBlueZSimulator  — a simulated bluetoothd on a private bus (stands on RippleDBus, never on RippleBlueZ)
+//
+// The libraries depend on nothing but the toolchain and the C libraries. The command-line tools, the examples
+// and the fuzz target are a package of their own in Tools/, the benchmarks in Benchmarks/, so that a package
+// depending on these libraries resolves none of their dependencies.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -24,16 +28,6 @@ let package = Package(
         .library(name: "RippleDBus", targets: ["RippleDBus"]),
         .library(name: "RippleBlueZ", targets: ["RippleBlueZ"]),
         .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
-        .executable(name: "ripple-bluez-sim", targets: ["ripple-bluez-sim"]),
-        .executable(name: "ripple-ble", targets: ["ripple-ble"]),
-    ],
-    dependencies: [
-        // Only executables and tooling use these: ripple-bluez-sim and ripple-ble (command line, YAML world
-        // files), the examples, and the documentation plugin.
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        // `swift package generate-documentation`: the DocC catalogs of the library modules.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .target(
@@ -68,94 +62,6 @@ let package = Package(
         .target(
             name: "RippleBlueZSimulator",
             dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
-            swiftSettings: swiftSettings
-        ),
-        // What the two command-line tools share to serve a simulated world as a process (not a product).
-        .target(
-            name: "RippleSimulatorServing",
-            dependencies: [
-                "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "ripple-bluez-sim",
-            dependencies: [
-                "RippleSimulatorServing", "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Sources/ripple-bluez-sim",
-            swiftSettings: swiftSettings
-        ),
-        // A peripheral served by bluetoothd itself (GattManager1, LEAdvertisingManager1), for the tests
-        // against real BlueZ in Scripts/bluez-guest.
-        .executableTarget(
-            name: "ripple-gatt-peripheral",
-            dependencies: [
-                "RippleSimulatorServing", "RippleDBus", "RippleLoop", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Sources/ripple-gatt-peripheral",
-            swiftSettings: swiftSettings
-        ),
-        // `ripple-ble`: scan, info, read, write, listen, bench, doctor and sim from a shell.
-        .executableTarget(
-            name: "ripple-ble",
-            dependencies: [
-                "RippleSimulatorServing", "RippleBlueZ", "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Sources/ripple-ble",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "ripple-example-pipeline",
-            dependencies: ["Ripple"],
-            path: "Examples/Pipeline",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "RippleExampleSupport",
-            dependencies: [
-                "RippleBlueZ", "RippleBlueZSimulator", "RippleDBus", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Examples/Support",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "ripple-example-heart-rate",
-            dependencies: [
-                "RippleExampleSupport", "RippleBlueZ", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Examples/HeartRateMonitor",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "ripple-example-led",
-            dependencies: [
-                "RippleExampleSupport", "RippleBlueZ", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Examples/LEDControl",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "ripple-example-shared-listener",
-            dependencies: [
-                "RippleExampleSupport", "RippleBlueZ", "Ripple",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Examples/SharedListener",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "ripple-dbus-fuzz",
-            dependencies: ["RippleDBus"],
-            path: "Fuzz/DBusMessageDecoder",
             swiftSettings: swiftSettings
         ),
         .testTarget(

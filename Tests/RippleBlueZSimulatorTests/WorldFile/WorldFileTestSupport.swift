@@ -24,11 +24,11 @@ enum WorldJSON {
         }
     }
 
-    /// The example world file `name` in Examples/Worlds.
+    /// The example world file `name` in Tools/Examples/Worlds.
     static func example(_ name: String) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("Examples/Worlds/\(name)"), encoding: .utf8)
+        return try String(contentsOf: root.appendingPathComponent("Tools/Examples/Worlds/\(name)"), encoding: .utf8)
     }
 
     /// `{"peripherals": [peripheral]}`.

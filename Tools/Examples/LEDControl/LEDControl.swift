@@ -1,8 +1,8 @@
 // An LED driven by write-and-listen: the board's control point answers each command with a
 // notification, and the LED's own characteristic shows the result.
 //
-//   swift run ripple-example-led                      # toggles the simulated board's LED
-//   swift run ripple-example-led on --real            # a real board with the Ripple LED service
+//   swift run --package-path Tools ripple-example-led            # toggles the simulated board's LED
+//   swift run --package-path Tools ripple-example-led on --real  # a real board with the Ripple LED service
 import ArgumentParser
 import Ripple
 import RippleBlueZ

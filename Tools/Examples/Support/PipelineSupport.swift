@@ -1,5 +1,6 @@
 import Ripple
 import RippleBlueZ
+import Synchronization
 
 extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothError {
     /// The first discovery of the peripheral at `address`, or of any when nil; prints it.
@@ -12,18 +13,17 @@ extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothErr
 
 /// The peripheral a pipeline connected to, kept so that the example can disconnect it at the end.
 public final class ConnectedPeripheral: Sendable {
-    private let lock = Lock()
-    nonisolated(unsafe) private var stored: Peripheral?
+    private let stored = Mutex<Peripheral?>(nil)
 
     /// Nothing connected yet.
     public init() {}
 
     /// The peripheral, once connected.
-    public var peripheral: Peripheral? { lock.withLock { stored } }
+    public var peripheral: Peripheral? { stored.withLock { $0 } }
 
     /// Keeps `peripheral` and says so.
     public func keep(_ peripheral: Peripheral) {
-        lock.withLock { stored = peripheral }
+        stored.withLock { $0 = peripheral }
         print("Connected to \(peripheral.name ?? "?") (\(peripheral.address)), services resolved")
     }
 

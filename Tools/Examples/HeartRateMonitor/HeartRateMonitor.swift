@@ -1,8 +1,8 @@
 // A heart-rate monitor: scan for the Heart Rate service, connect to the first monitor found, and print
 // its measurements — the pipeline users bring from iOS, on Linux.
 //
-//   swift run ripple-example-heart-rate              # on the built-in simulator
-//   swift run ripple-example-heart-rate --real       # on bluetoothd, with a real monitor nearby
+//   swift run --package-path Tools ripple-example-heart-rate         # on the built-in simulator
+//   swift run --package-path Tools ripple-example-heart-rate --real  # on bluetoothd, with a real monitor nearby
 import ArgumentParser
 import Ripple
 import RippleBlueZ

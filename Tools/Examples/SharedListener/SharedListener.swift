@@ -1,8 +1,8 @@
 // One notification stream, many subscribers: a connectable listener feeds a printer, a running average
 // and a minimum/maximum from one bluetoothd session, started once every subscriber is in place.
 //
-//   swift run ripple-example-shared-listener
-//   swift run ripple-example-shared-listener --real --count 30
+//   swift run --package-path Tools ripple-example-shared-listener
+//   swift run --package-path Tools ripple-example-shared-listener --real --count 30
 import ArgumentParser
 import Ripple
 import RippleBlueZ

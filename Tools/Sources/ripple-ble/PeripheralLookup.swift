@@ -12,7 +12,7 @@ extension BluetoothSession {
         if central.peripheral(address: address) == nil {
             Output.progress("scanning for \(address)…")
             let seen = central.startDiscovery().first { $0.address == address }
-                .timeout(.nanoseconds(Int(limit.clampedNanoseconds)), scheduler: central.loop) {
+                .timeout(.seconds(limit / .seconds(1)), scheduler: central.loop) {
                     BluetoothError(.timeout, "\(address) was not seen within \(limit)")
                 }
             try await firstValue(of: seen, "scanning for \(address)")

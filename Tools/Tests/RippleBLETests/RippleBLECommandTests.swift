@@ -19,11 +19,10 @@ enum RippleBLECommand {
         return bundle.deletingLastPathComponent().appendingPathComponent("ripple-ble")
     }
 
-    /// The path of a world file in `Examples/Worlds`.
+    /// The path of a world file in `Tools/Examples/Worlds`.
     static func world(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/Worlds/\(name)").path
+            .deletingLastPathComponent().appendingPathComponent("Examples/Worlds/\(name)").path
     }
 
     /// A system bus address where nothing listens: the tests never reach the machine's system bus.

@@ -15,9 +15,10 @@ enum SimulatorCommand {
         return bundle.deletingLastPathComponent().appendingPathComponent("ripple-bluez-sim")
     }
 
+    /// The Tools package's folder.
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// Runs the command with `arguments` to its end.
