@@ -3,7 +3,9 @@
 // Ripple: reactive streams for Swift on Linux, and BLE through BlueZ on top of them.
 //
 // Layers, lowest first; a layer never imports one above it:
-//   Ripple                — the operator algebra (pure Swift, Combine-compatible)
+//   Ripple                — the operator algebra (pure Swift, Combine-compatible, no Foundation)
+//   RippleFoundation      — Combine's Foundation surface (coders, Timer, NotificationCenter, RunLoop,
+//                           OperationQueue, URLSession), beside Ripple so that Ripple needs no Foundation
 //   RippleLoop            — the libuv event loop as a scheduler
 //   RippleDBus            — D-Bus through libdbus on RippleLoop
 //   RippleBlueZ           — the BLE central on BlueZ's D-Bus API
@@ -24,6 +26,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
+        .library(name: "RippleFoundation", targets: ["RippleFoundation"]),
         .library(name: "RippleLoop", targets: ["RippleLoop"]),
         .library(name: "RippleDBus", targets: ["RippleDBus"]),
         .library(name: "RippleBlueZ", targets: ["RippleBlueZ"]),
@@ -32,6 +35,12 @@ let package = Package(
     targets: [
         .target(
             name: "Ripple",
+            swiftSettings: swiftSettings
+        ),
+        // Foundation and FoundationNetworking come with the toolchain: no package dependency.
+        .target(
+            name: "RippleFoundation",
+            dependencies: ["Ripple"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -67,6 +76,11 @@ let package = Package(
         .testTarget(
             name: "RippleTests",
             dependencies: ["Ripple"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RippleFoundationTests",
+            dependencies: ["RippleFoundation", "Ripple"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

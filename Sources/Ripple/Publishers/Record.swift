@@ -110,24 +110,11 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         case completion
     }
 
-    /// The keys of an encoded completion, as Combine writes it: `{"success": true}` or
-    /// `{"success": false, "error": …}`.
-    private enum CompletionCodingKeys: String, CodingKey {
-        case success
-        case error
-    }
-
     /// Decodes a finished recording from its `output` and `completion`; it accepts nothing more.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let output = try container.decode([Output].self, forKey: .output)
-        let completionContainer = try container.nestedContainer(keyedBy: CompletionCodingKeys.self, forKey: .completion)
-        let completion: Subscribers.Completion<Failure>
-        if try completionContainer.decode(Bool.self, forKey: .success) {
-            completion = .finished
-        } else {
-            completion = .failure(try completionContainer.decode(Failure.self, forKey: .error))
-        }
+        let completion = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
         self.init(output: output, completion: completion)
     }
 
@@ -140,13 +127,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)
-        var completionContainer = container.nestedContainer(keyedBy: CompletionCodingKeys.self, forKey: .completion)
-        switch completion {
-        case .finished:
-            try completionContainer.encode(true, forKey: .success)
-        case .failure(let error):
-            try completionContainer.encode(false, forKey: .success)
-            try completionContainer.encode(error, forKey: .error)
-        }
+        try container.encode(completion, forKey: .completion)
     }
 }

@@ -17,17 +17,17 @@
 ///
 /// The queue is a value stored among the operator's lock-guarded state; it allocates only when signals
 /// pile up, and reuses its storage afterwards.
-internal struct SerialSignalQueue<Signal> {
+package struct SerialSignalQueue<Signal> {
     /// Whether a deliverer is running.
     private var isDelivering = false
     /// Signals offered while a deliverer runs (or appended for the next one), oldest first.
     private var pending = RingBuffer<Signal>()
 
-    init() {}
+    package init() {}
 
     /// Offers one signal. Returns it back when the caller has become the deliverer and must deliver it
     /// (then call ``next()``); returns `nil` when it was queued for the running deliverer. Lock held.
-    mutating func offer(_ signal: Signal) -> Signal? {
+    package mutating func offer(_ signal: Signal) -> Signal? {
         if isDelivering {
             pending.append(signal)
             return nil
@@ -37,14 +37,14 @@ internal struct SerialSignalQueue<Signal> {
     }
 
     /// Queues `signal`; follow a batch of appends with ``claim()``. Lock held.
-    mutating func append(_ signal: Signal) {
+    package mutating func append(_ signal: Signal) {
         pending.append(signal)
     }
 
     /// Makes the caller the deliverer if none runs and something is queued, and returns the first signal
     /// it must deliver; `nil` when a deliverer already runs (it will deliver what was queued) or nothing
     /// is queued. Lock held.
-    mutating func claim() -> Signal? {
+    package mutating func claim() -> Signal? {
         guard !isDelivering, let signal = pending.popFirst() else { return nil }
         isDelivering = true
         return signal
@@ -52,7 +52,7 @@ internal struct SerialSignalQueue<Signal> {
 
     /// The next signal the deliverer must deliver, or `nil` when there is none, in which case the caller
     /// stops being the deliverer. Lock held.
-    mutating func next() -> Signal? {
+    package mutating func next() -> Signal? {
         if let signal = pending.popFirst() { return signal }
         isDelivering = false
         return nil
@@ -60,7 +60,7 @@ internal struct SerialSignalQueue<Signal> {
 
     /// Drops every queued signal (after a cancellation: nothing more is delivered). A running deliverer
     /// finds nothing more and stops. Lock held.
-    mutating func discardPending() {
+    package mutating func discardPending() {
         pending.removeAll()
     }
 }

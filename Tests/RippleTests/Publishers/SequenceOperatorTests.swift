@@ -2,33 +2,6 @@ import Testing
 
 @testable import Ripple
 
-/// Subscribes a fresh unlimited ``TestSubscriber`` to `publisher` and returns what it saw.
-private func events<P: Publisher>(of publisher: P) -> [Event<P.Output, P.Failure>]
-where P.Output: Equatable, P.Failure: Equatable {
-    let subscriber = TestSubscriber<P.Output, P.Failure>()
-    publisher.subscribe(subscriber)
-    return subscriber.events
-}
-
-/// Runs `publisher` through a sink and returns its values and whether (and with which `TestError`) it failed.
-private func outcome<P: Publisher>(of publisher: P) -> (values: [P.Output], finished: Bool, error: TestError?)
-where P.Failure == any Error {
-    var values: [P.Output] = []
-    var finished = false
-    var error: TestError?
-    let cancellable = publisher.sink(
-        receiveCompletion: { completion in
-            switch completion {
-            case .finished: finished = true
-            case .failure(let failure): error = failure as? TestError
-            }
-        },
-        receiveValue: { values.append($0) }
-    )
-    cancellable.cancel()
-    return (values, finished, error)
-}
-
 /// Combine's specialisations of operators on `Publishers.Sequence`: computed at once, with Combine's
 /// result types (checked by the explicit type annotations, which fail to compile otherwise).
 @Suite("Publishers.Sequence operators")

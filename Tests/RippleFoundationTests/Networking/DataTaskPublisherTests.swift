@@ -1,0 +1,135 @@
+import Foundation
+import Ripple
+import RippleFoundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `URLSession.dataTaskPublisher(for:)` over `file:` URLs (no network).
+@Suite("URLSession.dataTaskPublisher")
+struct DataTaskPublisherTests {
+    /// A fresh file with `contents` in a temporary directory.
+    private func file(named name: String, contents: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        return url
+    }
+
+    /// Loads `publisher` to its end.
+    private func load(
+        _ publisher: URLSession.DataTaskPublisher
+    ) async -> (outputs: [(data: Data, response: URLResponse)], completion: Subscribers.Completion<URLError>?) {
+        let outputs = Collected<(data: Data, response: URLResponse)>()
+        let completions = Collected<Subscribers.Completion<URLError>>()
+        let cancellable = publisher.sink(
+            receiveCompletion: { completions.append($0) }, receiveValue: { outputs.append($0) })
+        _ = await completions.wait(for: 1)
+        cancellable.cancel()
+        return (outputs.values, completions.values.first)
+    }
+
+    @Test func loadsAFileURL() async throws {
+        let url = try file(named: "reading.json", contents: #"{"celsius":21.5}"#)
+        let (outputs, completion) = await load(URLSession.shared.dataTaskPublisher(for: url))
+        #expect(outputs.count == 1)
+        #expect(String(decoding: outputs.first?.data ?? Data(), as: UTF8.self) == #"{"celsius":21.5}"#)
+        #expect(outputs.first?.response.url == url)
+        #expect(outputs.first?.response.mimeType == "application/json")
+        #expect(outputs.first?.response.expectedContentLength == 16)
+        #expect(completion == .finished)
+    }
+
+    @Test func decodesAFileURLsContents() async throws {
+        struct Reading: Decodable, Equatable { let celsius: Double }
+        let url = try file(named: "reading.json", contents: #"{"celsius":19}"#)
+        let readings = Collected<Reading>()
+        let cancellable = URLSession.shared.dataTaskPublisher(for: URLRequest(url: url))
+            .map(\.data)
+            .decode(type: Reading.self, decoder: JSONDecoder())
+            .sink(receiveCompletion: { _ in }, receiveValue: { readings.append($0) })
+        #expect(await readings.wait(for: 1))
+        #expect(readings.values == [Reading(celsius: 19)])
+        cancellable.cancel()
+    }
+
+    @Test func aMissingFileFailsWithFileDoesNotExist() async throws {
+        let url = try file(named: "present.txt", contents: "x").deletingLastPathComponent()
+            .appendingPathComponent("absent.txt")
+        let (outputs, completion) = await load(URLSession.shared.dataTaskPublisher(for: url))
+        #expect(outputs.isEmpty)
+        #expect(completion?.errorCode == .fileDoesNotExist)
+    }
+
+    @Test func aDirectoryFailsWithFileIsDirectory() async throws {
+        let directory = try file(named: "present.txt", contents: "x").deletingLastPathComponent()
+        let (_, completion) = await load(URLSession.shared.dataTaskPublisher(for: directory))
+        #expect(completion?.errorCode == .fileIsDirectory)
+    }
+
+    @Test func anUnsupportedSchemeFailsThroughTheSession() async throws {
+        let url = try #require(URL(string: "ripple-test://nowhere/data"))
+        let (outputs, completion) = await load(URLSession.shared.dataTaskPublisher(for: url))
+        #expect(outputs.isEmpty)
+        #expect(completion?.errorCode == .unsupportedURL)
+    }
+
+    @Test func nothingLoadsBeforeTheFirstRequestOrAfterCancel() async throws {
+        let url = try file(named: "a.txt", contents: "abc")
+        let publisher = URLSession.shared.dataTaskPublisher(for: url)
+        #expect(publisher.request.url == url)
+        #expect(publisher.session === URLSession.shared)
+        let recorder = LimitedRecorderOfOutputs()
+        publisher.subscribe(recorder)
+        let subscription = try #require(recorder.subscription)
+        #expect(String(describing: subscription) == "DataTaskPublisher")
+        #expect(Mirror(reflecting: subscription).children.map(\.label) == ["task", "downstream", "parent", "demand"])
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(recorder.events.isEmpty, "nothing is loaded before a request")
+        subscription.request(.max(1))
+        #expect(await waitUntil { recorder.events.count == 2 })
+        #expect(recorder.events == ["3 bytes", "finished"])
+
+        let cancelled = LimitedRecorderOfOutputs()
+        publisher.subscribe(cancelled)
+        cancelled.subscription?.request(.max(1))
+        cancelled.subscription?.cancel()
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(cancelled.events.isEmpty, "nothing is delivered after cancel")
+    }
+}
+
+/// Records what a data task publisher delivers, requesting nothing by itself.
+private final class LimitedRecorderOfOutputs: Subscriber, @unchecked Sendable {
+    typealias Input = (data: Data, response: URLResponse)
+    typealias Failure = URLError
+    private let lock = NSLock()
+    private var received: [String] = []
+    private var storedSubscription: (any Subscription)?
+
+    var events: [String] { lock.withLock { received } }
+    var subscription: (any Subscription)? { lock.withLock { storedSubscription } }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { storedSubscription = subscription }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock { received.append("\(input.data.count) bytes") }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<URLError>) {
+        lock.withLock { received.append(completion == .finished ? "finished" : "failed") }
+    }
+}
+
+extension Subscribers.Completion<URLError> {
+    /// The error's code, for a failure.
+    var errorCode: URLError.Code? {
+        if case .failure(let error) = self { error.code } else { nil }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Ripple
+import RippleFoundation
+import Testing
+
+/// `OperationQueue` as a `Scheduler` (real time, loose bounds).
+@Suite("OperationQueue scheduler")
+struct OperationQueueSchedulerTests {
+    @Test func runsWorkNowLaterAndRepeatedly() async {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let events = Collected<String>()
+        let start = queue.now
+        queue.schedule { events.append("now") }
+        queue.schedule(after: start.advanced(by: .milliseconds(40))) { events.append("later") }
+        let repeating = queue.schedule(after: start.advanced(by: 0.01), interval: .milliseconds(10)) {
+            events.append("tick")
+        }
+        #expect(await events.wait(for: 1))
+        #expect(events.values.first == "now")
+        #expect(await waitUntil { events.values.contains("later") })
+        #expect(queue.now.date.timeIntervalSince(start.date) >= 0.035)
+        #expect(await waitUntil { events.values.filter { $0 == "tick" }.count >= 3 })
+        repeating.cancel()
+        try? await Task.sleep(for: .milliseconds(30))
+        let ticks = events.values.filter { $0 == "tick" }.count
+        try? await Task.sleep(for: .milliseconds(60))
+        #expect(events.values.filter { $0 == "tick" }.count == ticks, "no tick after cancel")
+    }
+
+    @Test func delayedWorkIsAnOperationOfTheQueueFromTheStart() async {
+        let queue = OperationQueue()
+        let events = Collected<String>()
+        queue.schedule(after: queue.now.advanced(by: 30)) { events.append("never") }
+        #expect(queue.operationCount == 1, "the delayed work waits in the queue")
+        queue.cancelAllOperations()
+        #expect(await waitUntil { queue.operationCount == 0 })
+        #expect(events.values.isEmpty)
+    }
+
+    @Test func cancellingAllOperationsEndsARepetition() async {
+        let queue = OperationQueue()
+        let events = Collected<String>()
+        let repeating = queue.schedule(after: queue.now, interval: .milliseconds(10)) { events.append("tick") }
+        #expect(await events.wait(for: 2))
+        queue.cancelAllOperations()
+        try? await Task.sleep(for: .milliseconds(30))
+        let ticks = events.values.count
+        try? await Task.sleep(for: .milliseconds(60))
+        #expect(events.values.count == ticks)
+        repeating.cancel()
+    }
+
+    @Test func operatorsRunOnTheQueue() async {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let values = Collected<Int>()
+        let readings = PassthroughSubject<Int, Never>()
+        let cancellable =
+            readings
+            .receive(on: queue)
+            .debounce(for: .milliseconds(50), scheduler: queue)
+            .sink { values.append($0) }
+        for reading in 1...5 { readings.send(reading) }
+        #expect(await values.wait(for: 1))
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(values.values == [5], "one burst, its last value")
+        cancellable.cancel()
+    }
+
+    @Test func timeTypeIsItsOwn() throws {
+        let time = OperationQueue.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 10))
+        #expect(time.advanced(by: .seconds(2)).date.timeIntervalSinceReferenceDate == 12)
+        let encoded = try JSONEncoder().encode(OperationQueue.SchedulerTimeType.Stride(1.5))
+        #expect(String(decoding: encoded, as: UTF8.self) == #"{"magnitude":1.5}"#)
+    }
+}

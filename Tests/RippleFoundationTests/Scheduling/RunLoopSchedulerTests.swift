@@ -1,0 +1,82 @@
+import Foundation
+import Ripple
+import RippleFoundation
+import Testing
+
+/// `RunLoop` as a `Scheduler`, on a thread that runs its run loop (real time, loose bounds).
+@Suite("RunLoop scheduler")
+struct RunLoopSchedulerTests {
+    @Test func runsWorkNowLaterAndRepeatedlyOnTheRunLoopsThread() async {
+        let thread = RunLoopThread()
+        defer { thread.stop() }
+        let scheduler = thread.runLoop
+        let events = Collected<String>()
+        let runLoops = Collected<Bool>()
+        let start = scheduler.now
+        scheduler.schedule {
+            events.append("now")
+            runLoops.append(RunLoop.current === scheduler)
+        }
+        scheduler.schedule(after: start.advanced(by: .milliseconds(50))) { events.append("later") }
+        let repeating = scheduler.schedule(after: start.advanced(by: 0.01), interval: .milliseconds(10)) {
+            events.append("tick")
+        }
+        #expect(await runLoops.wait(for: 1))
+        #expect(runLoops.values == [true], "the work runs on the run loop's thread")
+        let sawLater = await waitUntil { events.values.contains("later") }
+        #expect(sawLater)
+        let order = events.values
+        #expect((order.firstIndex(of: "now") ?? .max) < (order.firstIndex(of: "later") ?? .max))
+        #expect(scheduler.now.date.timeIntervalSince(start.date) >= 0.045)
+        repeating.cancel()
+        try? await Task.sleep(for: .milliseconds(30))
+        let ticks = events.values.filter { $0 == "tick" }.count
+        #expect(ticks >= 2)
+        try? await Task.sleep(for: .milliseconds(60))
+        #expect(events.values.filter { $0 == "tick" }.count == ticks, "no tick after cancel")
+    }
+
+    @Test func operatorsRunOnTheRunLoop() async {
+        let thread = RunLoopThread()
+        defer { thread.stop() }
+        let values = Collected<Int>()
+        let cancellable = [1, 2, 3].publisher
+            .delay(for: .milliseconds(20), scheduler: thread.runLoop)
+            .receive(on: thread.runLoop)
+            .sink { values.append($0) }
+        #expect(await values.wait(for: 3))
+        #expect(values.values == [1, 2, 3])
+        cancellable.cancel()
+    }
+
+    @Test func timeTypeAndStrideMatchCombines() throws {
+        typealias Time = RunLoop.SchedulerTimeType
+        let date = Date(timeIntervalSinceReferenceDate: 1_000)
+        let time = Time(date)
+        #expect(time.advanced(by: 2.5).date == date + 2.5)
+        #expect(time.distance(to: Time(date + 4)) == .seconds(4))
+        #expect(Time.Stride.milliseconds(1_500).timeInterval == 1.5)
+        #expect(Time.Stride.microseconds(250).magnitude == 0.000_25)
+        #expect(Time.Stride.nanoseconds(5).magnitude == 0.000_000_005)
+        #expect(Time.Stride.seconds(0.25) == 0.25)
+        let three: Time.Stride = 3
+        #expect(three.timeInterval == 3)
+        #expect(Time.Stride(exactly: 7)?.timeInterval == 7)
+        #expect((Time.Stride(2) * 3 + 1 - 0.5).timeInterval == 6.5)
+        #expect(Time.Stride(1) < Time.Stride(2))
+        let encoded = try JSONEncoder().encode(time)
+        #expect(String(decoding: encoded, as: UTF8.self) == #"{"date":1000}"#)
+        #expect(try JSONDecoder().decode(Time.self, from: encoded) == time)
+        #expect(RunLoop.main.minimumTolerance == 0)
+    }
+}
+
+/// Polls `condition` every 5 ms for at most `timeout` seconds; returns whether it became true.
+func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A thread that runs its run loop until stopped: what schedules on a `RunLoop` need on Linux, where
+/// nothing runs the main run loop.
+final class RunLoopThread: @unchecked Sendable {
+    /// The thread's run loop.
+    let runLoop: RunLoop
+    private let control: Control
+
+    init() {
+        let control = Control()
+        let thread = Thread {
+            // A run loop with no source returns at once; this timer keeps it running.
+            let keepAlive = Timer(timeInterval: 3_600, repeats: true) { _ in }
+            RunLoop.current.add(keepAlive, forMode: .default)
+            control.started(RunLoop.current)
+            while !control.isStopped {
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.02))
+            }
+            keepAlive.invalidate()
+            control.finished.signal()
+        }
+        thread.start()
+        runLoop = control.waitForStart()
+        self.control = control
+    }
+
+    /// Stops the run loop and waits for the thread to end.
+    func stop() {
+        control.stop()
+        control.finished.wait()
+    }
+
+    /// What the test's thread and the run loop's thread share.
+    private final class Control: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stopped = false
+        private var runLoop: RunLoop?
+        private let start = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+
+        var isStopped: Bool { lock.withLock { stopped } }
+
+        func started(_ runLoop: RunLoop) {
+            lock.withLock { self.runLoop = runLoop }
+            start.signal()
+        }
+
+        func waitForStart() -> RunLoop {
+            start.wait()
+            return lock.withLock { runLoop ?? RunLoop.current }
+        }
+
+        func stop() {
+            lock.withLock { stopped = true }
+        }
+    }
+}
+
+/// Values collected from callbacks on other threads, and a way to wait for enough of them.
+final class Collected<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [Value] = []
+
+    /// Everything collected so far.
+    var values: [Value] { lock.withLock { collected } }
+
+    func append(_ value: Value) {
+        lock.withLock { collected.append(value) }
+    }
+
+    /// Waits (polling, without blocking a thread) until at least `count` values are collected, for at most
+    /// `timeout` seconds; returns whether they were.
+    func wait(for count: Int, timeout: TimeInterval = 10) async -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while values.count < count {
+            if Date() > deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+}
