@@ -52,7 +52,7 @@ extension CentralCore {
     /// `AcquireNotify` socket when `transport` and the characteristic allow it, falling back to
     /// `StartNotify` when bluetoothd refuses the socket.
     func addListener(
-        _ listener: NotificationListener, to characteristic: GATTCharacteristic,
+        _ listener: NotificationListener, id: Int, to characteristic: GATTCharacteristic,
         named reference: CharacteristicReference,
         device: Peripheral, transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
     ) {
@@ -63,7 +63,7 @@ extension CentralCore {
                 notifications.sessions[path]?.transport = transport
                 notifications.sessions[path]?.device = device
             }
-            notifications.sessions[path, default: .init()].listeners[listener.id] = listener
+            notifications.sessions[path, default: .init()].listeners[id] = listener
             if let onStarted { notifications.sessions[path]?.onStarted.append(onStarted) }
             let session = notifications.sessions[path]
             return (session?.call == nil && session?.started == false, session?.started == true)
@@ -217,7 +217,7 @@ extension CentralCore {
     /// Packets from an acquired socket go to the characteristic's listeners.
     private func socketPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
         let listeners = lock.withLock { notifications.sessions[path].map { Array($0.listeners.values) } ?? [] }
-        for packet in packets { for listener in listeners { listener.deliver(packet) } }
+        for packet in packets { for listener in listeners { listener.offer(packet) } }
     }
 
     /// bluetoothd closed the socket: the link dropped, the database changed, or the acquisition ended.
@@ -270,7 +270,7 @@ extension CentralCore {
             }
             return Array(session.listeners.values)
         }
-        for listener in listeners { listener.deliver(value) }
+        for listener in listeners { listener.offer(value) }
     }
 
     /// A read of the characteristic at `path` starts.
@@ -296,7 +296,7 @@ extension CentralCore {
                 session.listeners.isEmpty && session.call == nil && !session.started ? nil : session
             return (Array(session.listeners.values), held)
         }
-        for value in held { for listener in listeners { listener.deliver(value) } }
+        for value in held { for listener in listeners { listener.offer(value) } }
     }
 
     /// bluetoothd or the adapter went: every listener ends with `error`, except those of the peripherals

@@ -1,5 +1,6 @@
 import Ripple
 import RippleDBus
+import RippleLoop
 
 /// The publisher of ``Peripheral/listen(to:buffering:transport:statistics:)``: each subscription is a
 /// ``NotificationListener`` of the characteristic's shared session.
@@ -36,10 +37,11 @@ struct NotificationPublisher: Publisher {
         let id = core.nextID()
         let path = found.path
         let listener = NotificationListener(
-            id: id, downstream: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
-            onCancel: { [weak core] id in core?.removeListener(id, from: path) })
+            listening: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
+            context: .loop(core.loop), onEnd: { [weak core] in core?.removeListener(id, from: path) })
         subscriber.receive(subscription: listener)
         core.addListener(
-            listener, to: found, named: characteristic, device: peripheral, transport: transport, onStarted: onStarted)
+            listener, id: id, to: found, named: characteristic, device: peripheral, transport: transport,
+            onStarted: onStarted)
     }
 }

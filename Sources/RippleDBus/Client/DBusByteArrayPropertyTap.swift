@@ -74,7 +74,7 @@ public struct DBusByteArrayPropertyPublisher: Publisher, Sendable {
                     }
                 },
                 close: { error in subscription.finish(.failure(error)) })
-            guard subscription.setDetach({ core in core.signalRouter.remove(id, core: core) }) else { return }
+            guard subscription.setDetach(on: core, { core in core.signalRouter.remove(id, core: core) }) else { return }
             core.signalRouter.add(route, core: core, tap: tap)
         }
     }

@@ -154,7 +154,7 @@ where Downstream.Input == DBusObjectManagerEvent, Downstream.Failure == DBusErro
 
     func start(_ core: ConnectionCore) {
         // Registers nothing if the subscriber cancelled meanwhile.
-        guard subscription.setDetach({ [self] core in detach(core) }), !ended else { return }
+        guard subscription.setDetach(on: core, { [self] core in detach(core) }), !ended else { return }
         let managerRule = DBusMatchRule(sender: destination, interface: objectManagerInterface, path: managerPath)
         let propertiesRule = DBusMatchRule(
             sender: destination, interface: propertiesChangedInterface, member: "PropertiesChanged",

@@ -40,7 +40,7 @@ public struct DBusSignalPublisher: Publisher, Sendable {
                 },
                 close: { error in subscription.finish(.failure(error)) })
             // A subscriber that cancelled meanwhile gets no route (nothing would remove it).
-            guard subscription.setDetach({ core in core.signalRouter.remove(id, core: core) }) else { return }
+            guard subscription.setDetach(on: core, { core in core.signalRouter.remove(id, core: core) }) else { return }
             core.signalRouter.add(route, core: core)
         }
     }
@@ -74,7 +74,9 @@ public struct DBusNameOwnerPublisher: Publisher, Sendable {
                     withExtendedLifetime(connection) { subscription.offer(owner) }
                 },
                 close: { error in subscription.finish(.failure(error)) })
-            guard subscription.setDetach({ core in core.signalRouter.unwatchOwner(of: name, id: id, core: core) })
+            guard
+                subscription.setDetach(
+                    on: core, { core in core.signalRouter.unwatchOwner(of: name, id: id, core: core) })
             else { return }
             core.signalRouter.watchOwner(of: name, id: id, core: core, watcher: watcher)
         }

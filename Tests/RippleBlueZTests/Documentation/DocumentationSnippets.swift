@@ -41,6 +41,14 @@ func documentationSnippets() async throws {
     _ = peripheral.listen(
         to: .heartRateMeasurement, buffering: NotificationBuffering(capacity: 256, policy: .dropOldest),
         transport: .automatic, statistics: statistics)
+    // StateAndEventStreams.md
+    for try await discovery in central.startDiscovery().values { print(discovery) }
+    let eventStatistics = EventStatistics()
+    let display = peripheral.listen(
+        to: .heartRateMeasurement, buffering: EventBuffering(capacity: 16, policy: .dropOldest),
+        statistics: eventStatistics)
+    let alarm = eventStatistics.drops.sink { total in print("dropped so far: \(total)") }
+    _ = (display, alarm)
     central.startDiscovery(filter: .services([.heartRate]))
         .first()
         .connect(on: central)

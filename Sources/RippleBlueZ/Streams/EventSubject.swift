@@ -1,0 +1,176 @@
+import Ripple
+
+/// The source of an *event* stream: each subscriber gets the values sent after it subscribed, through a
+/// bounded buffer of its own (an ``EventBuffering``: its capacity and policy), with exact counts in an
+/// ``EventStatistics``. Nothing is lost within the buffer, whatever the subscriber's demand; past it, the
+/// policy drops (counted) or ends the stream with a failure that says so.
+///
+/// - The subject's own buffering and statistics serve its subscribers; ``publisher(buffering:statistics:)``
+///   gives publishers of the same events with other ones (a statistics object per consumer, say).
+/// - Values are delivered in the ``DeliveryContext`` given (the central's: its loop thread), in the order
+///   sent. Send from one thread at a time (the loop's): concurrent sends have no order.
+/// - `send(completion:)` ends every subscriber after the values waiting in its buffer; later subscribers
+///   get the completion at once.
+///
+/// The subject keeps each live subscription until it is cancelled or completed (as Combine's subjects do).
+package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
+    typealias Member = BufferedSubscription<AnySubscriber<Output, Failure>>
+
+    private struct State {
+        var completion: Subscribers.Completion<Failure>?
+        var subscriptions: [ObjectIdentifier: Member] = [:]
+    }
+
+    /// The buffer each subscriber of the subject itself gets.
+    package let buffering: EventBuffering
+    /// Where the subject's own subscribers are counted.
+    package let statistics: EventStatistics
+    private let context: DeliveryContext
+    private let overflowFailure: @Sendable (_ capacity: Int) -> Subscribers.Completion<Failure>
+    private let name: String
+    private let lock = Lock()
+    private nonisolated(unsafe) var state = State()
+
+    /// A subject whose subscribers get `buffering` and are counted in `statistics`.
+    ///
+    /// - Parameters:
+    ///   - buffering: each subscriber's buffer and policy.
+    ///   - statistics: where subscribers are counted.
+    ///   - context: where values and completions are delivered.
+    ///   - name: the stream's name, for its subscriptions' descriptions.
+    ///   - overflowFailure: how a stream ends under ``EventBufferPolicy/failStream``, given the capacity.
+    package init(
+        buffering: EventBuffering = .default, statistics: EventStatistics = EventStatistics(),
+        context: DeliveryContext = .callerThread, name: String,
+        overflowFailure: @escaping @Sendable (_ capacity: Int) -> Subscribers.Completion<Failure>
+    ) {
+        self.buffering = buffering
+        self.statistics = statistics
+        self.context = context
+        self.name = name
+        self.overflowFailure = overflowFailure
+    }
+
+    /// The number of live subscriptions.
+    package var subscriptionCount: Int {
+        lock.withLock { state.subscriptions.count }
+    }
+
+    /// Sends `value` to every live subscriber (into its buffer when it has no demand); ignored once the
+    /// subject completed.
+    ///
+    /// - Parameter value: the event.
+    package func send(_ value: Output) {
+        let members = lock.withLock { () -> [Member] in
+            state.completion == nil ? Array(state.subscriptions.values) : []
+        }
+        for member in members { member.offer(value) }
+    }
+
+    /// Ends every subscriber's stream with `completion`, after the values waiting in its buffer.
+    ///
+    /// - Parameter completion: how the stream ends.
+    package func send(completion: Subscribers.Completion<Failure>) {
+        let members = lock.withLock { () -> [Member] in
+            guard state.completion == nil else { return [] }
+            state.completion = completion
+            defer { state.subscriptions = [:] }
+            return Array(state.subscriptions.values)
+        }
+        for member in members { member.finish(completion) }
+    }
+
+    /// Subscribes `subscriber` with the subject's buffering and statistics.
+    ///
+    /// - Parameter subscriber: the subscriber.
+    package func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        attach(subscriber, buffering: buffering, statistics: statistics)
+    }
+
+    /// A publisher of the subject's events whose subscribers get `buffering` and are counted in
+    /// `statistics`.
+    ///
+    /// - Parameters:
+    ///   - buffering: each subscriber's buffer and policy.
+    ///   - statistics: where its subscribers are counted.
+    /// - Returns: the publisher.
+    package func publisher(buffering: EventBuffering, statistics: EventStatistics) -> AnyPublisher<Output, Failure> {
+        EventSubjectPublisher(subject: self, buffering: buffering, statistics: statistics).eraseToAnyPublisher()
+    }
+
+    /// Subscribes `subscriber` with a buffer of its own: registered after it has its subscription, so
+    /// that a completion cannot reach it first.
+    func attach<S: Subscriber>(_ subscriber: S, buffering: EventBuffering, statistics: EventStatistics)
+    where S.Input == Output, S.Failure == Failure {
+        let member = Member(
+            downstream: AnySubscriber(subscriber), capacity: buffering.capacity,
+            overflow: buffering.overflowRule(ending: overflowFailure),
+            counters: statistics.counters, context: context, description: name)
+        subscriber.receive(subscription: member)
+        let id = ObjectIdentifier(member)
+        let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
+            if let completion = state.completion { return completion }
+            state.subscriptions[id] = member
+            return nil
+        }
+        if let ended {
+            member.finish(ended)
+        } else if !member.setOnEnd({ [weak self] in self?.remove(id) }) {
+            // Cancelled while it was being registered.
+            remove(id)
+        }
+    }
+
+    private func remove(_ id: ObjectIdentifier) {
+        lock.withLock { _ = state.subscriptions.removeValue(forKey: id) }
+    }
+}
+
+extension EventSubject where Failure == BluetoothError {
+    /// A subject whose streams fail with ``BluetoothError/Kind/bufferOverflow`` under
+    /// ``EventBufferPolicy/failStream``.
+    ///
+    /// - Parameters:
+    ///   - buffering: each subscriber's buffer and policy.
+    ///   - statistics: where subscribers are counted.
+    ///   - context: where values and completions are delivered.
+    ///   - name: the stream's name (it appears in the overflow error).
+    package convenience init(
+        buffering: EventBuffering = .default, statistics: EventStatistics = EventStatistics(),
+        context: DeliveryContext = .callerThread, name: String
+    ) {
+        self.init(
+            buffering: buffering, statistics: statistics, context: context, name: name,
+            overflowFailure: { EventBuffering.overflowFailure(of: name, capacity: $0) })
+    }
+}
+
+extension EventSubject where Failure == Never {
+    /// A subject whose streams cannot fail: under ``EventBufferPolicy/failStream`` an overflowing stream
+    /// finishes, with its drops counted.
+    ///
+    /// - Parameters:
+    ///   - buffering: each subscriber's buffer and policy.
+    ///   - statistics: where subscribers are counted.
+    ///   - context: where values and completions are delivered.
+    ///   - name: the stream's name.
+    package convenience init(
+        buffering: EventBuffering = .default, statistics: EventStatistics = EventStatistics(),
+        context: DeliveryContext = .callerThread, name: String
+    ) {
+        self.init(
+            buffering: buffering, statistics: statistics, context: context, name: name,
+            overflowFailure: { _ in .finished })
+    }
+}
+
+/// The publisher of ``EventSubject/publisher(buffering:statistics:)``.
+struct EventSubjectPublisher<Output, Failure: Error>: Publisher {
+    let subject: EventSubject<Output, Failure>
+    let buffering: EventBuffering
+    let statistics: EventStatistics
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subject.attach(subscriber, buffering: buffering, statistics: statistics)
+    }
+}

@@ -1,0 +1,123 @@
+import Ripple
+
+/// The source of a *state* stream: it holds the current value, and each subscriber gets the current value
+/// as its first, then the latest value each time it has demand and the value has changed since what it
+/// was last given.
+///
+/// - Under slow demand, values coalesce to the latest: a subscriber never gets a value older than the
+///   current one at the moment it is delivered, so the last value delivered is never stale.
+/// - A value equal to the one the subscriber was last given (per `isDuplicate`) is not delivered again.
+/// - A completion goes out after the latest value the subscriber has not had yet, as its demand allows;
+///   later subscribers get only the completion.
+/// - Values are delivered in the ``DeliveryContext`` given (the central's: its loop thread).
+///
+/// `send(_:)` and `send(completion:)` may be called from any thread. The subject keeps each live
+/// subscription until it is cancelled or completed (as Combine's subjects do).
+package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, Sendable {
+    private struct State {
+        var value: Output
+        var completion: Subscribers.Completion<Failure>?
+        var subscriptions: [ObjectIdentifier: StateSubscription<Output, Failure>] = [:]
+    }
+
+    let context: DeliveryContext
+    let isDuplicate: @Sendable (Output, Output) -> Bool
+    private let lock = Lock()
+    private nonisolated(unsafe) var state: State
+
+    /// A subject holding `value`.
+    ///
+    /// - Parameters:
+    ///   - value: the current value.
+    ///   - context: where subscribers are given values.
+    ///   - isDuplicate: whether two values are the same state (the second is then not delivered).
+    package init(
+        _ value: Output, context: DeliveryContext = .callerThread,
+        isDuplicate: @escaping @Sendable (Output, Output) -> Bool
+    ) {
+        self.context = context
+        self.isDuplicate = isDuplicate
+        state = State(value: value)
+    }
+
+    /// The value now.
+    package var value: Output {
+        lock.withLock { state.value }
+    }
+
+    /// The number of live subscriptions.
+    package var subscriptionCount: Int {
+        lock.withLock { state.subscriptions.count }
+    }
+
+    /// Makes `value` the current value and tells the subscribers; ignored once the subject completed.
+    ///
+    /// - Parameter value: the new value.
+    package func send(_ value: Output) {
+        modify { $0 = value }
+    }
+
+    /// Changes the current value in place with `body` (run with the subject's lock held: it must not call
+    /// out) and tells the subscribers; ignored once the subject completed.
+    ///
+    /// - Parameter body: changes the value.
+    package func modify(_ body: (inout Output) -> Void) {
+        let members = lock.withLock { () -> [StateSubscription<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            body(&state.value)
+            return Array(state.subscriptions.values)
+        }
+        for member in members { member.valueChanged() }
+    }
+
+    /// Ends the stream: each subscriber gets `completion` after the latest value it has not had yet.
+    ///
+    /// - Parameter completion: how the stream ends.
+    package func send(completion: Subscribers.Completion<Failure>) {
+        let members = lock.withLock { () -> [StateSubscription<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            state.completion = completion
+            defer { state.subscriptions = [:] }
+            return Array(state.subscriptions.values)
+        }
+        for member in members { member.finish(completion) }
+    }
+
+    /// Subscribes `subscriber`: its first demand gets the current value.
+    ///
+    /// - Parameter subscriber: the subscriber.
+    package func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        // A subscriber that comes after the end gets only the completion.
+        let live = lock.withLock { state.completion == nil }
+        let subscription = StateSubscription(
+            subject: self, downstream: AnySubscriber(subscriber), startsWithValue: live)
+        subscriber.receive(subscription: subscription)
+        let id = ObjectIdentifier(subscription)
+        let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
+            if let completion = state.completion { return completion }
+            state.subscriptions[id] = subscription
+            return nil
+        }
+        if let ended {
+            subscription.finish(ended)
+        } else if !subscription.setOnEnd({ [weak self] in self?.remove(id) }) {
+            // Cancelled while it was being registered.
+            remove(id)
+        }
+    }
+
+    private func remove(_ id: ObjectIdentifier) {
+        lock.withLock { _ = state.subscriptions.removeValue(forKey: id) }
+    }
+}
+
+extension StateSubject where Output: Equatable {
+    /// A subject holding `value`, whose subscribers are not given a value equal to the one they had last.
+    ///
+    /// - Parameters:
+    ///   - value: the current value.
+    ///   - context: where subscribers are given values.
+    package convenience init(_ value: Output, context: DeliveryContext = .callerThread) {
+        self.init(value, context: context, isDuplicate: ==)
+    }
+}
