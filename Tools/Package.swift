@@ -9,6 +9,7 @@
 //   ripple-gatt-peripheral   — a peripheral served by a real bluetoothd (the guest's tests against BlueZ)
 //   ripple-example-…         — the examples (Examples/)
 //   ripple-dbus-fuzz         — the libFuzzer target of RippleDBus's message reader (Scripts/fuzz)
+//   ripple-soak              — the central against the simulator for minutes, under load (Scripts/soak)
 //
 // From the repository root: `swift run --package-path Tools ripple-example-heart-rate`, or `Scripts/demo`.
 import PackageDescription
@@ -114,6 +115,14 @@ let package = Package(
             name: "ripple-dbus-fuzz",
             dependencies: [ripple("RippleDBus")],
             path: "Fuzz/DBusMessageDecoder",
+            swiftSettings: swiftSettings
+        ),
+        // `Scripts/soak`: the central against the simulator for minutes, under floods, link drops and restarts.
+        .executableTarget(
+            name: "ripple-soak",
+            dependencies: [
+                ripple("RippleBlueZ"), ripple("RippleBlueZSimulator"), ripple("RippleLoop"), ripple("Ripple"),
+            ],
             swiftSettings: swiftSettings
         ),
         // `ripple-ble` as a process, on its built-in simulator.
