@@ -51,7 +51,6 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     }
 
     @inlinable func request(_ demand: Subscribers.Demand) {
-        APIViolation.checkDemand(demand)
         let target = lock.withLock { upstream }
         target?.request(demand)
     }

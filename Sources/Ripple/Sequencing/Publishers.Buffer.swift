@@ -215,7 +215,6 @@ extension Publishers.Buffer {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let proceed = lock.withLock { () -> Bool in
                 switch state {
                 case .subscribed, .upstreamEnded:

@@ -72,7 +72,6 @@ extension Publishers.Concatenate {
         var playgroundDescription: Any { description }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let upstream: (any Subscription)? = lock.withLock {
                 self.demand += demand
                 switch phase {

@@ -118,7 +118,6 @@ extension Publishers.DropUntilOutput {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let upstream: (any Subscription)? = lock.withLock {
                 guard !isTerminal else { return nil }
                 self.demand += demand

@@ -129,7 +129,6 @@ extension Publishers.HandleEvents {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let (handler, upstream) = lock.withLock { () -> (((Subscribers.Demand) -> Void)?, (any Subscription)?) in
                 guard case .subscribed(let subscription) = state else { return (nil, nil) }
                 return (onRequest, subscription)

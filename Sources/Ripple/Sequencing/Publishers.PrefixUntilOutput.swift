@@ -126,7 +126,6 @@ extension Publishers.PrefixUntilOutput {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let upstream = lock.withLock { upstreamLink.subscription }
             upstream?.request(demand)
         }

@@ -107,7 +107,6 @@ extension Publishers.Print {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             log(Self.describe(demand))
             let upstream: (any Subscription)? = lock.withLock {
                 if case .subscribed(let subscription) = state { return subscription }

@@ -150,7 +150,6 @@ extension Publishers.Retry {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let current: (any Subscription)? = lock.withLock {
                 guard !isTerminal else { return nil }
                 self.demand += demand

@@ -167,7 +167,6 @@ extension Publishers.Debounce {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             lock.withLock {
                 switch status {
                 case .subscribed, .completing: self.demand += demand

@@ -113,7 +113,6 @@ extension Publishers.MeasureInterval {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let upstream = lock.withLock { () -> (any Subscription)? in
                 if case .subscribed(let upstream, _) = status { return upstream }
                 return nil

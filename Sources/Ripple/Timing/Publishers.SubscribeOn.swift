@@ -127,7 +127,6 @@ extension Publishers.SubscribeOn {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let isSubscribed = lock.withLock { () -> Bool in
                 if case .subscribed = status { return true }
                 return false

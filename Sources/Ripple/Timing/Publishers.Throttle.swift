@@ -148,7 +148,6 @@ extension Publishers.Throttle {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             lock.withLock {
                 if case .subscribed = status { self.demand += demand }
             }

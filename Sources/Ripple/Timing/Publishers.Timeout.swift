@@ -164,7 +164,6 @@ extension Publishers.Timeout {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let upstream = lock.withLock { () -> (any Subscription)? in
                 if case .subscribed(let upstream) = status { return upstream }
                 return nil

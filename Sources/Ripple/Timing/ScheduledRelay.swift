@@ -96,7 +96,6 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     }
 
     func request(_ demand: Subscribers.Demand) {
-        APIViolation.checkDemand(demand)
         let upstream = lock.withLock { () -> (any Subscription)? in
             if case .subscribed(let upstream) = status { return upstream }
             return nil

@@ -71,7 +71,6 @@ where Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        APIViolation.checkDemand(demand)
         lock.withLock {
             if isActive { self.demand += demand }
         }

@@ -118,6 +118,7 @@ extension Publishers.TryMap {
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryMap" }
+        @usableFromInline static var shape: TransformingStepShape { .map }
         @usableFromInline typealias Failure = any Error
 
         @usableFromInline var thrown: (any Error)?

@@ -117,7 +117,6 @@ extension Publishers.Output {
         }
 
         @inlinable func request(_ demand: Subscribers.Demand) {
-            APIViolation.checkDemand(demand)
             let subscription = lock.withLock { upstream }
             subscription?.request(demand)
         }

@@ -103,7 +103,9 @@ extension Publishers.Scan {
         }
 
         @usableFromInline var description: String { "Scan" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: [("downstream", downstream), ("result", result)] as [Mirror.Child])
+        }
         @usableFromInline var playgroundDescription: Any { description }
 
         @inlinable func receive(subscription: any Subscription) {
@@ -130,6 +132,8 @@ extension Publishers.TryScan {
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryScan" }
+        @usableFromInline static var shape: TransformingStepShape { .scan }
+        @usableFromInline var reflectedResult: Any? { result }
         @usableFromInline typealias Failure = any Error
 
         @usableFromInline var thrown: (any Error)?

@@ -10,6 +10,24 @@ internal enum TransformingStepInterruption: Error {
     case fail
 }
 
+/// Which of Combine's subscription shapes a ``TransformingStep`` operator has. The shapes differ only where
+/// the upstream or the downstream breaks the contract (signals before the subscription, after the end, or
+/// a zero demand), and there each follows Combine.
+@usableFromInline
+internal enum TransformingStepShape {
+    /// `tryMap`: values and thrown errors reach the downstream whatever the state (Combine checks nothing
+    /// on that path); a completion only while subscribed; requests and cancellation before the
+    /// subscription are ignored.
+    case map
+    /// `tryScan`: as ``map``, except that a thrown error ends the stream only while subscribed and an
+    /// upstream completion does not end it.
+    case scan
+    /// `tryFilter`, `tryCompactMap`, `removeDuplicates`, `tryRemoveDuplicates`: a value, a completion or a
+    /// request before the subscription traps (programmer misuse, as in Combine), a zero demand traps, and
+    /// nothing passes after the end; cancelling before the subscription cancels it when it arrives.
+    case filter
+}
+
 /// The per-value logic of an operator that has its own subscription but passes demand straight through
 /// (`tryMap`, `tryFilter`, `tryCompactMap`, `removeDuplicates`, `tryRemoveDuplicates`, `tryScan`).
 ///
@@ -25,17 +43,31 @@ internal protocol TransformingStep: TransformingLogic {
     associatedtype Output
     /// Combine's name for the subscription, such as `"TryMap"`.
     static var name: String { get }
+    /// Combine's subscription shape for the operator.
+    static var shape: TransformingStepShape { get }
+    /// The running result that Combine's mirror shows (`tryScan`), or `nil` for none.
+    var reflectedResult: Any? { get }
 
     /// Handles one upstream value: returns the value to deliver, or throws `.skip` or `.fail`.
     mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output
 }
 
+extension TransformingStep {
+    /// The filter shape, which most of these operators have.
+    @inlinable
+    static var shape: TransformingStepShape { .filter }
+
+    /// No running result.
+    @inlinable
+    var reflectedResult: Any? { nil }
+}
+
 /// The subscriber/subscription pair behind the ``TransformingStep`` operators.
 ///
 /// It hands itself downstream as the subscription, forwards every `request` and `cancel` upstream unchanged,
-/// answers a skipped value with `.max(1)`, and on a thrown error cancels the upstream and fails. After
-/// cancellation or completion nothing more reaches the downstream. Per value it reads one atomic flag and
-/// takes no lock.
+/// answers a skipped value with `.max(1)`, and on a thrown error cancels the upstream and fails. What it does
+/// with signals that break the contract depends on the step's ``TransformingStepShape``. Per value it takes
+/// no lock and reads at most one atomic flag.
 @usableFromInline
 internal final class TransformingStepSubscription<Downstream: Subscriber, Step: TransformingStep>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -65,7 +97,22 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
 
     @usableFromInline var description: String { Step.name }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var customMirror: Mirror {
+        switch Step.shape {
+        case .map:
+            return Mirror(self, children: [:])
+        case .scan:
+            let status = lock.withLock {
+                ReflectedStatus(awaiting: phase.load(ordering: .relaxed) == Self.awaitingSubscription, upstream)
+            }
+            let children: [Mirror.Child] = [
+                ("downstream", downstream), ("status", status), ("result", logic.reflectedResult as Any),
+            ]
+            return Mirror(self, children: children)
+        case .filter:
+            return Mirror(self, children: ["downstream": downstream])
+        }
+    }
 
     @usableFromInline var playgroundDescription: Any { description }
 
@@ -84,7 +131,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     }
 
     @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-        guard phase.load(ordering: .acquiring) == Self.active else { return .none }
+        if Step.shape == .filter {
+            let current = phase.load(ordering: .acquiring)
+            guard current == Self.active else {
+                if current == Self.awaitingSubscription { APIViolation.valueBeforeSubscription() }
+                return .none
+            }
+        }
         let output: Step.Output
         do {
             output = try logic.step(input)
@@ -100,40 +153,60 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     /// Cancels the upstream and fails with the step's error. Kept out of `receive(_:)` so that the value
     /// path of unspecialised code does not look up the metadata this path needs.
     @inline(never) @usableFromInline func failFromStep() {
-        guard let failure = logic.takeFailure(), let subscription = terminate() else { return }
-        subscription.cancel()
+        guard let failure = logic.takeFailure() else { return }
+        let subscription = lock.withLock { () -> (any Subscription)?? in
+            let current = phase.load(ordering: .relaxed)
+            // `tryMap` fails whatever the state (as Combine); the others only while subscribed.
+            guard current == Self.active || Step.shape == .map else { return nil }
+            let subscription = upstream
+            upstream = nil
+            phase.store(Self.terminal, ordering: .releasing)
+            return .some(subscription)
+        }
+        guard let subscription else { return }
+        subscription?.cancel()
         downstream.receive(completion: .failure(failure))
     }
 
     @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-        guard terminate() != nil else { return }
-        downstream.receive(completion: completion.mapFailure(logic.failure(from:)))
+        // `nil`: a completion before the subscription, which the filter shape treats as misuse.
+        let forward = lock.withLock { () -> Bool? in
+            switch phase.load(ordering: .relaxed) {
+            case Self.active:
+                // `tryScan` keeps forwarding completions (as Combine); the others end here.
+                if Step.shape != .scan {
+                    upstream = nil
+                    phase.store(Self.terminal, ordering: .releasing)
+                }
+                return true
+            case Self.awaitingSubscription:
+                return Step.shape == .filter ? nil : false
+            default:
+                return false
+            }
+        }
+        guard let forward else { APIViolation.unexpectedCompletion() }
+        if forward { downstream.receive(completion: completion.mapFailure(logic.failure(from:))) }
     }
 
     @inlinable func request(_ demand: Subscribers.Demand) {
-        APIViolation.checkDemand(demand)
-        let subscription = lock.withLock { upstream }
+        if Step.shape == .filter { APIViolation.checkDemand(demand) }
+        let (subscription, current) = lock.withLock { (upstream, phase.load(ordering: .relaxed)) }
+        if Step.shape == .filter && current == Self.awaitingSubscription { APIViolation.requestBeforeSubscription() }
         subscription?.request(demand)
     }
 
     @inlinable func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
+            let current = phase.load(ordering: .relaxed)
+            // Before the subscription, `tryMap` and `tryScan` ignore a cancel (as Combine); `filter` ends and
+            // cancels the subscription when it arrives.
+            guard current == Self.active || Step.shape == .filter else { return nil }
             let subscription = upstream
             upstream = nil
             phase.store(Self.terminal, ordering: .releasing)
             return subscription
         }
         subscription?.cancel()
-    }
-
-    /// Moves from active to terminal; returns the upstream subscription if this call made the move.
-    @inlinable func terminate() -> (any Subscription)? {
-        lock.withLock {
-            guard phase.load(ordering: .relaxed) == Self.active else { return nil }
-            let subscription = upstream
-            upstream = nil
-            phase.store(Self.terminal, ordering: .releasing)
-            return subscription
-        }
     }
 }

@@ -3,14 +3,6 @@ import Testing
 
 @testable import Ripple
 
-/// A publisher that keeps its subscriber and hands it a subscription only when the test says so.
-private final class LatePublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
-    var subscriber: AnySubscriber<Output, Failure>?
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        self.subscriber = AnySubscriber(subscriber)
-    }
-}
-
 @Suite("buffer (Publishers.Buffer)")
 struct BufferTests {
     @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
@@ -192,12 +184,12 @@ struct BufferTests {
         late.buffer(size: 0, prefetch: .keepFull, whenFull: .dropOldest).subscribe(subscriber)
         let first = TestPublisher<Int, Never>()
         let second = TestPublisher<Int, Never>()
-        late.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: first))
-        late.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: second))
+        late.sendSubscription(TestPublisher<Int, Never>.TestSubscription(publisher: first))
+        late.sendSubscription(TestPublisher<Int, Never>.TestSubscription(publisher: second))
         #expect(first.calls == [], "a buffer of size 0 asks for nothing")
         #expect(second.calls == [.cancel])
-        #expect(late.subscriber?.receive(1) == Subscribers.Demand.none)
-        late.subscriber?.receive(completion: .finished)
+        #expect(late.send(1) == Subscribers.Demand.none)
+        late.send(completion: .finished)
         #expect(subscriber.events == [.subscription("Buffer"), .finished])
     }
 

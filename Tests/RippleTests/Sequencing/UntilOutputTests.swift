@@ -3,16 +3,6 @@ import Testing
 
 @testable import Ripple
 
-/// A publisher that keeps its subscriber and hands it a subscription only when the test says so.
-private final class LatePublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
-    var subscriber: AnySubscriber<Output, Failure>?
-    var erased: (any Subscriber)?
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        self.subscriber = AnySubscriber(subscriber)
-        erased = subscriber
-    }
-}
-
 private struct EquatablePublisher: Publisher, Equatable {
     typealias Output = Int
     typealias Failure = Never
