@@ -8,6 +8,7 @@ internal struct CodingStep<Direction: CodingDirection, Input, Output, UpstreamEr
     @usableFromInline typealias Failure = any Error
 
     @inlinable static var name: String { Direction.name }
+    @inlinable static var shape: TransformingStepShape { .coder }
 
     @usableFromInline let code: (Input) throws -> Output
     @usableFromInline var thrown: (any Error)?

@@ -26,6 +26,9 @@ internal enum TransformingStepShape {
     /// request before the subscription traps (programmer misuse, as in Combine), a zero demand traps, and
     /// nothing passes after the end; cancelling before the subscription cancels it when it arrives.
     case filter
+    /// `encode` and `decode`: values and a completion pass before the subscription as well, nothing passes
+    /// after the end; a cancel before the subscription is ignored.
+    case coder
 }
 
 /// The per-value logic of an operator that has its own subscription but passes demand straight through
@@ -111,6 +114,15 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
             return Mirror(self, children: children)
         case .filter:
             return Mirror(self, children: ["downstream": downstream])
+        case .coder:
+            let state = lock.withLock { () -> (finished: Bool, upstream: (any Subscription)?) in
+                (phase.load(ordering: .relaxed) == Self.terminal, self.upstream)
+            }
+            let children: [Mirror.Child] = [
+                ("downstream", downstream), ("finished", state.finished),
+                ("upstreamSubscription", state.upstream as Any),
+            ]
+            return Mirror(self, children: children)
         }
     }
 
@@ -131,12 +143,17 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     }
 
     @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-        if Step.shape == .filter {
+        switch Step.shape {
+        case .map, .scan:
+            break
+        case .filter:
             let current = phase.load(ordering: .acquiring)
             guard current == Self.active else {
                 if current == Self.awaitingSubscription { APIViolation.valueBeforeSubscription() }
                 return .none
             }
+        case .coder:
+            guard phase.load(ordering: .acquiring) != Self.terminal else { return .none }
         }
         let output: Step.Output
         do {
@@ -156,8 +173,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         guard let failure = logic.takeFailure() else { return }
         let subscription = lock.withLock { () -> (any Subscription)?? in
             let current = phase.load(ordering: .relaxed)
-            // `tryMap` fails whatever the state (as Combine); the others only while subscribed.
-            guard current == Self.active || Step.shape == .map else { return nil }
+            // `tryMap` fails whatever the state (as Combine), the coders unless ended, the others only while
+            // subscribed.
+            switch Step.shape {
+            case .map: break
+            case .coder: guard current != Self.terminal else { return nil }
+            case .scan, .filter: guard current == Self.active else { return nil }
+            }
             let subscription = upstream
             upstream = nil
             phase.store(Self.terminal, ordering: .releasing)
@@ -180,7 +202,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
                 }
                 return true
             case Self.awaitingSubscription:
-                return Step.shape == .filter ? nil : false
+                switch Step.shape {
+                case .filter: return nil
+                case .map, .scan: return false
+                case .coder:
+                    phase.store(Self.terminal, ordering: .releasing)
+                    return true
+                }
             default:
                 return false
             }
@@ -199,8 +227,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @inlinable func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
             let current = phase.load(ordering: .relaxed)
-            // Before the subscription, `tryMap` and `tryScan` ignore a cancel (as Combine); `filter` ends and
-            // cancels the subscription when it arrives.
+            // Before the subscription, `tryMap`, `tryScan` and the coders ignore a cancel (as Combine);
+            // `filter` ends and cancels the subscription when it arrives.
             guard current == Self.active || Step.shape == .filter else { return nil }
             let subscription = upstream
             upstream = nil

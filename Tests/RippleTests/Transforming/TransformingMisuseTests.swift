@@ -100,6 +100,43 @@ struct TransformingMisuseTests {
     }
 }
 
+/// An encoder that describes its value, and fails on negative numbers.
+private struct DescribingTestEncoder: TopLevelEncoder {
+    func encode<T: Encodable>(_ value: T) throws -> String {
+        if let number = value as? Int, number < 0 { throw TestError.oops }
+        return "\(value)"
+    }
+}
+
+extension TransformingMisuseTests {
+    @Test func encodePassesSignalsBeforeTheSubscriptionAndNothingAfterTheEnd() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<String, TestError>(initialDemand: nil, onValue: { _ in .max(3) })
+        upstream.encode(encoder: DescribingTestEncoder()).mapError(transformingTestError).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.cancel()
+        #expect(upstream.send(1) == .max(3))
+        upstream.send(completion: .finished)
+        #expect(upstream.send(2) == .none)
+        upstream.sendSubscription()
+        #expect(subscriber.events == [.value("1"), .finished])
+        #expect(upstream.subscription.calls == [.cancel])
+    }
+
+    @Test func encodeFailsBeforeTheSubscriptionAndReflectsItsState() throws {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<String, TestError>(initialDemand: nil)
+        upstream.encode(encoder: DescribingTestEncoder()).mapError(transformingTestError).subscribe(subscriber)
+        let inner = try #require(upstream.erased.flatMap { $0 as? any CustomReflectable })
+        #expect(inner.customMirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+        #expect(inner.customMirror.children.map { "\($0.value)" }.dropFirst() == ["false", "nil"])
+        #expect(upstream.send(-1) == .none)
+        #expect(subscriber.events == [.failure(.oops)])
+        #expect(inner.customMirror.children.map { "\($0.value)" }.dropFirst() == ["true", "nil"])
+        upstream.subscriberAsSubscription?.request(.max(1))
+        #expect(upstream.subscription.calls == [])
+    }
+}
+
 extension TestSubscriber where Failure == TestError {
     /// This subscriber behind a `mapError` to ``TestError``, for the `try` operators' `any Error`.
     func erasingErrors() -> AnySubscriber<Input, any Error> {
