@@ -132,8 +132,11 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
         subscriptionBox.value?.subscription.request(demand)
     }
 
+    /// Cancels and releases the subscription (as a sink does), which ends the cycle between them.
     func cancel() {
-        subscriptionBox.value?.subscription.cancel()
+        let reference = subscriptionBox.value
+        subscriptionBox.value = nil
+        reference?.subscription.cancel()
     }
 
     func receive(subscription: any Subscription) {
@@ -151,6 +154,8 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+        // The stream is over: its subscription is released (as a sink does), which ends the cycle between them.
+        subscriptionBox.value = nil
         switch completion {
         case .finished: record(.finished)
         case .failure(let error): record(.failure(error))
@@ -745,6 +750,9 @@ struct TimeOperatorsOnEventLoopTests {
             expectElapsed(
                 from: connectedAt, to: tick, atLeast: .milliseconds(40 * (index + 1) - 5), "tick \(index + 1)")
         }
+        // A cancelled connection leaves its subscribers subscribed (as in Combine): the test ends them.
+        first.cancel()
+        second.cancel()
     }
 
     @Test func autoconnectedTimerPublisherTicksFromTheFirstSubscriptionUntilItIsCancelled() async throws {

@@ -63,6 +63,15 @@ public final class SimulatorControlService: Sendable {
         self.loop = loop
     }
 
+    deinit {
+        // Dropped without ``stop()``: the worker would wait for commands for ever, and the connection
+        // (whose exported object holds the commands' continuation) would stay open.
+        if let running {
+            running.commands.finish()
+            running.connection.close()
+        }
+    }
+
     /// Whether the service is started.
     public var isRunning: Bool {
         lock.withLock { running != nil }

@@ -388,7 +388,8 @@ final class ConnectionCore: Sendable {
     // MARK: Closing
 
     /// Closes the connection (loop thread only): pending calls fail with `.disconnected`, signal streams
-    /// end, the ``DBusConnection/closed`` publisher emits `reason`. Idempotent.
+    /// end, exported objects are unexported, the ``DBusConnection/closed`` publisher emits `reason`.
+    /// Idempotent.
     func close(reason: DBusCloseReason) {
         guard closeReason == nil else { return }
         closeReason = reason
@@ -399,6 +400,8 @@ final class ConnectionCore: Sendable {
         }
         signalRouter.closeAll()
         methodCallHandler = nil
+        // Exported objects go with the connection: handlers that hold the connection release it.
+        objectRegistry.removeAll(core: self)
         closeSubject.send(reason)
         if !dispatching {
             release()

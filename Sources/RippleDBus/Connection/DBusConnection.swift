@@ -21,7 +21,8 @@ import RippleLoop
 /// The connection stays open while you hold it or any subscription to one of its publishers; it closes
 /// on ``close()``, when the last of those goes, or when the bus goes away — ``closed`` says which. Once
 /// closed, waiting calls fail with ``DBusError/disconnected``, signal streams fail with it after the
-/// signals they already received, and new calls and subscriptions fail with it at once.
+/// signals they already received, new calls and subscriptions fail with it at once, and exported objects
+/// are unexported (so a handler that holds the connection no longer keeps it: ``close()`` breaks the cycle).
 public final class DBusConnection: Sendable {
     let core: ConnectionCore
 

@@ -253,6 +253,13 @@ public final class DBusExportedObject: Sendable {
         }
     }
 
+    /// Detaches the object from `core` without announcing it (the connection is closing).
+    func detach(from core: ConnectionCore) {
+        lock.withLock {
+            if link?.core === core { link = nil }
+        }
+    }
+
     /// The interfaces, for introspection.
     var interfaces: [DBusInterface] {
         lock.withLock { slots.map(\.interface) }

@@ -47,6 +47,20 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         return removed
     }
 
+    /// Stops exporting every object and manager, without a signal (the connection is closing): what
+    /// their handlers hold — often the connection itself — is released with them.
+    func removeAll(core: ConnectionCore) {
+        let removed = lock.withLock { () -> [DBusExportedObject] in
+            defer {
+                objects = [:]
+                managers = []
+                outbox = []
+            }
+            return Array(objects.values)
+        }
+        for object in removed { object.detach(from: core) }
+    }
+
     /// The object exported at `path`, if any.
     func object(at path: DBusObjectPath) -> DBusExportedObject? {
         lock.withLock { objects[path] }

@@ -5,10 +5,12 @@ import Synchronization
 import Testing
 
 /// A private bus and a loop thread for one test: connections made through it use the loop; everything
-/// stops when the fixture is released (or ``stop()`` is called).
+/// stops when the fixture is released (or ``stop()`` is called), its connections closed first (which
+/// releases what their exported objects' handlers hold).
 final class BusFixture: Sendable {
     let daemon: PrivateDBusDaemon
     let loopThread: EventLoopThread
+    private let connections = Mutex<[DBusConnection]>([])
 
     init() throws {
         daemon = try PrivateDBusDaemon()
@@ -19,10 +21,14 @@ final class BusFixture: Sendable {
 
     /// A new connection to the private bus.
     func connect() throws -> DBusConnection {
-        try DBusConnection(bus: daemon.bus, loop: loop)
+        let connection = try DBusConnection(bus: daemon.bus, loop: loop)
+        connections.withLock { $0.append(connection) }
+        return connection
     }
 
     deinit {
+        // Closed on the loop, before it stops (what was scheduled before the stop still runs).
+        for connection in connections.withLock({ $0 }) { connection.close() }
         daemon.stop()
         loopThread.stop()
     }
