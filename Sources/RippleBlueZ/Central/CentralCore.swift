@@ -7,14 +7,14 @@ import Synchronization
 /// the state derived from it — and the state machines that drive connections and GATT operations.
 ///
 /// Two rules, one per kind of state:
-/// - **The machines and their bookkeeping** (``Confined``) are confined to the loop thread. Every event
-///   from the bus and every timer arrives there; a request from another thread goes there through
-///   ``perform(_:)``, which also runs one piece of work at a time: work started by a callback during
-///   another (a subscriber cancelling from inside a value) waits for it to end.
-/// - **The mirror** (the tree, and each peripheral's connection phase as the machines decided it) is
-///   written on the loop thread and read from any thread, under `lock`, so that handles and lookups
-///   (``Peripheral/isConnected``, ``Peripheral/services``) answer at once. Discovery and notification
-///   sessions still keep their books under the same lock.
+/// - **The machines and their bookkeeping** (``Confined``: connections, GATT queues, discovery,
+///   notification sessions) are confined to the loop thread. Every event from the bus and every timer
+///   arrives there; a request from another thread goes there through ``perform(_:)``, which also runs one
+///   piece of work at a time: work started by a callback during another (a subscriber cancelling from
+///   inside a value) waits for it to end.
+/// - **The mirror** (the tree, and each peripheral's connection phase as its machine decided it) is one
+///   `Mutex`, written on the loop thread and read from any thread, so that handles and lookups
+///   (``Peripheral/isConnected``, ``Peripheral/services``) answer at once.
 final class CentralCore: Sendable {
     let connection: DBusConnection
     let loop: EventLoop
@@ -23,14 +23,14 @@ final class CentralCore: Sendable {
     /// How long a GATT operation waits for its attribute to be exported.
     let attributeTimeout: Duration
 
-    /// Guards the mirror and the discovery and notification books.
-    let lock = Lock()
-    nonisolated(unsafe) var tree = DBusObjectManagerState()
-    /// Each peripheral's connection phase, as its machine last published it.
-    nonisolated(unsafe) var phases: [DBusObjectPath: ConnectionStateMachine.Phase] = [:]
-    /// Discovery sessions and notification sessions (guarded by `lock`).
-    nonisolated(unsafe) var discovery = DiscoveryBook()
-    nonisolated(unsafe) var notifications = NotificationBook()
+    /// bluetoothd's tree as the central mirrors it, and each peripheral's connection phase as its machine
+    /// last published it: written on the loop thread, read from any.
+    struct Mirror: Sendable {
+        var tree = DBusObjectManagerState()
+        var phases: [DBusObjectPath: ConnectionStateMachine.Phase] = [:]
+    }
+
+    let mirror = Mutex(Mirror())
 
     /// What the loop thread alone touches.
     struct Confined {
@@ -55,6 +55,15 @@ final class CentralCore: Sendable {
         /// Each device's GATT operation queue, and the operations in it.
         var queues: [DBusObjectPath: GATTQueueStateMachine] = [:]
         var operations: [Int: GATTOperationRecord] = [:]
+        /// The discovery session and its clients' streams, and the start or stop under way.
+        var discovery = DiscoveryStateMachine()
+        var discoveryClients: [Int: PassthroughSubject<PeripheralDiscovery, BluetoothError>] = [:]
+        var discoveryCall: AnyCancellable?
+        /// Each characteristic's notification session; the listeners waiting for their characteristic;
+        /// the listeners cancelled before they were attached.
+        var sessions: [DBusObjectPath: NotificationSessionRecord] = [:]
+        var pendingListeners: [Int: PendingListener] = [:]
+        var cancelledListeners: Set<Int> = []
         /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).
         var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
         /// Events a machine refused (the last ones), and how many.
@@ -100,6 +109,12 @@ final class CentralCore: Sendable {
         }
         confined.value.busy = true
         work()
+        finishWork()
+    }
+
+    /// Ends the work under way (started on the loop thread by setting `busy`): runs the work that waited
+    /// for it, then lets the next come.
+    func finishWork() {
         while !confined.value.deferred.isEmpty {
             let next = confined.value.deferred.removeFirst()
             next()
@@ -184,7 +199,7 @@ final class CentralCore: Sendable {
     ///
     /// - Parameter event: the change, from the tree subscription or a refreshed tree.
     func apply(_ event: DBusObjectManagerEvent) {
-        lock.withLock { tree.apply(event) }
+        mirror.withLock { mirror in mirror.tree.apply(event) }
         confined.value.treeReceived = true
         if Self.mayChangeState(event) { updateState() }
         connectionTreeEvent(event)
@@ -208,9 +223,10 @@ final class CentralCore: Sendable {
 
     /// Every adapter, by number (`hci0` first).
     var adapters: [BluetoothAdapter] {
-        lock.withLock {
-            tree.objects(implementing: BlueZ.adapter).compactMap { path in
-                BluetoothAdapter(path: path, properties: tree.properties(of: path, interface: BlueZ.adapter) ?? [:])
+        mirror.withLock { mirror in
+            mirror.tree.objects(implementing: BlueZ.adapter).compactMap { path in
+                BluetoothAdapter(
+                    path: path, properties: mirror.tree.properties(of: path, interface: BlueZ.adapter) ?? [:])
             }
         }.sorted { ($0.index, $0.name) < ($1.index, $1.name) }
     }
@@ -281,16 +297,16 @@ final class CentralCore: Sendable {
 
     /// The `Device1` properties of the device at `path`, if it is in the tree.
     func deviceProperties(_ path: DBusObjectPath) -> [String: DBusValue]? {
-        lock.withLock { tree.properties(of: path, interface: BlueZ.device) }
+        mirror.withLock { mirror in mirror.tree.properties(of: path, interface: BlueZ.device) }
     }
 
     /// The device of `address` on the central's adapter.
     func devicePath(address: String) -> DBusObjectPath? {
         guard let adapter else { return nil }
         let wanted = address.uppercased()
-        return lock.withLock {
-            tree.objects(implementing: BlueZ.device).first { path in
-                let properties = tree.properties(of: path, interface: BlueZ.device)
+        return mirror.withLock { mirror in
+            mirror.tree.objects(implementing: BlueZ.device).first { path in
+                let properties = mirror.tree.properties(of: path, interface: BlueZ.device)
                 return properties?["Address"]?.string?.uppercased() == wanted
                     && properties?["Adapter"]?.objectPath == adapter.path
             }

@@ -116,9 +116,9 @@ extension Central {
     /// (also by other programs), and those seen recently — without a scan, by address.
     public var knownPeripherals: [Peripheral] {
         guard let adapter else { return [] }
-        let paths = core.lock.withLock {
-            core.tree.objects(implementing: BlueZ.device).filter {
-                core.tree.properties(of: $0, interface: BlueZ.device)?["Adapter"]?.objectPath == adapter.path
+        let paths = core.mirror.withLock { mirror in
+            mirror.tree.objects(implementing: BlueZ.device).filter {
+                mirror.tree.properties(of: $0, interface: BlueZ.device)?["Adapter"]?.objectPath == adapter.path
             }
         }
         return paths.compactMap(core.peripheral(at:)).sorted { $0.address < $1.address }

@@ -126,7 +126,8 @@ extension CentralCore {
             if holdingQueue { queueEvent(path, .release(.connectionTasks)) }
             pauseDiscovery(false)
         case .callConnect:
-            confined.value.connections[path]?.call = callConnect(peripheral, timeout: record.attemptTimeout)
+            let call = callConnect(peripheral, timeout: record.attemptTimeout)
+            confined.value.connections[path]?.call = call
         case .armRetry(let delay):
             confined.value.connections[path]?.retry = loop.after(delay) { [weak self] in
                 self?.perform { [weak self] in self?.connectionEvent(path, .retryTimerFired) }
@@ -135,7 +136,8 @@ extension CentralCore {
             record.retry?.cancel()
             confined.value.connections[path]?.retry = nil
         case .refreshTree:
-            confined.value.connections[path]?.refresh = refreshTree(of: path)
+            let refresh = refreshTree(of: path)
+            confined.value.connections[path]?.refresh = refresh
         case .runTasks:
             if !runConnectionTasks(path) { events.append(.tasksFinished) }
         case .takeLinkDown:
@@ -151,7 +153,8 @@ extension CentralCore {
             }
         case .fail(let subscribers, let error):
             for id in subscribers.sorted() {
-                confined.value.connectSubscribers.removeValue(forKey: id)?.finish(.failure(error))
+                let subscription = confined.value.connectSubscribers.removeValue(forKey: id)
+                subscription?.finish(.failure(error))
             }
         case .suspendListeners:
             suspendNotifications(under: path)
@@ -168,7 +171,7 @@ extension CentralCore {
             confined.value.connections[path]?.reconnect = nil
         case .publish:
             let phase = record.machine.phase
-            lock.withLock { phases[path] = phase }
+            mirror.withLock { mirror in mirror.phases[path] = phase }
             publishConnectionLists()
         }
     }
@@ -271,8 +274,8 @@ extension CentralCore {
     /// Whether the peripheral at `path` is connected, as this central sees it (bluetoothd's tree when the
     /// central has not been involved).
     func isConnected(_ path: DBusObjectPath) -> Bool {
-        let (phase, connected) = lock.withLock {
-            (phases[path], tree.properties(of: path, interface: BlueZ.device)?["Connected"]?.boolean)
+        let (phase, connected) = mirror.withLock { mirror in
+            (mirror.phases[path], mirror.tree.properties(of: path, interface: BlueZ.device)?["Connected"]?.boolean)
         }
         switch phase ?? .unknown {
         case .linkUp, .runningTasks, .ready: return true

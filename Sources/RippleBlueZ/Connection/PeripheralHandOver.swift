@@ -83,9 +83,9 @@ extension CentralCore {
     func waitUntilReleased(_ paths: [DBusObjectPath], within limit: Duration) async {
         guard !paths.isEmpty else { return }
         let stillAcquired: @Sendable () -> Bool = { [self] in
-            lock.withLock {
+            mirror.withLock { mirror in
                 paths.contains {
-                    tree.properties(of: $0, interface: BlueZ.characteristic)?["NotifyAcquired"]?.boolean == true
+                    mirror.tree.properties(of: $0, interface: BlueZ.characteristic)?["NotifyAcquired"]?.boolean == true
                 }
             }
         }
@@ -112,9 +112,9 @@ extension CentralCore {
         }
         queueEvent(peripheral.path, .hold(.handOver))
         let prefix = peripheral.path.description + "/"
-        let acquired = lock.withLock {
-            notifications.sessions.filter { $0.key.description.hasPrefix(prefix) && $0.value.socket != nil }.map(\.key)
-        }
+        let acquired = confined.value.sessions.filter {
+            $0.key.description.hasPrefix(prefix) && $0.value.socket != nil
+        }.map(\.key)
         suspendNotifications(under: peripheral.path)
         return .success(acquired)
     }

@@ -22,13 +22,11 @@ extension Central {
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
             let subject = PassthroughSubject<PeripheralDiscovery, BluetoothError>()
             let id = core.nextID()
+            let client = DiscoveryStateMachine.Client(filter: filter, resumes: resumesAfterInterruption)
             return subject.handleEvents(
-                receiveSubscription: { _ in
-                    core.addDiscoveryClient(
-                        id, .init(filter: filter, subject: subject, resumes: resumesAfterInterruption))
-                },
-                receiveCompletion: { _ in core.removeDiscoveryClient(id) },
-                receiveCancel: { core.removeDiscoveryClient(id) }
+                receiveSubscription: { _ in core.perform { core.addDiscoveryClient(id, client, subject) } },
+                receiveCompletion: { _ in core.perform { core.removeDiscoveryClient(id) } },
+                receiveCancel: { core.perform { core.removeDiscoveryClient(id) } }
             ).eraseToAnyPublisher()
         }.eraseToAnyPublisher()
     }
@@ -102,78 +100,69 @@ extension Central {
 }
 
 extension CentralCore {
-    func addDiscoveryClient(_ id: Int, _ client: DiscoveryBook.Client) {
-        let isOn = lock.withLock { () -> Bool in
-            discovery.clients[id] = client
-            return discovery.isOn
-        }
-        // A client joining a discovery under way hears of the peripherals it has already seen (their
-        // advertisements may not change again), once it has had the chance to ask for them.
-        if isOn { loop.schedule { [weak self] in self?.reportAdvertisers(to: [client]) } }
-        updateDiscovery(filterChanged: true)
+    /// A discovery client joins: the session starts (or changes its filter) for it.
+    ///
+    /// - Parameters:
+    ///   - id: the client's identifier.
+    ///   - client: its filter and whether it waits through interruptions.
+    ///   - subject: its stream.
+    func addDiscoveryClient(
+        _ id: Int, _ client: DiscoveryStateMachine.Client,
+        _ subject: PassthroughSubject<PeripheralDiscovery, BluetoothError>
+    ) {
+        confined.value.discoveryClients[id] = subject
+        discoveryEvent(.clientAdded(id, client))
     }
 
-    /// Reports each device of the adapter that advertised during this discovery (bluetoothd keeps an
-    /// `RSSI` only for those, and drops it when discovery ends) to `clients`.
-    func reportAdvertisers(to clients: [DiscoveryBook.Client]) {
-        guard let adapter, !clients.isEmpty else { return }
-        let seen = lock.withLock { () -> [DBusObjectPath] in
-            tree.objects(implementing: BlueZ.device).filter { path in
-                let properties = tree.properties(of: path, interface: BlueZ.device)
-                return properties?["RSSI"] != nil && properties?["Adapter"]?.objectPath == adapter.path
-            }
-        }
-        for path in seen.sorted(by: { $0.description < $1.description }) {
-            guard let properties = deviceProperties(path), let peripheral = peripheral(at: path) else { continue }
-            let discovery = PeripheralDiscovery(peripheral: peripheral, properties: properties)
-            for client in clients where client.filter.matches(discovery) { client.subject.send(discovery) }
-        }
-    }
-
+    /// A discovery client left: the session stops after the last.
+    ///
+    /// - Parameter id: the client's identifier.
     func removeDiscoveryClient(_ id: Int) {
-        let removed = lock.withLock { discovery.clients.removeValue(forKey: id) != nil }
-        if removed { updateDiscovery(filterChanged: true) }
+        guard confined.value.discoveryClients.removeValue(forKey: id) != nil else { return }
+        discoveryEvent(.clientRemoved(id))
     }
 
     /// A connection attempt starts (`true`) or ends: discovery pauses while any is under way.
     func pauseDiscovery(_ pause: Bool) {
-        lock.withLock { discovery.pausedBy += pause ? 1 : -1 }
-        updateDiscovery(filterChanged: false)
+        discoveryEvent(pause ? .paused : .resumed)
     }
 
+    /// bluetoothd and the adapter are there: the session starts again for the clients that waited.
     func discoveryMayResume() {
-        updateDiscovery(filterChanged: false)
+        discoveryEvent(.available)
     }
 
-    /// Brings bluetoothd's discovery in line with the clients: sets the merged filter and starts it, or
-    /// stops it. One change at a time; the end of each looks again.
-    func updateDiscovery(filterChanged: Bool) {
-        guard let adapter else { return }
-        enum Step {
-            case start([String: DBusValue])
-            case stop
-        }
-        let step = lock.withLock { () -> Step? in
-            if filterChanged { discovery.filterIsStale = true }
-            // The change under way looks again when it ends.
-            guard !discovery.isChanging else { return nil }
-            if discovery.wanted, !discovery.isOn || discovery.filterIsStale {
-                discovery.isChanging = true
-                discovery.filterIsStale = false
-                return .start(DiscoveryFilter.merged(discovery.clients.values.map(\.filter)))
+    /// Discovery ends with `error`. When it is an `interruption` (bluetoothd or the adapter went), the
+    /// clients that resume stay, to start it again when the state is powered on.
+    func failDiscovery(with error: BluetoothError, interruption: Bool = false) {
+        discoveryEvent(.lost(error, final: !interruption))
+    }
+
+    /// Feeds `event` to the discovery machine and performs its actions.
+    ///
+    /// - Parameter event: what happened.
+    func discoveryEvent(_ event: DiscoveryStateMachine.Event) {
+        var events = [event]
+        while !events.isEmpty {
+            let next = events.removeFirst()
+            let actions: [DiscoveryStateMachine.Action]
+            do {
+                actions = try confined.value.discovery.handle(next)
+            } catch {
+                record(error)
+                continue
             }
-            if !discovery.wanted, discovery.isOn {
-                discovery.isChanging = true
-                return .stop
-            }
-            return nil
+            for action in actions { execute(action, queueing: &events) }
         }
-        guard let step, operationError() == nil else {
-            if step != nil { lock.withLock { discovery.isChanging = false } }
-            return
-        }
-        switch step {
+    }
+
+    private func execute(_ action: DiscoveryStateMachine.Action, queueing events: inout [DiscoveryStateMachine.Event]) {
+        switch action {
         case .start(let filter):
+            guard let adapter else {
+                events.append(.startFailed(BluetoothError(.noAdapter, "there is no Bluetooth adapter")))
+                return
+            }
             let call = connection.call(
                 destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
                 arguments: [.stringVariantDictionary(filter)]
@@ -182,45 +171,61 @@ extension CentralCore {
                 connection.call(
                     destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StartDiscovery")
             }
-            run(call, operation: "starting discovery") { [weak self] result in
-                guard let self else { return }
-                let wasOn = lock.withLock { () -> Bool in
-                    defer {
-                        discovery.isChanging = false
-                        if case .success = result { discovery.isOn = true }
-                    }
-                    return discovery.isOn
-                }
-                switch result {
-                case .success:
-                    isScanning.send(true)
-                    // Advertisements that came before the answer went unreported.
-                    if !wasOn { reportAdvertisers(to: lock.withLock { Array(discovery.clients.values) }) }
-                    updateDiscovery(filterChanged: false)
-                case .failure(let error):
-                    // bluetoothd answers InProgress when this client already discovers: keep going.
-                    if error.kind == .inProgress || wasOn {
-                        lock.withLock { discovery.isOn = true }
-                        isScanning.send(true)
-                    } else {
-                        // Refused because bluetoothd or the adapter went meanwhile: an interruption.
-                        failDiscovery(with: error, interruption: operationError() != nil)
-                    }
-                    // What changed meanwhile (the last client left, a filter came) is done now.
-                    updateDiscovery(filterChanged: false)
-                }
-            }
+            confined.value.discoveryCall = call.sink(
+                receiveCompletion: { [weak self] completion in
+                    guard case .failure(let error) = completion else { return }
+                    let failure = BluetoothError(error, during: "starting discovery")
+                    self?.perform { [weak self] in self?.discoveryEvent(.startFailed(failure)) }
+                },
+                receiveValue: { [weak self] _ in self?.perform { [weak self] in self?.discoveryEvent(.startAnswered) } }
+            )
         case .stop:
-            let call = connection.call(
-                destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StopDiscovery")
-            run(call, operation: "stopping discovery") { [weak self] _ in
-                guard let self else { return }
-                lock.withLock {
-                    discovery.isChanging = false
-                    discovery.isOn = false
+            guard let adapter else {
+                events.append(.stopAnswered)
+                return
+            }
+            confined.value.discoveryCall = connection.call(
+                destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapter, member: "StopDiscovery"
+            ).sink(
+                receiveCompletion: { [weak self] completion in
+                    guard case .failure = completion else { return }
+                    self?.perform { [weak self] in self?.discoveryEvent(.stopAnswered) }
+                },
+                receiveValue: { [weak self] _ in self?.perform { [weak self] in self?.discoveryEvent(.stopAnswered) } })
+        case .cancelCall:
+            confined.value.discoveryCall?.cancel()
+            confined.value.discoveryCall = nil
+        case .scanning(let scanning):
+            if isScanning.value != scanning { isScanning.send(scanning) }
+        case .reportAdvertisers(let ids):
+            reportAdvertisers(to: ids)
+        case .fail(let ids, let error):
+            for id in ids {
+                let client = confined.value.discoveryClients.removeValue(forKey: id)
+                client?.send(completion: .failure(error))
+            }
+        }
+    }
+
+    /// Reports each device of the adapter that advertised during this discovery (bluetoothd keeps an
+    /// `RSSI` only for those, and drops it when discovery ends) to the clients `ids`.
+    private func reportAdvertisers(to ids: [Int]) {
+        guard let adapter, !ids.isEmpty else { return }
+        let seen = mirror.withLock { mirror -> [DBusObjectPath] in
+            mirror.tree.objects(implementing: BlueZ.device).filter { path in
+                let properties = mirror.tree.properties(of: path, interface: BlueZ.device)
+                return properties?["RSSI"] != nil && properties?["Adapter"]?.objectPath == adapter.path
+            }
+        }
+        for path in seen.sorted() {
+            guard let properties = deviceProperties(path), let peripheral = peripheral(at: path) else { continue }
+            let discovery = PeripheralDiscovery(peripheral: peripheral, properties: properties)
+            for id in ids {
+                guard let client = confined.value.discovery.clients[id], client.filter.matches(discovery) else {
+                    continue
                 }
-                isScanning.send(false)
-                updateDiscovery(filterChanged: false)
+                let subject = confined.value.discoveryClients[id]
+                subject?.send(discovery)
             }
         }
     }
@@ -239,32 +244,19 @@ extension CentralCore {
             receiveValue: { message in completion(.success(message)) })
     }
 
-    /// Discovery ends with `error`. When it is an `interruption` (bluetoothd or the adapter went), the
-    /// clients that resume stay, to start it again when the state is powered on.
-    func failDiscovery(with error: BluetoothError, interruption: Bool = false) {
-        let clients = lock.withLock { () -> [DiscoveryBook.Client] in
-            let ending = discovery.clients.filter { !interruption || !$0.value.resumes }
-            for id in ending.keys { discovery.clients[id] = nil }
-            discovery.isOn = false
-            if !discovery.clients.isEmpty { discovery.filterIsStale = true }
-            return Array(ending.values)
-        }
-        if isScanning.value { isScanning.send(false) }
-        for client in clients { client.subject.send(completion: .failure(error)) }
-    }
-
     /// An advertisement (a device added with its RSSI, or a change of what it advertises) goes to the
     /// clients whose filter it passes.
     func discoveryTreeEvent(_ event: DBusObjectManagerEvent) {
-        guard let path = Self.advertisementPath(of: event) else { return }
-        let clients: [DiscoveryBook.Client] = lock.withLock {
-            discovery.isOn ? Array(discovery.clients.values) : []
-        }
+        guard let path = Self.advertisementPath(of: event), confined.value.discovery.isDelivering else { return }
+        let clients = confined.value.discovery.clients
         guard !clients.isEmpty, let properties = deviceProperties(path), properties["RSSI"] != nil,
             properties["Adapter"]?.objectPath == adapter?.path, let peripheral = peripheral(at: path)
         else { return }
         let seen = PeripheralDiscovery(peripheral: peripheral, properties: properties)
-        for client in clients where client.filter.matches(seen) { client.subject.send(seen) }
+        for id in clients.keys.sorted() where clients[id]?.filter.matches(seen) == true {
+            let subject = confined.value.discoveryClients[id]
+            subject?.send(seen)
+        }
     }
 
     /// The device an event reports an advertisement of: added with an RSSI, or a change of what it
@@ -283,14 +275,3 @@ extension CentralCore {
 }
 
 private let advertisedProperties: Set<String> = ["RSSI", "ManufacturerData", "ServiceData", "TxPower", "Name", "UUIDs"]
-
-/// Holds a subscription until it completes.
-final class CancellableBox: Sendable {
-    private let lock = Lock()
-    nonisolated(unsafe) private var stored: AnyCancellable?
-
-    var cancellable: AnyCancellable? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}

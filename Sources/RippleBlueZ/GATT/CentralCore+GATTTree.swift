@@ -4,28 +4,31 @@ extension CentralCore {
     /// The services of the device at `path` as the tree has them now.
     func services(of device: DBusObjectPath) -> [GATTService] {
         let prefix = device.description + "/"
-        return lock.withLock { () -> [GATTService] in
+        return mirror.withLock { mirror -> [GATTService] in
             func below(_ interface: String) -> [DBusObjectPath] {
-                tree.objects(implementing: interface).filter { $0.description.hasPrefix(prefix) }
+                mirror.tree.objects(implementing: interface).filter { $0.description.hasPrefix(prefix) }
                     .sorted { $0.description < $1.description }
             }
             let descriptors = below(BlueZ.descriptor)
             let characteristics = below(BlueZ.characteristic)
             return below(BlueZ.gattService).compactMap { servicePath in
-                let properties = tree.properties(of: servicePath, interface: BlueZ.gattService) ?? [:]
+                let properties = mirror.tree.properties(of: servicePath, interface: BlueZ.gattService) ?? [:]
                 guard let uuid = properties["UUID"]?.string.flatMap(BluetoothUUID.init(uuidString:)) else { return nil }
                 let chars = characteristics.filter {
-                    tree.properties(of: $0, interface: BlueZ.characteristic)?["Service"]?.objectPath == servicePath
+                    mirror.tree.properties(of: $0, interface: BlueZ.characteristic)?["Service"]?.objectPath
+                        == servicePath
                 }.compactMap { path -> GATTCharacteristic? in
-                    let properties = tree.properties(of: path, interface: BlueZ.characteristic) ?? [:]
+                    let properties = mirror.tree.properties(of: path, interface: BlueZ.characteristic) ?? [:]
                     guard let uuid = properties["UUID"]?.string.flatMap(BluetoothUUID.init(uuidString:)) else {
                         return nil
                     }
                     let descs = descriptors.filter {
-                        tree.properties(of: $0, interface: BlueZ.descriptor)?["Characteristic"]?.objectPath == path
+                        mirror.tree.properties(of: $0, interface: BlueZ.descriptor)?["Characteristic"]?.objectPath
+                            == path
                     }.compactMap { descriptorPath -> GATTDescriptor? in
                         guard
-                            let uuid = tree.properties(of: descriptorPath, interface: BlueZ.descriptor)?["UUID"]?.string
+                            let uuid = mirror.tree.properties(of: descriptorPath, interface: BlueZ.descriptor)?["UUID"]?
+                                .string
                                 .flatMap(BluetoothUUID.init(uuidString:))
                         else { return nil }
                         return GATTDescriptor(uuid: uuid, path: descriptorPath)
@@ -54,8 +57,8 @@ extension CentralCore {
     /// - Returns: nil when operations can run, else why not.
     func gattError(_ peripheral: Peripheral) -> BluetoothError? {
         if let error = operationError() { return error }
-        let (properties, phase) = lock.withLock {
-            (tree.properties(of: peripheral.path, interface: BlueZ.device), phases[peripheral.path])
+        let (properties, phase) = mirror.withLock { mirror in
+            (mirror.tree.properties(of: peripheral.path, interface: BlueZ.device), mirror.phases[peripheral.path])
         }
         guard let properties else {
             return BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(peripheral.address)")

@@ -46,7 +46,7 @@ extension CentralCore {
     /// objects gone.
     private func adoptRefreshed(_ objects: DBusManagedObjects, below device: DBusObjectPath) {
         let prefix = device.description + "/"
-        let current = lock.withLock { tree.objects.filter { $0.key.description.hasPrefix(prefix) } }
+        let current = mirror.withLock { mirror in mirror.tree.objects.filter { $0.key.description.hasPrefix(prefix) } }
         let fresh = objects.filter { $0.key.description.hasPrefix(prefix) }
         for path in fresh.keys.sorted() {
             guard let interfaces = fresh[path], current[path] != interfaces else { continue }

@@ -10,8 +10,8 @@ extension Peripheral {
     /// (nil when the characteristic is not found or bluetoothd does not say).
     public func mtu(of characteristic: CharacteristicReference) -> Int? {
         guard case .success(let found) = central.core.characteristic(characteristic, of: self) else { return nil }
-        return central.core.lock.withLock {
-            central.core.tree.properties(of: found.path, interface: BlueZ.characteristic)?["MTU"]?.uint16.map(Int.init)
+        return central.core.mirror.withLock { mirror in
+            mirror.tree.properties(of: found.path, interface: BlueZ.characteristic)?["MTU"]?.uint16.map(Int.init)
         }
     }
 
@@ -37,11 +37,11 @@ extension Peripheral {
                     // Counted before the call can leave: its echo may come back before any subscription event.
                     // It ends once: with its value, its failure, or a cancellation (which also follows a value
                     // when the subscriber takes just the first).
-                    core.readStarted(found.path)
+                    core.readStarted(found.path, reference: characteristic, of: peripheral)
                     let ended = Atomic(false)
                     let end: @Sendable ([UInt8]?) -> Void = { value in
                         if !ended.exchange(true, ordering: .acquiringAndReleasing) {
-                            core.readEnded(found.path, value: value)
+                            core.perform { core.readEnded(found.path, value: value) }
                         }
                     }
                     return core.readValue(

@@ -17,31 +17,23 @@ struct NotificationPublisher: Publisher {
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == [UInt8], S.Failure == BluetoothError {
         let core = peripheral.central.core
-        let found: GATTCharacteristic
-        switch core.characteristic(characteristic, of: peripheral) {
-        case .success(let value):
-            found = value
-        case .failure(let error):
+        // What cannot change by waiting fails at once; a characteristic not exported (yet) is waited for.
+        if case .failure(let error) = core.characteristic(characteristic, of: peripheral),
+            error.kind != .attributeNotFound
+        {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: .failure(error))
             return
         }
-        guard found.canNotify else {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(
-                completion: .failure(
-                    BluetoothError(
-                        .notPermitted, "\(characteristic) of \(peripheral.address) neither notifies nor indicates")))
-            return
-        }
         let id = core.nextID()
-        let path = found.path
         let listener = NotificationListener(
             listening: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
-            context: .loop(core.loop), onEnd: { [weak core] in core?.removeListener(id, from: path) })
+            context: .loop(core.loop), onEnd: { [weak core] in core?.perform { [weak core] in core?.removeListener(id) } })
         subscriber.receive(subscription: listener)
-        core.addListener(
-            listener, id: id, to: found, named: characteristic, device: peripheral, transport: transport,
-            onStarted: onStarted)
+        let (reference, peripheral, transport, onStarted) = (characteristic, self.peripheral, transport, onStarted)
+        core.perform {
+            core.attachListener(
+                listener, id: id, to: reference, of: peripheral, transport: transport, onStarted: onStarted)
+        }
     }
 }

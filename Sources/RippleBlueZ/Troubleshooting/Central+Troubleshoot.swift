@@ -15,10 +15,10 @@ extension Central {
         let settled = await core.state.first { $0 != .unknown }.values.first { _ in true } ?? .unknown
         let adapters = self.adapters
         let killSwitches = RFKillSwitch.bluetoothSwitches(in: killSwitchDirectory)
-        let (interfaces, modalias) = core.lock.withLock { () -> ([String], String?) in
+        let (interfaces, modalias) = core.mirror.withLock { mirror -> ([String], String?) in
             var names = Set<String>()
             var modalias: String?
-            for (path, objectInterfaces) in core.tree.objects {
+            for (path, objectInterfaces) in mirror.tree.objects {
                 for name in objectInterfaces.keys where name.hasPrefix("org.bluez.") { names.insert(name) }
                 if modalias == nil, let value = objectInterfaces[BlueZ.adapter]?["Modalias"]?.string,
                     path.description.hasPrefix("/org/bluez/")
