@@ -59,7 +59,8 @@ import Testing
             #expect(error.bluezName == "org.bluez.Error.Failed")
             #expect(error.bluezMessage == "le-connection-abort-by-local")
             #expect(elapsed >= .milliseconds(1_500))
-            #expect(elapsed < .milliseconds(2_500))
+            // Not retried past it (the bound leaves room for a loaded machine).
+            #expect(elapsed < .milliseconds(1_500) + .seconds(5))
         }
         await connecting.wait { $0.values == [[], [Lab.address], []] }
         #expect(events.values.map(\.name) == ["connecting", "failed"])
