@@ -59,11 +59,9 @@ final class CentralCore: Sendable {
         var discovery = DiscoveryStateMachine()
         var discoveryClients: [Int: PassthroughSubject<PeripheralDiscovery, BluetoothError>] = [:]
         var discoveryCall: AnyCancellable?
-        /// Each characteristic's notification session; the listeners waiting for their characteristic;
-        /// the listeners cancelled before they were attached.
+        /// Each characteristic's notification session, and the listeners waiting for their characteristic.
         var sessions: [DBusObjectPath: NotificationSessionRecord] = [:]
         var pendingListeners: [Int: PendingListener] = [:]
-        var cancelledListeners: Set<Int> = []
         /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).
         var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
         /// Events a machine refused (the last ones), and how many.

@@ -9,22 +9,23 @@ extension CentralCore {
     ///
     /// - Parameters:
     ///   - listener: the subscriber's end.
+    ///   - id: the listener's identifier.
     ///   - reference: the characteristic it listens to.
     ///   - peripheral: the peripheral.
     ///   - transport: the transport it asks for (the session's first listener chooses).
     ///   - onStarted: called once the session is on.
     func attachListener(
-        _ listener: NotificationListener, to reference: CharacteristicReference, of peripheral: Peripheral,
+        _ listener: NotificationListener, id: Int, to reference: CharacteristicReference, of peripheral: Peripheral,
         transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
     ) {
-        if confined.value.cancelledListeners.remove(listener.id) != nil { return }
+        // Cancelled before it got here: its end found nothing to remove.
+        guard listener.isActive else { return }
         switch characteristic(reference, of: peripheral) {
         case .success(let found):
             join(
-                listener, found, reference: reference, peripheral: peripheral, transport: transport,
+                listener, id: id, found, reference: reference, peripheral: peripheral, transport: transport,
                 onStarted: onStarted)
         case .failure(let error) where error.kind == .attributeNotFound:
-            let id = listener.id
             let wait = attributeTimeout
             var pending = PendingListener(
                 listener: listener, reference: reference, peripheral: peripheral, transport: transport,
@@ -46,7 +47,7 @@ extension CentralCore {
 
     /// Puts `listener` in the session of `found` (opening it for the first listener).
     private func join(
-        _ listener: NotificationListener, _ found: GATTCharacteristic, reference: CharacteristicReference,
+        _ listener: NotificationListener, id: Int, _ found: GATTCharacteristic, reference: CharacteristicReference,
         peripheral: Peripheral, transport: NotificationTransport, onStarted: (@Sendable () -> Void)?
     ) {
         guard found.canNotify else {
@@ -66,11 +67,11 @@ extension CentralCore {
             record.transport = transport
             record.device = peripheral
         }
-        record.listeners[listener.id] = listener
+        record.listeners[id] = listener
         if let onStarted { record.onStarted.append(onStarted) }
         confined.value.sessions[path] = record
         let canAcquire = record.transport == .automatic && canAcquireNotify(found)
-        sessionEvent(path, .listenerAdded(listener.id, canAcquire: canAcquire))
+        sessionEvent(path, .listenerAdded(id, canAcquire: canAcquire))
     }
 
     /// A listener left (cancelled or failed): the last one ends its session.
@@ -81,11 +82,7 @@ extension CentralCore {
             pending.timer?.cancel()
             return
         }
-        guard let path = confined.value.sessions.first(where: { $0.value.listeners[id] != nil })?.key else {
-            // Cancelled before it was attached.
-            confined.value.cancelledListeners.insert(id)
-            return
-        }
+        guard let path = confined.value.sessions.first(where: { $0.value.listeners[id] != nil })?.key else { return }
         confined.value.sessions[path]?.listeners[id] = nil
         sessionEvent(path, .listenerRemoved(id))
     }
@@ -149,7 +146,7 @@ extension CentralCore {
             confined.value.sessions[path]?.onStarted = []
             for action in record.onStarted { action() }
         case .deliver(let values):
-            for value in values { for listener in record.listeners.values { listener.deliver(value) } }
+            for value in values { for listener in record.listeners.values { listener.offer(value) } }
         case .fail(let ids, let error):
             for id in ids {
                 let listener = confined.value.sessions[path]?.listeners.removeValue(forKey: id)
@@ -276,7 +273,7 @@ extension CentralCore {
         guard var record = confined.value.sessions[path] else { return }
         switch record.machine.route(value) {
         case .deliver:
-            for listener in record.listeners.values { listener.deliver(value) }
+            for listener in record.listeners.values { listener.offer(value) }
         case .hold:
             confined.value.sessions[path]?.machine = record.machine
         case .drop:
@@ -297,7 +294,7 @@ extension CentralCore {
 
     private func deliverPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
         guard let listeners = confined.value.sessions[path]?.listeners.values else { return }
-        for packet in packets { for listener in listeners { listener.deliver(packet) } }
+        for packet in packets { for listener in listeners { listener.offer(packet) } }
     }
 
     /// A read of the characteristic at `path` starts: `Value` changes wait for its answer.
@@ -413,7 +410,7 @@ extension CentralCore {
             confined.value.pendingListeners[id] = nil
             pending.timer?.cancel()
             join(
-                pending.listener, found, reference: pending.reference, peripheral: pending.peripheral,
+                pending.listener, id: id, found, reference: pending.reference, peripheral: pending.peripheral,
                 transport: pending.transport, onStarted: pending.onStarted)
         }
     }

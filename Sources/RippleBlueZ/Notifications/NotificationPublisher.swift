@@ -28,7 +28,8 @@ struct NotificationPublisher: Publisher {
         let id = core.nextID()
         let listener = NotificationListener(
             listening: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
-            context: .loop(core.loop), onEnd: { [weak core] in core?.perform { [weak core] in core?.removeListener(id) } })
+            context: .loop(core.loop),
+            onEnd: { [weak core] in core?.perform { [weak core] in core?.removeListener(id) } })
         subscriber.receive(subscription: listener)
         let (reference, peripheral, transport, onStarted) = (characteristic, self.peripheral, transport, onStarted)
         core.perform {
