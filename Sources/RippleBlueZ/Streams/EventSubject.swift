@@ -16,11 +16,6 @@ import Ripple
 package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
     typealias Member = BufferedSubscription<AnySubscriber<Output, Failure>>
 
-    private struct State {
-        var completion: Subscribers.Completion<Failure>?
-        var subscriptions: [ObjectIdentifier: Member] = [:]
-    }
-
     /// The buffer each subscriber of the subject itself gets.
     package let buffering: EventBuffering
     /// Where the subject's own subscribers are counted.
@@ -28,8 +23,7 @@ package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
     private let context: DeliveryContext
     private let overflowFailure: @Sendable (_ capacity: Int) -> Subscribers.Completion<Failure>
     private let name: String
-    private let lock = Lock()
-    private nonisolated(unsafe) var state = State()
+    private let members = StreamMembers<Member>()
 
     /// A subject whose subscribers get `buffering` and are counted in `statistics`.
     ///
@@ -53,7 +47,7 @@ package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
 
     /// The number of live subscriptions.
     package var subscriptionCount: Int {
-        lock.withLock { state.subscriptions.count }
+        members.count
     }
 
     /// Sends `value` to every live subscriber (into its buffer when it has no demand); ignored once the
@@ -61,23 +55,14 @@ package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
     ///
     /// - Parameter value: the event.
     package func send(_ value: Output) {
-        let members = lock.withLock { () -> [Member] in
-            state.completion == nil ? Array(state.subscriptions.values) : []
-        }
-        for member in members { member.offer(value) }
+        for member in members.live { member.offer(value) }
     }
 
     /// Ends every subscriber's stream with `completion`, after the values waiting in its buffer.
     ///
     /// - Parameter completion: how the stream ends.
     package func send(completion: Subscribers.Completion<Failure>) {
-        let members = lock.withLock { () -> [Member] in
-            guard state.completion == nil else { return [] }
-            state.completion = completion
-            defer { state.subscriptions = [:] }
-            return Array(state.subscriptions.values)
-        }
-        for member in members { member.finish(completion) }
+        for member in members.end(completion) { member.finish(completion) }
     }
 
     /// Subscribes `subscriber` with the subject's buffering and statistics.
@@ -107,22 +92,7 @@ package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
             overflow: buffering.overflowRule(ending: overflowFailure),
             counters: statistics.counters, context: context, description: name)
         subscriber.receive(subscription: member)
-        let id = ObjectIdentifier(member)
-        let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
-            if let completion = state.completion { return completion }
-            state.subscriptions[id] = member
-            return nil
-        }
-        if let ended {
-            member.finish(ended)
-        } else if !member.setOnEnd({ [weak self] in self?.remove(id) }) {
-            // Cancelled while it was being registered.
-            remove(id)
-        }
-    }
-
-    private func remove(_ id: ObjectIdentifier) {
-        lock.withLock { _ = state.subscriptions.removeValue(forKey: id) }
+        members.register(member)
     }
 }
 

@@ -14,16 +14,11 @@ import Ripple
 /// `send(_:)` and `send(completion:)` may be called from any thread. The subject keeps each live
 /// subscription until it is cancelled or completed (as Combine's subjects do).
 package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, Sendable {
-    private struct State {
-        var value: Output
-        var completion: Subscribers.Completion<Failure>?
-        var subscriptions: [ObjectIdentifier: StateSubscription<Output, Failure>] = [:]
-    }
-
     let context: DeliveryContext
     let isDuplicate: @Sendable (Output, Output) -> Bool
     private let lock = Lock()
-    private nonisolated(unsafe) var state: State
+    private nonisolated(unsafe) var current: Output
+    private let members = StreamMembers<StateSubscription<Output, Failure>>()
 
     /// A subject holding `value`.
     ///
@@ -37,17 +32,17 @@ package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, S
     ) {
         self.context = context
         self.isDuplicate = isDuplicate
-        state = State(value: value)
+        current = value
     }
 
     /// The value now.
     package var value: Output {
-        lock.withLock { state.value }
+        lock.withLock { current }
     }
 
     /// The number of live subscriptions.
     package var subscriptionCount: Int {
-        lock.withLock { state.subscriptions.count }
+        members.count
     }
 
     /// Makes `value` the current value and tells the subscribers; ignored once the subject completed.
@@ -62,25 +57,16 @@ package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, S
     ///
     /// - Parameter body: changes the value.
     package func modify(_ body: (inout Output) -> Void) {
-        let members = lock.withLock { () -> [StateSubscription<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            body(&state.value)
-            return Array(state.subscriptions.values)
-        }
-        for member in members { member.valueChanged() }
+        guard !members.hasEnded else { return }
+        lock.withLock { body(&current) }
+        for member in members.live { member.valueChanged() }
     }
 
     /// Ends the stream: each subscriber gets `completion` after the latest value it has not had yet.
     ///
     /// - Parameter completion: how the stream ends.
     package func send(completion: Subscribers.Completion<Failure>) {
-        let members = lock.withLock { () -> [StateSubscription<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.completion = completion
-            defer { state.subscriptions = [:] }
-            return Array(state.subscriptions.values)
-        }
-        for member in members { member.finish(completion) }
+        for member in members.end(completion) { member.finish(completion) }
     }
 
     /// Subscribes `subscriber`: its first demand gets the current value.
@@ -88,26 +74,10 @@ package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, S
     /// - Parameter subscriber: the subscriber.
     package func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // A subscriber that comes after the end gets only the completion.
-        let live = lock.withLock { state.completion == nil }
         let subscription = StateSubscription(
-            subject: self, downstream: AnySubscriber(subscriber), startsWithValue: live)
+            subject: self, downstream: AnySubscriber(subscriber), startsWithValue: !members.hasEnded)
         subscriber.receive(subscription: subscription)
-        let id = ObjectIdentifier(subscription)
-        let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
-            if let completion = state.completion { return completion }
-            state.subscriptions[id] = subscription
-            return nil
-        }
-        if let ended {
-            subscription.finish(ended)
-        } else if !subscription.setOnEnd({ [weak self] in self?.remove(id) }) {
-            // Cancelled while it was being registered.
-            remove(id)
-        }
-    }
-
-    private func remove(_ id: ObjectIdentifier) {
-        lock.withLock { _ = state.subscriptions.removeValue(forKey: id) }
+        members.register(subscription)
     }
 }
 

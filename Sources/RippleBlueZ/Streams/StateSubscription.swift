@@ -6,7 +6,9 @@ import Ripple
 ///
 /// State lives in one `State` value beside a ``Lock``, touched only inside it; no subscriber or closure
 /// is called with the lock held. Deliveries never overlap and happen in the subject's delivery context.
-final class StateSubscription<Output: Sendable, Failure: Error>: Subscription, CustomStringConvertible, Sendable {
+final class StateSubscription<Output: Sendable, Failure: Error>: Subscription, StreamMember, CustomStringConvertible,
+    Sendable
+{
     private struct State {
         var downstream: AnySubscriber<Output, Failure>?
         var demand = Subscribers.Demand.none

@@ -18,6 +18,8 @@ import Glibc
 @main
 struct RippleSoak {
     static func main() async {
+        // One line a minute, readable as it comes also when the output goes to a file.
+        setvbuf(stdout, nil, _IOLBF, 0)
         let options: SoakOptions
         switch SoakOptions.parse(Array(CommandLine.arguments.dropFirst())) {
         case .success(let parsed): options = parsed
