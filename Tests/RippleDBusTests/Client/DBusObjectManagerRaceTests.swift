@@ -66,6 +66,9 @@ import Glibc
         }
         flag.stopped.store(true, ordering: .releasing)
         await mutator.value
+        // The mutations are performed on the service's loop: the last ones scheduled have run once it has
+        // run one more closure.
+        await serviceLoop.loop.perform {}
 
         let final = service.objects
         let finalGeneration =
