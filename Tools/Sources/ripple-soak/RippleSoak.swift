@@ -18,8 +18,6 @@ import Glibc
 @main
 struct RippleSoak {
     static func main() async {
-        // One line a minute, readable as it comes also when the output goes to a file.
-        setvbuf(stdout, nil, _IOLBF, 0)
         let options: SoakOptions
         switch SoakOptions.parse(Array(CommandLine.arguments.dropFirst())) {
         case .success(let parsed): options = parsed
@@ -127,6 +125,8 @@ struct RippleSoak {
             "\(label) rss \(tenths(sample.residentMB)) MB, descriptors \(sample.descriptors), threads "
                 + "\(sample.threads); sent \(sent.socketNotifications) (socket) + \(sent.signalNotifications) (bus), "
                 + "received \(received), dropped \(dropped), missing without a count \(uncounted); \(chaos.summary)")
+        // Readable as it comes, also when the output goes to a file.
+        fflush(nil)
         if minute == nil {
             for (listener, count) in zip(listeners, counts) {
                 let ledger = listener.ledger.totals
