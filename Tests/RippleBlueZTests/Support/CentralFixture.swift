@@ -106,6 +106,8 @@ final class Collector<Output: Sendable>: Subscriber, Sendable {
     }
 
     func receive(completion: Subscribers.Completion<BluetoothError>) {
+        // The stream is over: its subscription is released (as a sink does), which ends their cycle.
+        lock.withLock { subscription = nil }
         update { $0.completion = completion }
     }
 

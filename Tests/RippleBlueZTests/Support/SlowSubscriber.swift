@@ -65,6 +65,8 @@ final class SlowSubscriber<Input, Failure: Error>: Subscriber, Sendable {
     func receive(completion: Subscribers.Completion<Failure>) {
         let expected = isExpectedThread()
         lock.withLock {
+            // The stream is over: its subscription is released (as a sink does), which ends their cycle.
+            subscription = nil
             ended = completion
             if !expected { offThread += 1 }
         }
