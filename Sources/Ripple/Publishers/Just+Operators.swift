@@ -399,7 +399,7 @@ extension Just {
     public func prepend<Elements: Sequence>(
         _ elements: Elements
     ) -> Publishers.Sequence<[Output], Never> where Elements.Element == Output {
-        Publishers.Sequence(sequence: Array(elements) + [output])
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// The value followed by `elements`.
@@ -419,6 +419,6 @@ extension Just {
     public func append<Elements: Sequence>(
         _ elements: Elements
     ) -> Publishers.Sequence<[Output], Never> where Elements.Element == Output {
-        Publishers.Sequence(sequence: [output] + Array(elements))
+        Publishers.Sequence(sequence: [output] + elements)
     }
 }

@@ -11,19 +11,23 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// The signed distance in nanoseconds from this time to `other`.
+        /// The signed distance in nanoseconds from this time to `other`, as Combine measures it: a distance
+        /// too large for `Int` (either way, as to or from `DispatchTime.distantFuture`) is `Int.max`
+        /// nanoseconds.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            let start = Int64(truncatingIfNeeded: dispatchTime.uptimeNanoseconds)
-            let end = Int64(truncatingIfNeeded: other.dispatchTime.uptimeNanoseconds)
-            return Stride(nanoseconds: Int(end &- start))
+            let start = dispatchTime.rawValue
+            let end = other.dispatchTime.rawValue
+            let (magnitude, isNegative) = end >= start ? (end &- start, false) : (start &- end, true)
+            guard magnitude <= UInt64(Int.max) else { return Stride(nanoseconds: .max) }
+            return Stride(nanoseconds: isNegative ? -Int(magnitude) : Int(magnitude))
         }
 
-        /// This time moved by `n`; a time before the clock's start is the start.
+        /// This time moved by `n`, as Dispatch adds intervals (and Combine with it): `Int.max` nanoseconds is
+        /// `DispatchTime.distantFuture`, a sum past the end of the clock is `distantFuture`, and one before its
+        /// start is the earliest time Dispatch represents (1 ns).
         public func advanced(by n: Stride) -> SchedulerTimeType {
-            let base = Int64(truncatingIfNeeded: dispatchTime.uptimeNanoseconds)
-            let moved = base.addingReportingOverflow(Int64(n.magnitude))
-            let nanoseconds = moved.overflow ? (n.magnitude > 0 ? Int64.max : 0) : Swift.max(0, moved.partialValue)
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(nanoseconds)))
+            n.magnitude == .max
+                ? SchedulerTimeType(.distantFuture) : SchedulerTimeType(dispatchTime + .nanoseconds(n.magnitude))
         }
 
         /// Decodes the time from its uptime in nanoseconds.
@@ -59,8 +63,15 @@ extension DispatchQueue: Scheduler {
             /// Nanoseconds.
             public typealias Magnitude = Int
 
+            /// The interval in nanoseconds, stored as Combine stores it (so that it encodes as Combine's does,
+            /// `{"_nanoseconds": n}`).
+            private var _nanoseconds: Int64
+
             /// The interval in nanoseconds.
-            public var magnitude: Int
+            public var magnitude: Int {
+                get { Int(_nanoseconds) }
+                set { _nanoseconds = Int64(newValue) }
+            }
 
             /// The interval as a `DispatchTimeInterval` (nanoseconds).
             public var timeInterval: DispatchTimeInterval {
@@ -68,44 +79,43 @@ extension DispatchQueue: Scheduler {
             }
 
             fileprivate init(nanoseconds: Int) {
-                magnitude = nanoseconds
+                _nanoseconds = Int64(nanoseconds)
             }
 
             /// The interval `timeInterval`; `.never` is the largest interval.
             public init(_ timeInterval: DispatchTimeInterval) {
                 switch timeInterval {
-                case .seconds(let s): magnitude = s.multipliedClamped(by: 1_000_000_000)
-                case .milliseconds(let ms): magnitude = ms.multipliedClamped(by: 1_000_000)
-                case .microseconds(let us): magnitude = us.multipliedClamped(by: 1_000)
-                case .nanoseconds(let ns): magnitude = ns
-                case .never: magnitude = .max
-                @unknown default: magnitude = .max
+                case .seconds(let s): self = .seconds(s)
+                case .milliseconds(let ms): self = .milliseconds(ms)
+                case .microseconds(let us): self = .microseconds(us)
+                case .nanoseconds(let ns): self = .nanoseconds(ns)
+                case .never: self = .nanoseconds(.max)
+                @unknown default: self = .nanoseconds(.max)
                 }
             }
 
             /// `value` seconds.
             public init(floatLiteral value: Double) {
-                magnitude = Int(clampingNanoseconds: value * 1_000_000_000)
+                self = .seconds(value)
             }
 
             /// `value` seconds.
             public init(integerLiteral value: Int) {
-                magnitude = value.multipliedClamped(by: 1_000_000_000)
+                self = .seconds(value)
             }
 
-            /// `source` seconds, if they fit in nanoseconds.
+            /// `source` seconds (clamped to the largest or smallest interval, as in Combine), if `source` fits
+            /// in an `Int`.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int(exactly: source) else { return nil }
-                let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-                guard !overflow else { return nil }
-                magnitude = nanoseconds
+                self = .seconds(seconds)
             }
 
             /// Orders intervals.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-            /// The product of two intervals' nanosecond counts.
+            /// Zero, as Combine's product of two dispatch intervals is (whatever their lengths).
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude &* rhs.magnitude)
+                Stride(nanoseconds: 0)
             }
             /// The sum of two intervals.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
@@ -117,7 +127,7 @@ extension DispatchQueue: Scheduler {
             }
             /// Subtracts in place.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
-            /// Multiplies in place.
+            /// Sets `lhs` to zero, as Combine's in-place product of two dispatch intervals does.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
             /// Adds in place.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }

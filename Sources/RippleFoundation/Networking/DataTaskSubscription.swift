@@ -5,91 +5,107 @@ import Ripple
 import FoundationNetworking
 #endif
 
-/// One subscriber's load of a request: the task starts on the first request, and the result (the data and
-/// response, or a `URLError`) goes out once.
+/// One subscriber's load of a request, as Combine's: the session's data task is made on the first request
+/// and resumed on every request; the result (the data and response, or a `URLError`) goes out once, if
+/// anything was requested; a cancel cancels the task.
+///
+/// A `file:` URL that the session refuses as `unsupportedURL` (FoundationNetworking on Linux does) is read
+/// by ``FileURLLoader`` instead, as Apple's URLSession would read it.
 final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskResultReceiver,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failure == URLError {
-    private enum Phase {
-        /// Made, nothing requested yet.
-        case waitingForDemand
-        /// Loading.
-        case loading
-        /// Delivered or cancelled.
-        case finished
-    }
-
     private let lock = Lock()
-    private let request: URLRequest
-    private nonisolated(unsafe) var session: URLSession?
+    /// The publisher, until the subscription ends.
+    private nonisolated(unsafe) var parent: URLSession.DataTaskPublisher?
+    /// The subscriber, until the subscription ends.
     private nonisolated(unsafe) var downstream: Downstream?
-    private nonisolated(unsafe) var phase = Phase.waitingForDemand
     private nonisolated(unsafe) var demand = Subscribers.Demand.none
-    /// What to cancel while loading: the data task, or the file read.
-    private nonisolated(unsafe) var loading: (any Cancellable)?
+    /// The data task, once made, until the subscription ends.
+    private nonisolated(unsafe) var task: URLSessionDataTask?
+    /// The read of a `file:` URL the session refused, while it runs.
+    private nonisolated(unsafe) var fileRead: (any Cancellable)?
 
-    init(request: URLRequest, session: URLSession, downstream: Downstream) {
-        self.request = request
-        self.session = session
+    init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
+        self.parent = parent
         self.downstream = downstream
     }
 
     var description: String { "DataTaskPublisher" }
 
-    /// The task, the subscriber, the request and the demand, as in Combine.
+    /// The task, the subscriber, the publisher and the demand, as in Combine.
     var customMirror: Mirror {
-        let (loading, downstream, demand) = lock.withLock { (self.loading, self.downstream, self.demand) }
-        let task = (loading as? DataTaskCancellation)?.task
+        let state = lock.withLock {
+            () -> (URLSessionDataTask?, Downstream?, URLSession.DataTaskPublisher?, Subscribers.Demand) in
+            (task, downstream, parent, demand)
+        }
         return Mirror(
             self,
             children: [
-                ("task", task as Any), ("downstream", downstream as Any), ("parent", request), ("demand", demand),
+                ("task", state.0 as Any), ("downstream", state.1 as Any), ("parent", state.2 as Any),
+                ("demand", state.3),
             ]
         )
     }
 
     var playgroundDescription: Any { description }
 
-    /// Starts loading on the first request.
+    /// Makes the data task on the first request, and resumes it on every request, as Combine does.
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
-        let session = lock.withLock { () -> URLSession? in
-            guard phase != .finished else { return nil }
+        let live = lock.withLock { () -> (URLSession.DataTaskPublisher, URLSessionDataTask?)? in
+            guard let parent = self.parent else { return nil }
             self.demand += demand
-            guard phase == .waitingForDemand else { return nil }
-            phase = .loading
-            return self.session
+            return (parent, self.task)
         }
-        guard let session else { return }
-        let loading = start(with: session)
+        guard let (parent, existing) = live else { return }
+        let task = existing ?? makeTask(for: parent)
+        task?.resume()
+    }
+
+    /// Makes the data task (outside the lock: the session may be a subclass running any code), unless
+    /// another request made it first or the subscription ended meanwhile.
+    private func makeTask(for parent: URLSession.DataTaskPublisher) -> URLSessionDataTask? {
+        // The completion handler reaches this subscription through a non-generic existential, so that it
+        // captures no metatype of the subscriber.
+        let receiver: any DataTaskResultReceiver = self
+        let made = parent.session.dataTask(with: parent.request) { data, response, error in
+            receiver.taskCompleted(data: data, response: response, error: error)
+        }
+        return lock.withLock { () -> URLSessionDataTask? in
+            guard self.parent != nil else { return nil }
+            if let task { return task }
+            task = made
+            return made
+        }
+    }
+
+    func taskCompleted(data: Data?, response: URLResponse?, error: (any Error)?) {
+        let result = DataTaskResult.make(data: data, response: response, error: error)
+        if case .failure(let failure) = result, failure.code == .unsupportedURL,
+            let url = lock.withLock({ parent?.request.url }), url.isFileURL
+        {
+            readFile(url)
+            return
+        }
+        finish(result)
+    }
+
+    /// Reads the `file:` URL the session refused.
+    private func readFile(_ url: URL) {
+        let receiver: any DataTaskResultReceiver = self
+        let read = FileURLLoader.load(url) { result in receiver.finish(result) }
         let cancelled = lock.withLock { () -> Bool in
-            guard phase == .loading else { return true }
-            if self.loading == nil { self.loading = loading }
+            guard parent != nil else { return true }
+            fileRead = read
             return false
         }
-        if cancelled { loading.cancel() }
+        if cancelled { read.cancel() }
     }
 
-    /// Starts the data task, or the read of a `file:` URL.
-    private func start(with session: URLSession) -> any Cancellable {
-        // The completion handlers reach this subscription through a non-generic existential, so that they
-        // capture no metatype of the subscriber.
-        let receiver: any DataTaskResultReceiver = self
-        if let url = request.url, url.isFileURL {
-            return FileURLLoader.load(url) { result in receiver.finish(result) }
-        }
-        let task = session.dataTask(with: request) { data, response, error in
-            receiver.finish(DataTaskCancellation.result(data: data, response: response, error: error))
-        }
-        task.resume()
-        return DataTaskCancellation(task: task)
-    }
-
-    /// Delivers the result, once, if the subscription is still loading.
+    /// Delivers the result, once, if anything was requested and the subscription has not ended.
     func finish(_ result: Result<(data: Data, response: URLResponse), URLError>) {
         let downstream = lock.withLock { () -> Downstream? in
-            guard phase == .loading, demand > 0 else { return nil }
-            phase = .finished
+            guard demand > 0, parent != nil else { return nil }
             let downstream = self.downstream
             release()
             return downstream
@@ -104,57 +120,52 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
         }
     }
 
-    /// Cancels the load; nothing is delivered.
+    /// Cancels the task (or the file read); nothing is delivered.
     func cancel() {
-        let (loading, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
-            guard phase != .finished else { return (nil, nil) }
-            phase = .finished
-            let taken = (self.loading, downstream)
+        let (task, fileRead, released) = lock.withLock {
+            () -> (URLSessionDataTask?, (any Cancellable)?, Downstream?) in
+            guard parent != nil else { return (nil, nil, nil) }
+            let taken = (self.task, self.fileRead, downstream)
             release()
             return taken
         }
-        loading?.cancel()
+        task?.cancel()
+        fileRead?.cancel()
         withExtendedLifetime(released) {}
     }
 
-    /// Drops the session, subscriber and load. Lock held.
+    /// Ends the subscription: drops the publisher, subscriber, task and demand. Lock held.
     private func release() {
-        session = nil
+        parent = nil
         downstream = nil
-        loading = nil
+        task = nil
+        fileRead = nil
         demand = .none
     }
 }
 
-/// A running data task, as a cancellable; and how its completion becomes a result.
-struct DataTaskCancellation: Cancellable {
-    let task: URLSessionDataTask
+/// What a load's completion handlers hand their result to.
+protocol DataTaskResultReceiver: AnyObject, Sendable {
+    /// The data task completed with `data`, `response` and `error`.
+    func taskCompleted(data: Data?, response: URLResponse?, error: (any Error)?)
 
-    func cancel() {
-        task.cancel()
-    }
+    /// Delivers the result of the load.
+    func finish(_ result: Result<(data: Data, response: URLResponse), URLError>)
+}
 
-    /// The data and the response, or the `URLError` (any other error, or no response, is `unknown`).
-    static func result(
+/// How a data task's completion becomes the publisher's result, as in Combine.
+enum DataTaskResult {
+    /// The data (empty if none) and the response when there is a response and no error; the `URLError`
+    /// when the error is one; `URLError(.unknown)` otherwise (another error, or no response).
+    static func make(
         data: Data?,
         response: URLResponse?,
         error: (any Error)?
     ) -> Result<(data: Data, response: URLResponse), URLError> {
-        if let error {
-            if let urlError = error as? URLError { return .failure(urlError) }
-            let nsError = error as NSError
-            if nsError.domain == NSURLErrorDomain {
-                return .failure(URLError(URLError.Code(rawValue: nsError.code) ?? .unknown, userInfo: nsError.userInfo))
-            }
-            return .failure(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error]))
+        switch (response, error) {
+        case (let response?, nil): .success((data ?? Data(), response))
+        case (_, let error as URLError): .failure(error)
+        default: .failure(URLError(.unknown))
         }
-        guard let response else { return .failure(URLError(.badServerResponse)) }
-        return .success((data ?? Data(), response))
     }
-}
-
-/// What a load's completion handler hands its result to.
-protocol DataTaskResultReceiver: AnyObject, Sendable {
-    /// Delivers the result of the load.
-    func finish(_ result: Result<(data: Data, response: URLResponse), URLError>)
 }

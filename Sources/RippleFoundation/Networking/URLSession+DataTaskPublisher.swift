@@ -9,14 +9,15 @@ extension URLSession {
     /// A publisher that loads one URL request with a data task, as Combine's: the data and the response,
     /// then `.finished`, or a `URLError`.
     ///
-    /// The task is made and started when the subscriber first requests; cancelling the subscription
-    /// cancels the task. The result goes out on the session's delegate queue. Its subscriptions describe
-    /// themselves as `"DataTaskPublisher"`.
+    /// The task is made when the subscriber first requests, and resumed on each request; cancelling the
+    /// subscription cancels the task. The result goes out on the session's delegate queue. An error that is
+    /// not a `URLError`, or a completion without a response, fails with `URLError(.unknown)`. Its
+    /// subscriptions describe themselves as `"DataTaskPublisher"`.
     ///
     /// `file:` URLs load as on Apple's systems, although FoundationNetworking on Linux refuses them
-    /// (`unsupportedURL`): the publisher reads the file itself, off the calling thread, and answers with a
-    /// `URLResponse` of the file's length and MIME type, or `fileDoesNotExist`, `fileIsDirectory`,
-    /// `noPermissionsToReadFile` or `cannotOpenFile`.
+    /// (`unsupportedURL`): when the session refuses one, the publisher reads the file itself, off the
+    /// calling thread, and answers with a `URLResponse` of the file's length and MIME type, or
+    /// `fileDoesNotExist`, `fileIsDirectory`, `noPermissionsToReadFile` or `cannotOpenFile`.
     public struct DataTaskPublisher: Publisher {
         /// The data loaded and the response.
         public typealias Output = (data: Data, response: URLResponse)
@@ -42,8 +43,7 @@ extension URLSession {
         ///
         /// - Parameter subscriber: the subscriber to attach.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
-            subscriber.receive(
-                subscription: DataTaskSubscription(request: request, session: session, downstream: subscriber))
+            subscriber.receive(subscription: DataTaskSubscription(parent: self, downstream: subscriber))
         }
     }
 

@@ -4,8 +4,9 @@ import Ripple
 
 /// An operation that is not ready until its time: what `OperationQueue`'s scheduler adds for work at a
 /// later date. A dispatch timer makes it ready at that time; until then the queue holds it without running
-/// it. When it belongs to a ``Repetition``, running it adds the next one.
-final class DelayedOperation: Operation, @unchecked Sendable {
+/// it. When it belongs to a ``Repetition``, running it adds the next one. It is `Cancellable` (through
+/// `Operation.cancel()`), as Combine's is.
+final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
     private let lock = Lock()
     private let time: Date
     private let repetition: Repetition?

@@ -5,8 +5,31 @@ import Ripple
 /// later as an operation that is in the queue from the start and becomes ready at its time (so
 /// `cancelAllOperations()` cancels it, and `waitUntilAllOperationsAreFinished()` waits for it).
 extension OperationQueue: Scheduler {
-    /// A point in time on an operation queue: a `Date`.
-    public typealias SchedulerTimeType = DateSchedulerTime<OperationQueue>
+    /// A point in time on an operation queue: a `Date`, as in Combine.
+    public struct SchedulerTimeType: _DateSchedulerTime {
+        /// The point in time.
+        public var date: Date
+
+        /// The point in time `date`.
+        ///
+        /// - Parameter date: the point in time.
+        public init(_ date: Date) {
+            self.date = date
+        }
+
+        /// A signed interval between two times on an operation queue, in seconds; literals are seconds.
+        public struct Stride: _TimeIntervalSchedulerStride {
+            /// The interval in seconds.
+            public var magnitude: TimeInterval
+
+            /// An interval of `timeInterval` seconds.
+            ///
+            /// - Parameter timeInterval: the number of seconds.
+            public init(_ timeInterval: TimeInterval) {
+                magnitude = timeInterval
+            }
+        }
+    }
 
     /// Options for work scheduled on an operation queue: none, as in Combine.
     public struct SchedulerOptions: Sendable {}
@@ -28,7 +51,7 @@ extension OperationQueue: Scheduler {
     ///   - action: the work.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = ScheduledAction(action)
-        addOperation { work.run() }
+        addOperation(BlockOperation { work.run() })
     }
 
     /// Adds `action` to the queue as an operation that becomes ready at `date`.

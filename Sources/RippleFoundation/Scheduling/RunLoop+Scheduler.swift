@@ -7,8 +7,31 @@ import Ripple
 /// on the run loop of a thread that calls `RunLoop.current.run()`, or use a `DispatchQueue` or an event
 /// loop of `RippleLoop` instead.
 extension RunLoop: Scheduler {
-    /// A point in time on a run loop: a `Date`.
-    public typealias SchedulerTimeType = DateSchedulerTime<RunLoop>
+    /// A point in time on a run loop: a `Date`, as in Combine.
+    public struct SchedulerTimeType: _DateSchedulerTime {
+        /// The point in time.
+        public var date: Date
+
+        /// The point in time `date`.
+        ///
+        /// - Parameter date: the point in time.
+        public init(_ date: Date) {
+            self.date = date
+        }
+
+        /// A signed interval between two times on a run loop, in seconds; literals are seconds.
+        public struct Stride: _TimeIntervalSchedulerStride {
+            /// The interval in seconds.
+            public var magnitude: TimeInterval
+
+            /// An interval of `timeInterval` seconds.
+            ///
+            /// - Parameter timeInterval: the number of seconds.
+            public init(_ timeInterval: TimeInterval) {
+                magnitude = timeInterval
+            }
+        }
+    }
 
     /// Options for work scheduled on a run loop: none, as in Combine.
     public struct SchedulerOptions: Sendable {}

@@ -37,7 +37,8 @@ extension Timer {
     /// - Cancelling a connection invalidates its timer and detaches every current subscriber (they receive
     ///   no completion: a timer never completes).
     ///
-    /// The ticks run on the run loop's thread, and only while that thread runs its run loop.
+    /// The ticks run on the run loop's thread, and only while that thread runs its run loop. As in Combine,
+    /// its subscriptions and connections do not describe or reflect themselves.
     public final class TimerPublisher: ConnectablePublisher {
         /// The time of each tick.
         public typealias Output = Date
@@ -90,7 +91,7 @@ extension Timer {
         ///
         /// - Parameter subscriber: the subscriber to attach.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            ticks.map(\.date).receive(subscriber: subscriber)
+            ticks.receive(subscriber: TimerTickRelay(downstream: subscriber))
         }
 
         /// Starts ticking: a repeating timer on the run loop, first firing one interval from now.
@@ -142,5 +143,48 @@ struct RunLoopModeScheduler: Scheduler {
             in: mode,
             action
         )
+    }
+}
+
+/// What a ``Timer/TimerPublisher`` hands its subscriber: the engine's ticks as `Date`s, through a
+/// subscription that, like Combine's, has no description or mirror of its own.
+private final class TimerTickRelay<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+where Downstream.Input == Date, Downstream.Failure == Never {
+    typealias Input = RunLoop.SchedulerTimeType
+    typealias Failure = Never
+
+    private let downstream: Downstream
+    private let lock = Lock()
+    /// The engine's subscription; guarded by `lock`.
+    private nonisolated(unsafe) var upstream: (any Subscription)?
+
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { upstream = subscription }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(input.date)
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let upstream = lock.withLock { self.upstream }
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        let upstream = lock.withLock { () -> (any Subscription)? in
+            defer { self.upstream = nil }
+            return self.upstream
+        }
+        upstream?.cancel()
     }
 }

@@ -82,7 +82,7 @@ struct DataTaskPublisherTests {
         let publisher = URLSession.shared.dataTaskPublisher(for: url)
         #expect(publisher.request.url == url)
         #expect(publisher.session === URLSession.shared)
-        let recorder = LimitedRecorderOfOutputs()
+        let recorder = DataTaskRecorder()
         publisher.subscribe(recorder)
         let subscription = try #require(recorder.subscription)
         #expect(String(describing: subscription) == "DataTaskPublisher")
@@ -93,37 +93,12 @@ struct DataTaskPublisherTests {
         #expect(await waitUntil { recorder.events.count == 2 })
         #expect(recorder.events == ["3 bytes", "finished"])
 
-        let cancelled = LimitedRecorderOfOutputs()
+        let cancelled = DataTaskRecorder()
         publisher.subscribe(cancelled)
-        cancelled.subscription?.request(.max(1))
         cancelled.subscription?.cancel()
+        cancelled.subscription?.request(.max(1))
         try? await Task.sleep(for: .milliseconds(50))
-        #expect(cancelled.events.isEmpty, "nothing is delivered after cancel")
-    }
-}
-
-/// Records what a data task publisher delivers, requesting nothing by itself.
-private final class LimitedRecorderOfOutputs: Subscriber, @unchecked Sendable {
-    typealias Input = (data: Data, response: URLResponse)
-    typealias Failure = URLError
-    private let lock = NSLock()
-    private var received: [String] = []
-    private var storedSubscription: (any Subscription)?
-
-    var events: [String] { lock.withLock { received } }
-    var subscription: (any Subscription)? { lock.withLock { storedSubscription } }
-
-    func receive(subscription: any Subscription) {
-        lock.withLock { storedSubscription = subscription }
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        lock.withLock { received.append("\(input.data.count) bytes") }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<URLError>) {
-        lock.withLock { received.append(completion == .finished ? "finished" : "failed") }
+        #expect(cancelled.events.isEmpty, "a cancelled subscription loads nothing")
     }
 }
 

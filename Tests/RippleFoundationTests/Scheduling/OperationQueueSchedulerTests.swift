@@ -75,3 +75,34 @@ struct OperationQueueSchedulerTests {
         #expect(String(decoding: encoded, as: UTF8.self) == #"{"magnitude":1.5}"#)
     }
 }
+
+/// A queue that records the operations added to it.
+private final class RecordingQueue: OperationQueue, @unchecked Sendable {
+    private let lock = NSLock()
+    private var added: [Operation] = []
+
+    var operationsAdded: [Operation] { lock.withLock { added } }
+
+    override func addOperation(_ operation: Operation) {
+        lock.withLock { added.append(operation) }
+        super.addOperation(operation)
+    }
+}
+
+extension OperationQueueSchedulerTests {
+    @Test func eachScheduleAddsOneOperation() async throws {
+        let queue = RecordingQueue()
+        let events = Collected<String>()
+        queue.schedule { events.append("now") }
+        #expect(queue.operationsAdded.count == 1)
+        #expect(queue.operationsAdded.first is BlockOperation)
+        queue.schedule(after: queue.now.advanced(by: 0.05)) { events.append("later") }
+        #expect(queue.operationsAdded.count == 2)
+        let delayed = try #require(queue.operationsAdded.last)
+        #expect(!(delayed is BlockOperation))
+        #expect(delayed is any Cancellable)
+        #expect(!delayed.isReady, "not ready before its time")
+        #expect(await events.wait(for: 2))
+        #expect(events.values == ["now", "later"])
+    }
+}

@@ -71,3 +71,20 @@ struct TimerPublishTests {
         #expect(direct.tolerance == 0.1)
     }
 }
+
+extension TimerPublishTests {
+    @Test func subscriptionsAndConnectionsDoNotDescribeThemselves() throws {
+        let timer = Timer.publish(every: 10, on: .main, in: .default)
+        let connection = timer.connect()
+        defer { connection.cancel() }
+        #expect(!(connection is any CustomStringConvertible))
+        #expect(!(connection is any CustomReflectable))
+        let recorder = LimitedRecorder<Date>(demand: 1)
+        timer.subscribe(recorder)
+        let subscription = try #require(recorder.subscriptionForTests)
+        #expect(!(subscription is any CustomStringConvertible))
+        #expect(!(subscription is any CustomPlaygroundDisplayConvertible))
+        #expect(!(subscription is any CustomReflectable))
+        recorder.cancel()
+    }
+}

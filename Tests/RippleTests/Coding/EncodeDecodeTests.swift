@@ -100,6 +100,48 @@ struct EncodeDecodeTests {
         cancellable.cancel()
     }
 
+    @Test func asInCombineSignalsBeforeTheSubscriptionAreStillCoded() throws {
+        let upstream = SubscriptionlessPublisher<Int, Never>()
+        let subscriber = TestSubscriber<String, AnyErrorBox>(initialDemand: nil, onValue: { _ in .max(4) })
+        upstream.encode(encoder: DescribingEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
+        let coder = try #require(upstream.subscriber)
+        #expect(coder.receive(7) == .max(4), "the subscriber's demand comes back")
+        coder.receive(completion: .finished)
+        #expect(coder.receive(8) == .none, "nothing after the completion")
+        #expect(subscriber.events == [.value("7"), .finished])
+    }
+
+    @Test func aCancelBeforeTheSubscriptionDoesNotRefuseIt() throws {
+        let upstream = SubscriptionlessPublisher<Data, Never>()
+        let subscriber = TestSubscriber<Reading, AnyErrorBox>(initialDemand: nil)
+        upstream.decode(type: Reading.self, decoder: JSONTestDecoder()).mapError(AnyErrorBox.init)
+            .subscribe(subscriber)
+        let coder = try #require(upstream.rawSubscriber as? any Subscription)
+        coder.cancel()
+        let first = TestPublisher<Data, Never>()
+        first.subscribe(try #require(upstream.subscriber))
+        #expect(first.calls == [], "accepted, not cancelled")
+        #expect(subscriber.events == [.subscription("Decode")])
+        let second = TestPublisher<Data, Never>()
+        second.subscribe(try #require(upstream.subscriber))
+        #expect(second.calls == [.cancel], "a second subscription is refused")
+        subscriber.cancel()
+        #expect(first.calls == [.cancel])
+    }
+
+    @Test func descriptionAndMirror() throws {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<String, AnyErrorBox>(initialDemand: nil)
+        upstream.encode(encoder: DescribingEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Encode")
+        let mirror = Mirror(reflecting: subscription)
+        #expect(mirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+        #expect(mirror.children.first { $0.label == "finished" }?.value as? Bool == false)
+        let playground = try #require(subscription as? any CustomPlaygroundDisplayConvertible)
+        #expect(playground.playgroundDescription as? String == "Encode")
+    }
+
     @Test func roundTripThroughEncodeAndDecode() {
         let readings = [Reading(sensor: "a", celsius: 1), Reading(sensor: "b", celsius: 2)]
         var decoded: [Reading] = []
@@ -118,5 +160,18 @@ struct AnyErrorBox: Error, Equatable {
     init(_ error: any Error) { self.error = error }
     static func == (lhs: AnyErrorBox, rhs: AnyErrorBox) -> Bool {
         String(reflecting: lhs.error) == String(reflecting: rhs.error)
+    }
+}
+
+/// A publisher that keeps its subscriber without giving it a subscription, so that a test can send it
+/// signals first.
+private final class SubscriptionlessPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private(set) var subscriber: AnySubscriber<Output, Failure>?
+    /// The subscriber itself, unwrapped.
+    private(set) var rawSubscriber: Any?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = AnySubscriber(subscriber)
+        rawSubscriber = subscriber
     }
 }

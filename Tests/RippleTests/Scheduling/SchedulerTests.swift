@@ -158,26 +158,36 @@ struct DispatchQueueSchedulerTests {
         typealias Stride = Time.Stride
         let time = Time(DispatchTime(uptimeNanoseconds: 1_000))
         #expect(time.distance(to: time.advanced(by: .microseconds(2))) == .nanoseconds(2_000))
-        #expect(time.advanced(by: .nanoseconds(-5_000)).dispatchTime.uptimeNanoseconds == 0)
+        #expect(
+            time.advanced(by: .nanoseconds(-5_000)).dispatchTime == DispatchTime(uptimeNanoseconds: 1),
+            "before the clock's start: Dispatch's earliest time, as in Combine")
         #expect(Stride(.seconds(1)) == 1 && Stride(.milliseconds(1)) == .milliseconds(1))
         #expect(Stride(.microseconds(1)) == .microseconds(1) && Stride(.nanoseconds(1)) == .nanoseconds(1))
         #expect(Stride(.never).magnitude == .max)
         #expect(Stride(floatLiteral: 0.25) == .milliseconds(250) && Stride.seconds(0.25) == .milliseconds(250))
-        #expect(Stride(exactly: 3) == .seconds(3) && Stride(exactly: Int.max) == nil)
+        #expect(Stride(exactly: 3) == .seconds(3) && Stride(exactly: Int.max) == .nanoseconds(.max))
+        #expect(Stride(exactly: UInt64.max) == nil)
         #expect(Stride.seconds(Int.max).magnitude == .max && Stride.seconds(-Double.infinity).magnitude == .min)
         #expect(Stride.seconds(Double.nan).magnitude == 0)
         if case .nanoseconds(let value) = Stride.seconds(2).timeInterval { #expect(value == 2_000_000_000) }
         var stride: Stride = 1
         stride += 1
         stride -= 0.5
+        #expect(stride.magnitude == 1_500_000_000)
         stride *= 2
-        #expect(stride.magnitude == 3_000_000_000_000_000_000)
+        #expect(stride.magnitude == 0, "as in Combine, a product of dispatch intervals is zero")
+        #expect((Stride.seconds(3) * .nanoseconds(2)).magnitude == 0)
+        let encodedStride = try JSONEncoder().encode([Stride.nanoseconds(7)])
+        #expect(String(decoding: encodedStride, as: UTF8.self) == #"[{"_nanoseconds":7}]"#)
         let data = try JSONEncoder().encode([time])
         #expect(try JSONDecoder().decode([Time].self, from: data) == [time])
         #expect(Set([time, time]).count == 1)
         #expect(DispatchQueue.main.minimumTolerance == .zero)
         #expect(DispatchQueue.main.now.dispatchTime.uptimeNanoseconds > 0)
-        #expect(time.advanced(by: .seconds(Int.max)).dispatchTime.uptimeNanoseconds == UInt64(Int64.max))
+        #expect(time.advanced(by: .seconds(Int.max)).dispatchTime == .distantFuture)
+        #expect(time.distance(to: Time(.distantFuture)) == .nanoseconds(.max))
+        #expect(Time(.distantFuture).distance(to: time) == .nanoseconds(.max), "too far either way is Int.max")
+        #expect(time.distance(to: Time(DispatchTime(uptimeNanoseconds: 400))) == .nanoseconds(-600))
     }
 }
 
