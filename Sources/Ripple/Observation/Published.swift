@@ -89,7 +89,7 @@ extension Published {
         ///
         /// - Parameter subscriber: the subscriber to attach.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            storage.subject.subscribe(subscriber)
+            storage.subject.subscribe(subscriber, parent: storage)
         }
     }
 }

@@ -10,15 +10,17 @@
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline let core: SubjectCore<Output, Failure, LatestValueReplay<Output>>
 
-    /// The current value; setting it sends the new value to the subscribers.
+    /// The current value; setting it sends the new value to the subscribers. After a completion, setting it
+    /// still changes it (nothing is sent), as in Combine.
     public var value: Output {
         @inlinable get { core.lock.withLock { core.replay.value } }
-        @inlinable set { send(newValue) }
+        @inlinable set { core.send(newValue, keepingAfterCompletion: true) }
     }
 
     /// Creates a subject whose current value is `value`.
     @inlinable public init(_ value: Output) {
-        core = SubjectCore(name: "CurrentValueSubject", replay: LatestValueReplay(value: value))
+        core = SubjectCore(
+            name: "CurrentValueSubject", replay: LatestValueReplay(value: value), requestsUpstreamAtOnce: true)
     }
 
     deinit {
@@ -28,11 +30,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
     /// Attaches `subscriber`; it receives the current value once it has demand. After a completion it
     /// receives that completion at once.
     @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.subscribe(subscriber)
+        core.subscribe(subscriber, parent: self)
     }
 
     /// Makes `value` the current value and delivers it to every subscriber with demand. Ignored after a
-    /// completion.
+    /// completion (unlike setting ``value``, as in Combine).
     @inlinable public func send(_ value: Output) {
         core.send(value)
     }
@@ -43,7 +45,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
     }
 
     /// Keeps `subscription` (an upstream this subject was attached to with `subscribe(_:)`), requests
-    /// unlimited values from it once any subscriber has demand, and cancels it when the subject goes away.
+    /// unlimited values from it at once (as Combine's does), and cancels it when the subject goes away.
     @inlinable public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }

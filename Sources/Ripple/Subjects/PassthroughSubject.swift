@@ -21,7 +21,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable
 
     /// Attaches `subscriber`; after a completion it receives that completion at once.
     @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.subscribe(subscriber)
+        core.subscribe(subscriber, parent: self)
     }
 
     /// Delivers `value` to every subscriber with outstanding demand. Ignored after a completion.

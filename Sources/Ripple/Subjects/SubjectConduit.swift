@@ -10,7 +10,9 @@
 /// under the lock. That discipline makes every access exclusive, so the fields skip the dynamic
 /// exclusivity check.
 @usableFromInline
-internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
+internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
     enum Phase {
         /// `receive(subscription:)` is running; values are not yet delivered.
@@ -30,6 +32,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
     /// core: whether the subscriber has received the subject's latest value (replaying subjects).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasLatest = false
+    /// core: the subject, kept alive by its live subscriptions (as in Combine) until this one ends.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var parent: AnyObject?
     /// core: a completion that arrived while ``phase`` was `.subscribing`.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pendingCompletion:
         Subscribers.Completion<Failure>?
@@ -37,25 +41,32 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSelected = false
     /// drain: the demand the subscriber returned from the last delivery, not yet added.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var returnedDemand = Subscribers.Demand.none
-    /// drain (or the subscribing/cancelling thread when no drain runs): owns the subscriber, reached
-    /// through ``Receiver``; `nil` once the subscriber is released.
+    /// drain (or the subscribing/cancelling thread when no drain runs), written only under the core's lock:
+    /// owns the subscriber, reached through ``Receiver``; `nil` once the subscriber is released.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiver: Receiver?
     /// drain: the same receiver, not retained, for the value path: set exactly while ``receiver`` is, and
     /// only the drain owner (or, when no drain runs, the thread that holds the core's lock decision to
     /// release) clears both, so the drain owner may use it without retaining it for each value.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var unretainedReceiver: Unmanaged<Receiver>?
 
-    /// Creates the subscription of `downstream` to the subject whose engine is `core`.
+    /// Creates the subscription of `downstream` to `parent`, the subject whose engine is `core`.
     @inlinable
-    init<Downstream: Subscriber>(core: any SubjectConduitOwner<Output, Failure>, downstream: Downstream)
-    where Downstream.Input == Output, Downstream.Failure == Failure {
+    init<Downstream: Subscriber>(
+        core: any SubjectConduitOwner<Output, Failure>,
+        parent: AnyObject,
+        downstream: Downstream
+    ) where Downstream.Input == Output, Downstream.Failure == Failure {
         self.core = core
+        self.parent = parent
         let receiver = Receiver { signal in
             switch signal {
             case .value(let value):
                 return downstream.receive(value)
             case .completion(let completion):
                 downstream.receive(completion: completion)
+                return .none
+            case .reflect(let show):
+                show(downstream)
                 return .none
             }
         }
@@ -76,14 +87,34 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         _ = receiver?.receive(.completion(completion))
     }
 
-    /// Drops the references to the subscriber. Called once nothing can deliver to it any more.
+    /// Takes the references to the subscriber and the subject, for the caller to drop after the core's
+    /// lock. Called with the core's lock held, once nothing can deliver to the subscriber any more.
     @inlinable
-    func releaseDownstream() {
+    func takeReferences() -> (Receiver?, AnyObject?) {
         unretainedReceiver = nil
-        receiver = nil
+        defer {
+            receiver = nil
+            parent = nil
+        }
+        return (receiver, parent)
     }
 
     @usableFromInline var description: String { core.name }
+
+    @usableFromInline var playgroundDescription: Any { description }
+
+    /// Combine's children: the subject (`parent`, and again as `subject`; `nil` once the subscription
+    /// ended), the subscriber (`nil` once it ended) and the outstanding demand.
+    @usableFromInline var customMirror: Mirror {
+        let (parent, receiver, demand) = core.reflect(self)
+        var downstream: Any?
+        _ = receiver?.receive(.reflect({ downstream = $0 }))
+        let children: [Mirror.Child] = [
+            ("parent", parent as Any), ("downstream", downstream as Any), ("demand", demand),
+            ("subject", parent as Any),
+        ]
+        return Mirror(self, children: children)
+    }
 
     @usableFromInline func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
@@ -101,6 +132,8 @@ extension SubjectConduit {
     enum Signal {
         case value(Output)
         case completion(Subscribers.Completion<Failure>)
+        /// Hands the subscriber to the closure (for ``customMirror``).
+        case reflect((Any) -> Void)
     }
 
     /// The subscriber, reached through one closure made where its type is known (so that the call is
@@ -127,4 +160,8 @@ internal protocol SubjectConduitOwner<Output, Failure>: AnyObject, Sendable {
     func request(_ demand: Subscribers.Demand, for conduit: SubjectConduit<Output, Failure>)
     /// Removes `conduit`; nothing more is delivered to it.
     func cancel(_ conduit: SubjectConduit<Output, Failure>)
+    /// The subject, subscriber and demand of `conduit`, read under the core's lock (for its mirror).
+    func reflect(
+        _ conduit: SubjectConduit<Output, Failure>
+    ) -> (parent: AnyObject?, receiver: SubjectConduit<Output, Failure>.Receiver?, demand: Subscribers.Demand)
 }

@@ -12,7 +12,15 @@
 /// ## Demand
 /// Each subscriber receives a value only if it has demand when the value is delivered; otherwise the
 /// value is not delivered to it (as in Combine). A replaying subject also hands its latest value to a
-/// subscriber as soon as that subscriber has demand and has not seen the latest value yet.
+/// subscriber as soon as that subscriber has demand and has not seen the latest value yet, also from
+/// inside its `receive(subscription:)` (as in Combine). A completion reaches a subscriber only after its
+/// `receive(subscription:)` has returned.
+///
+/// ## Upstream subscriptions
+/// The subscriptions given to ``send(subscription:)`` are asked for `.unlimited` at once
+/// (``CurrentValueSubject``) or once any subscriber has asked for something (``PassthroughSubject``), as in
+/// Combine, and cancelled when the subject goes away. A live subscription keeps its subject alive until it
+/// ends, as in Combine.
 ///
 /// ## Cost
 /// Delivering one value to N subscribers takes the lock twice (choose, then account the returned
@@ -41,24 +49,31 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     /// Conduits cancelled while a drain ran: the drain owner releases their subscribers.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var releasedDuringDrain: [Conduit] = []
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstreams: [any Subscription] = []
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasAnyDownstreamDemand = false
+    /// Whether upstream subscriptions are asked for values: from the start when the subject requests at
+    /// once, else from the first downstream request.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var requestsUpstream: Bool
 
-    @inlinable init(name: String, replay: Replay) {
+    /// Creates the engine of a subject that its subscriptions describe as `name`, replaying with `replay`;
+    /// `requestsUpstreamAtOnce` asks upstream subscriptions for values as soon as they arrive.
+    @inlinable init(name: String, replay: Replay, requestsUpstreamAtOnce: Bool = false) {
         self.name = name
         self.replay = replay
+        requestsUpstream = requestsUpstreamAtOnce
     }
 
     // MARK: Subject
 
-    @inlinable func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = Conduit(core: self, downstream: subscriber)
+    /// Attaches `subscriber` to `parent`, the subject this engine serves.
+    @inlinable func subscribe<S: Subscriber>(_ subscriber: S, parent: AnyObject)
+    where S.Input == Output, S.Failure == Failure {
+        let conduit = Conduit(core: self, parent: parent, downstream: subscriber)
         let completion: Subscribers.Completion<Failure>? = lock.withLock {
             if let terminal { return terminal }
             conduits.append(conduit)
             return nil
         }
         if let completion {
-            conduit.releaseDownstream()
+            release(conduit)
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
             return
@@ -76,14 +91,19 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         }
         if let completionDuringSubscribe {
             subscriber.receive(completion: completionDuringSubscribe)
-            conduit.releaseDownstream()
+            release(conduit)
         }
         if startDrain { drain(after: []) }
     }
 
-    @inlinable func send(_ value: Output) {
+    /// Delivers `value`; after the completion it is ignored, or only recorded if `keepingAfterCompletion`
+    /// (``CurrentValueSubject/value``'s setter, as in Combine).
+    @inlinable func send(_ value: Output, keepingAfterCompletion: Bool = false) {
         let selected: ContiguousArray<Conduit>? = lock.withLock {
-            guard terminal == nil else { return nil }
+            guard terminal == nil else {
+                if keepingAfterCompletion { replay.record(value) }
+                return nil
+            }
             replay.record(value)
             if isDraining {
                 pending.append(.value(value))
@@ -118,7 +138,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     @inlinable func send(subscription: any Subscription) {
         let requestNow = lock.withLock { () -> Bool in
             upstreams.append(subscription)
-            return hasAnyDownstreamDemand
+            return requestsUpstream
         }
         if requestNow { subscription.request(.unlimited) }
     }
@@ -140,11 +160,12 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
             guard conduit.phase != .finished else { return ([], false) }
             conduit.demand += demand
             var toRequest: [any Subscription] = []
-            if !hasAnyDownstreamDemand {
-                hasAnyDownstreamDemand = true
+            if !requestsUpstream {
+                requestsUpstream = true
                 toRequest = upstreams
             }
-            let startDrain = conduit.phase == .subscribed && enqueueLatestIfNeeded(for: conduit)
+            // Also while the subscriber is still in `receive(subscription:)`, as in Combine.
+            let startDrain = enqueueLatestIfNeeded(for: conduit)
             return (toRequest, startDrain)
         }
         for upstream in upstreamsToRequest { upstream.request(.unlimited) }
@@ -165,7 +186,20 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
             }
             return true
         }
-        if releaseNow { conduit.releaseDownstream() }
+        if releaseNow { release(conduit) }
+    }
+
+    @inlinable func reflect(
+        _ conduit: Conduit
+    ) -> (parent: AnyObject?, receiver: Conduit.Receiver?, demand: Subscribers.Demand) {
+        lock.withLock { (conduit.parent, conduit.receiver, conduit.demand) }
+    }
+
+    /// Drops `conduit`'s references to its subscriber and its subject, after the lock (releasing either may
+    /// run code that uses the subject).
+    @inlinable func release(_ conduit: Conduit) {
+        let references = lock.withLock { conduit.takeReferences() }
+        withExtendedLifetime(references) {}
     }
 
     // MARK: Delivery (drain owner only)
@@ -188,7 +222,8 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     /// Marks the conduits that receive the next value and takes their demand. Lock held.
     @inlinable func select(_ candidates: ContiguousArray<Conduit>) -> ContiguousArray<Conduit> {
         for conduit in candidates {
-            if conduit.phase == .subscribed && conduit.demand > 0 {
+            // A subscriber still in `receive(subscription:)` receives values once it has asked (as in Combine).
+            if conduit.phase != .finished && conduit.demand > 0 {
                 conduit.demand -= 1
                 conduit.isSelected = true
                 conduit.hasLatest = true
@@ -231,7 +266,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
                 case .value(let value):
                     return .value(value, select(conduits))
                 case .latest(let conduit):
-                    guard conduit.phase == .subscribed, !conduit.hasLatest, conduit.demand > 0,
+                    guard conduit.phase != .finished, !conduit.hasLatest, conduit.demand > 0,
                         let latest = replay.latest
                     else { return .value(nil, []) }
                     conduit.demand -= 1
@@ -254,7 +289,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
             }
             switch step {
             case .done(let released):
-                for conduit in released { conduit.releaseDownstream() }
+                for conduit in released { release(conduit) }
                 return
             case .value(let value, let selected):
                 if let value { deliver(value, to: selected) }
@@ -262,7 +297,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
             case .completion(let completion, let finishing):
                 for conduit in finishing {
                     conduit.deliver(completion: completion)
-                    conduit.releaseDownstream()
+                    release(conduit)
                 }
                 delivered = []
             }

@@ -88,7 +88,7 @@ struct CurrentValueSubjectTests {
         #expect(subscriber.values == [0])
     }
 
-    @Test func upstreamIsRequestedOnFirstDemandAndCancelledOnDeinit() {
+    @Test func upstreamIsRequestedAtOnceAndCancelledOnDeinit() {
         let upstream = TestPublisher<Int, Never>()
         var subject: CurrentValueSubject<Int, Never>? = CurrentValueSubject(0)
         if let subject {
@@ -98,6 +98,8 @@ struct CurrentValueSubjectTests {
             upstream.send(1)
             #expect(subscriber.values == [0, 1])
             #expect(upstream.calls == [.request(.unlimited)])
+            // A live subscription keeps its subject alive (as in Combine): end it.
+            subscriber.cancel()
             _ = cancellable
         }
         subject = nil
