@@ -46,7 +46,9 @@ extension Peripheral {
     /// other: emits what they say, then finishes. Fails with ``BluetoothError/Kind/attributeNotFound``
     /// when the peripheral has no Device Information service, with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when a value is not what it should be (a string that is
-    /// not UTF-8, a PnP ID of the wrong size), and as ``read(_:timeout:)`` does.
+    /// not UTF-8, a PnP ID of the wrong size), and as ``read(_:timeout:)`` does. A *single-value* publisher.
+    ///
+    /// - Returns: a publisher of the peripheral's device information.
     public func deviceInformation() -> AnyPublisher<DeviceInformation, BluetoothError> {
         let peripheral = self
         return Deferred { () -> AnyPublisher<DeviceInformation, BluetoothError> in

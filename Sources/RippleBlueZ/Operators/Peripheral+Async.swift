@@ -46,23 +46,44 @@ extension Peripheral {
         try await awaitFirst(disconnect(), "disconnecting \(address)")
     }
 
-    /// The notifications of `characteristic` as an asynchronous sequence: see
+    /// The notifications of `characteristic` as an asynchronous sequence, an *event* stream: see
     /// ``listen(to:buffering:transport:statistics:)``. The iteration throws the stream's
     /// ``BluetoothError``; ending it (or cancelling its task) stops listening.
+    ///
+    /// Notifications that arrive while the loop's body runs (or awaits) wait in the listener's buffer, so
+    /// the loop sees every one within `buffering`'s capacity; past it, the drops are counted in
+    /// `statistics` or the iteration throws ``BluetoothError/Kind/bufferOverflow``.
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic that notifies or indicates.
+    ///   - buffering: the listener's buffer and what happens when it is full.
+    ///   - transport: how bluetoothd delivers the notifications.
+    ///   - statistics: where the listener's notifications are counted (received, delivered, dropped).
+    /// - Returns: the notifications' values, in arrival order.
     public func notifications(
         of characteristic: CharacteristicReference, buffering: NotificationBuffering = .default,
-        transport: NotificationTransport = .automatic
+        transport: NotificationTransport = .automatic, statistics: NotificationStatistics = NotificationStatistics()
     ) -> AsyncThrowingPublisher<AnyPublisher<[UInt8], BluetoothError>> {
-        listen(to: characteristic, buffering: buffering, transport: transport).values
+        listen(to: characteristic, buffering: buffering, transport: transport, statistics: statistics).values
     }
 
-    /// The notifications of `characteristic` decoded as `type`, as an asynchronous sequence: see
-    /// ``listen(to:as:buffering:transport:)``.
+    /// The notifications of `characteristic` decoded as `type`, as an asynchronous sequence, an *event*
+    /// stream: see ``notifications(of:buffering:transport:statistics:)`` and
+    /// ``listen(to:as:buffering:transport:statistics:)``.
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic that notifies or indicates.
+    ///   - type: what each notification's bytes encode.
+    ///   - buffering: the listener's buffer and what happens when it is full.
+    ///   - transport: how bluetoothd delivers the notifications.
+    ///   - statistics: where the listener's notifications are counted (received, delivered, dropped).
+    /// - Returns: the decoded notifications, in arrival order.
     public func notifications<T: Readable>(
         of characteristic: CharacteristicReference, as type: T.Type, buffering: NotificationBuffering = .default,
-        transport: NotificationTransport = .automatic
+        transport: NotificationTransport = .automatic, statistics: NotificationStatistics = NotificationStatistics()
     ) -> AsyncThrowingPublisher<AnyPublisher<T, BluetoothError>> {
-        listen(to: characteristic, as: type, buffering: buffering, transport: transport).values
+        listen(to: characteristic, as: type, buffering: buffering, transport: transport, statistics: statistics)
+            .values
     }
 }
 

@@ -46,7 +46,11 @@ extension Peripheral {
     /// needs): emits once paired, then finishes; succeeds at once when it is paired already. Fails with
     /// ``BluetoothError/Kind/notAuthorized`` when the pairing is rejected or fails
     /// (`AuthenticationRejected`, `AuthenticationFailed`, …, named in the error), with
-    /// ``BluetoothError/Kind/timeout`` after `timeout`, and with bluetoothd's other errors.
+    /// ``BluetoothError/Kind/timeout`` after `timeout`, and with bluetoothd's other errors. A *single-value*
+    /// publisher.
+    ///
+    /// - Parameter timeout: the longest the pairing may take.
+    /// - Returns: a publisher of one value once paired.
     public func pair(timeout: Duration = .seconds(60)) -> AnyPublisher<Void, BluetoothError> {
         let core = central.core
         let peripheral = self

@@ -13,7 +13,7 @@ import Ripple
 ///   get the completion at once.
 ///
 /// The subject keeps each live subscription until it is cancelled or completed (as Combine's subjects do).
-package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
+package final class EventSubject<Output, Failure: Error>: Subject, Sendable {
     typealias Member = BufferedSubscription<AnySubscriber<Output, Failure>>
 
     /// The buffer each subscriber of the subject itself gets.
@@ -63,6 +63,14 @@ package final class EventSubject<Output, Failure: Error>: Publisher, Sendable {
     /// - Parameter completion: how the stream ends.
     package func send(completion: Subscribers.Completion<Failure>) {
         for member in members.end(completion) { member.finish(completion) }
+    }
+
+    /// Takes `subscription`, an upstream the subject is attached to (a `multicast`'s source, say), and
+    /// requests every value from it: the subscribers' buffers absorb the difference.
+    ///
+    /// - Parameter subscription: the upstream subscription.
+    package func send(subscription: any Subscription) {
+        subscription.request(.unlimited)
     }
 
     /// Subscribes `subscriber` with the subject's buffering and statistics.

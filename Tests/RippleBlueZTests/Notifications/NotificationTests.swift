@@ -327,4 +327,145 @@ import Testing
                             typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))))
         await fixture.stop()
     }
+
+    @Test func connectableListenKeepsEveryNotificationForASlowSubscriber() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let statistics = NotificationStatistics()
+        let shared = peripheral.connectableListen(
+            to: sensor, buffering: .init(capacity: 8, policy: .failStream), statistics: statistics)
+        let fast = Collector(shared)
+        let slow = Collector(shared, demand: .none)
+        let connection = shared.connect()
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+        await fast.wait { $0.values.count == 3 }
+        // The slow subscriber's wait in its buffer.
+        #expect(slow.values.isEmpty)
+        slow.request(.max(1))
+        await slow.wait { $0.values.count == 1 }
+        #expect(slow.values == [[1]])
+        slow.request(.max(2))
+        await slow.wait { $0.values.count == 3 }
+        #expect(slow.values == [[1], [2], [3]])
+        #expect(fast.values == [[1], [2], [3]])
+        #expect(statistics.received == 6)
+        #expect(statistics.dropped == 0)
+        #expect(statistics.delivered == 6)
+        connection.cancel()
+        await fixture.stop()
+    }
+
+    @Test func connectableListenCountsASlowSubscribersDropsExactly() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let statistics = NotificationStatistics()
+        let shared = peripheral.connectableListen(
+            to: sensor, buffering: .init(capacity: 1, policy: .dropOldest), statistics: statistics)
+        let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+        let fast = Collector(shared)
+        let slow = Collector(shared, demand: .none)
+        let connection = shared.connect()
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+        await fast.wait { $0.values.count == 3 }
+        #expect(slow.values.isEmpty)
+        // Each notification reaches the fast subscriber, then the slow one's buffer: the drop count (a
+        // state stream) tells when the last one got there.
+        await drops.wait { $0.values.last == 2 }
+        slow.request(.max(5))
+        await slow.wait { $0.values.count == 1 }
+        #expect(slow.values == [[3]])
+        #expect(fast.values == [[1], [2], [3]])
+        #expect(drops.values == [0, 1, 2])
+        #expect(statistics.received == 6)
+        #expect(statistics.delivered == 4)
+        connection.cancel()
+        await fixture.stop()
+    }
+
+    @Test func anAwaitingLoopOverNotificationsSeesEveryOneThatArrivedMeanwhile() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let statistics = NotificationStatistics()
+        let loop = GatedConsumer(
+            peripheral.notifications(
+                of: sensor, buffering: .init(capacity: 16, policy: .failStream), transport: .bus,
+                statistics: statistics))
+        await loop.waitUntilSubscribed()
+        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.notify(Lab.sensor, [[1]])
+        #expect(await loop.next() == [1])
+        // The loop's body is awaiting: these arrive meanwhile, then the marker after them.
+        try await fixture.notify(Lab.sensor, [[2], [3], [4]])
+        try await fixture.notify(Lab.marker, [[0xFF]])
+        await markers.wait { $0.values.count == 1 }
+        #expect(statistics.received == 4)
+        #expect(statistics.delivered == 1)
+        var seen: [[UInt8]] = [[1]]
+        for _ in 0..<3 {
+            loop.open()
+            seen.append(await loop.next() ?? [])
+        }
+        #expect(seen == [[1], [2], [3], [4]])
+        #expect(statistics.dropped == 0)
+        #expect(statistics.delivered == 4)
+        await fixture.stop()
+    }
+
+    @Test func anAwaitingLoopOverTypedNotificationsCountsTheDropsOfItsPolicy() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let statistics = NotificationStatistics()
+        let loop = GatedConsumer(
+            peripheral.notifications(
+                of: sensor, as: UInt8.self, buffering: .init(capacity: 2, policy: .dropOldest), transport: .bus,
+                statistics: statistics))
+        await loop.waitUntilSubscribed()
+        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.notify(Lab.sensor, [[1]])
+        #expect(await loop.next() == 1)
+        try await fixture.notify(Lab.sensor, [[2], [3], [4], [5]])
+        try await fixture.notify(Lab.marker, [[0xFF]])
+        await markers.wait { $0.values.count == 1 }
+        #expect(statistics.dropped == 2)
+        loop.open()
+        #expect(await loop.next() == 4)
+        loop.open()
+        #expect(await loop.next() == 5)
+        #expect(statistics.received == 5)
+        #expect(statistics.delivered == 3)
+        await fixture.stop()
+    }
+
+    @Test func listenToAllCountsEachListenersDropsInOneStatistics() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let statistics = NotificationStatistics()
+        let all = Collector(
+            peripheral.listenToAll(
+                [sensor], buffering: .init(capacity: 2, policy: .dropNewest), transport: .bus, statistics: statistics),
+            demand: .none)
+        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.notify(Lab.sensor, [[1], [2], [3], [4], [5]])
+        try await fixture.notify(Lab.marker, [[0xFF]])
+        await markers.wait { $0.values.count == 1 }
+        // The merge holds the first (delivered by the listener), the buffer the next two; two are dropped.
+        #expect(statistics.received == 5)
+        #expect(statistics.delivered == 1)
+        #expect(statistics.dropped == 2)
+        for count in 1...3 {
+            all.request(.max(1))
+            await all.wait { $0.values.count == count }
+        }
+        #expect(all.values.map(\.value) == [[1], [2], [3]])
+        #expect(statistics.delivered == 3)
+        await fixture.stop()
+    }
 }
