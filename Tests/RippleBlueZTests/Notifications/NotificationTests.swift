@@ -192,6 +192,7 @@ import Testing
         #expect(listener.values == [[8], [9], [10]])
         #expect(statistics.delivered == 3)
         #expect(listener.completion == nil)
+        drops.cancel()
         await fixture.stop()
     }
 
@@ -209,6 +210,7 @@ import Testing
         await listener.wait { $0.values.count == 3 }
         #expect(listener.values == [[1], [2], [3]])
         #expect(listener.completion == nil)
+        drops.cancel()
         await fixture.stop()
     }
 
@@ -275,7 +277,10 @@ import Testing
         await second.wait { $0.values.count == 2 }
         #expect(first.values == [[1], [2, 2]])
         #expect(second.values == [1, 2])
+        // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
         connection.cancel()
+        first.cancel()
+        second.cancel()
         await fixture.stop()
     }
 
@@ -352,7 +357,10 @@ import Testing
         #expect(statistics.received == 6)
         #expect(statistics.dropped == 0)
         #expect(statistics.delivered == 6)
+        // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
         connection.cancel()
+        fast.cancel()
+        slow.cancel()
         await fixture.stop()
     }
 
@@ -380,7 +388,11 @@ import Testing
         #expect(drops.values == [0, 1, 2])
         #expect(statistics.received == 6)
         #expect(statistics.delivered == 4)
+        // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
         connection.cancel()
+        fast.cancel()
+        slow.cancel()
+        drops.cancel()
         await fixture.stop()
     }
 
@@ -412,6 +424,7 @@ import Testing
         #expect(seen == [[1], [2], [3], [4]])
         #expect(statistics.dropped == 0)
         #expect(statistics.delivered == 4)
+        await loop.stop()
         await fixture.stop()
     }
 
@@ -439,6 +452,7 @@ import Testing
         #expect(await loop.next() == 5)
         #expect(statistics.received == 5)
         #expect(statistics.delivered == 3)
+        await loop.stop()
         await fixture.stop()
     }
 

@@ -46,4 +46,11 @@ final class GatedConsumer<Element: Sendable>: Sendable {
     func open() {
         gate.yield()
     }
+
+    /// Ends the loop (its task is cancelled, which ends its subscription) and returns once it has ended.
+    func stop() async {
+        task.cancel()
+        gate.finish()
+        await task.value
+    }
 }
