@@ -86,9 +86,13 @@ public final class Central: Sendable {
     /// The event loop the central delivers on.
     public var loop: EventLoop { core.loop }
 
-    /// The state now, then each change (never fails, never finishes).
+    /// The state now, then each change: a *state* stream (never fails, never finishes).
+    ///
+    /// A new subscriber gets the state now first; a slow one gets the latest state, never a stale one.
+    /// When a change is delivered, what it ends has ended (discovery stopped, links and listeners ended
+    /// with the state's error) and ``currentState`` says the same.
     public var state: AnyPublisher<CentralState, Never> {
-        core.state.removeDuplicates().eraseToAnyPublisher()
+        core.state.eraseToAnyPublisher()
     }
 
     /// The state now.

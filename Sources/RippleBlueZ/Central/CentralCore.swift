@@ -57,7 +57,9 @@ final class CentralCore: Sendable {
         var operations: [Int: GATTOperationRecord] = [:]
         /// The discovery session and its clients' streams, and the start or stop under way.
         var discovery = DiscoveryStateMachine()
-        var discoveryClients: [Int: PassthroughSubject<PeripheralDiscovery, BluetoothError>] = [:]
+        var discoveryClients: [Int: DiscoverySink] = [:]
+        /// The lists of ``Central/availablePeripherals(filter:expiry:)`` subscribers.
+        var availability: [Int: AvailabilityWatcher] = [:]
         var discoveryCall: AnyCancellable?
         /// Each characteristic's notification session, and the listeners waiting for their characteristic.
         var sessions: [DBusObjectPath: NotificationSessionRecord] = [:]
@@ -72,13 +74,15 @@ final class CentralCore: Sendable {
     let confined: LoopConfined<Confined>
     private let lastID = Atomic<Int>(0)
 
-    let state = CurrentValueSubject<CentralState, Never>(.unknown)
-    /// Each change of the tree, after it is applied.
+    /// The central's public streams: state streams of what is, an event stream of what happened; all
+    /// delivered on the loop thread.
+    let state: StateSubject<CentralState, Never>
+    let isScanning: StateSubject<Bool, Never>
+    let connectedPeripherals: StateSubject<[Peripheral], Never>
+    let connectingPeripherals: StateSubject<[Peripheral], Never>
+    let connectionEvents: EventSubject<ConnectionEvent, Never>
+    /// Each change of the tree, after it is applied (internal: hand-overs and tests watch it).
     let treeEvents = PassthroughSubject<DBusObjectManagerEvent, Never>()
-    let connectionEvents = PassthroughSubject<ConnectionEvent, Never>()
-    let connectedPeripherals = CurrentValueSubject<[DBusObjectPath], Never>([])
-    let connectingPeripherals = CurrentValueSubject<[DBusObjectPath], Never>([])
-    let isScanning = CurrentValueSubject<Bool, Never>(false)
 
     /// Back to the public object, for the peripherals the core creates (weak: the central owns the core).
     nonisolated(unsafe) weak var central: Central?
@@ -90,6 +94,12 @@ final class CentralCore: Sendable {
         self.ownsConnection = ownsConnection
         self.attributeTimeout = attributeTimeout
         confined = LoopConfined(Confined(), to: connection.loop)
+        let context = DeliveryContext.loop(connection.loop)
+        state = StateSubject(.unknown, context: context)
+        isScanning = StateSubject(false, context: context)
+        connectedPeripherals = StateSubject([], context: context)
+        connectingPeripherals = StateSubject([], context: context)
+        connectionEvents = EventSubject(context: context, name: "connection events")
     }
 
     /// Runs `work` on the loop thread, after the work under way: at once when called on the loop
@@ -203,6 +213,7 @@ final class CentralCore: Sendable {
         connectionTreeEvent(event)
         notificationTreeEvent(event)
         discoveryTreeEvent(event)
+        availabilityTreeEvent(event)
         operationTreeEvent(event)
         treeEvents.send(event)
     }
@@ -249,12 +260,14 @@ final class CentralCore: Sendable {
         return adapter.isPowered ? .poweredOn : .poweredOff
     }
 
+    /// Sends the state when it changed. What the change ends (discovery, links, listeners) has ended
+    /// when the new state is delivered; what it allows again starts once it is delivered.
     private func updateState() {
         let new = computeState()
         // Unknown only until the first answer: a returning bluetoothd is unavailable until its tree comes.
         guard state.value != new, new != .unknown || state.value == .unknown else { return }
-        state.send(new)
         if new != .poweredOn, new != .unknown, let error = new.error { failEverything(with: error) }
+        state.send(new)
         if new == .poweredOn {
             discoveryMayResume()
             reconnectionsMayResume()

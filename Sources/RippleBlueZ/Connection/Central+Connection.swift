@@ -3,6 +3,8 @@ import RippleDBus
 
 extension Central {
     /// Connects to the peripheral of `discovery`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func connect(
         to discovery: PeripheralDiscovery, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
     ) -> AnyPublisher<Peripheral, BluetoothError> {
@@ -10,6 +12,8 @@ extension Central {
     }
 
     /// Connects to `peripheral`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func connect(
         to peripheral: Peripheral, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
     ) -> AnyPublisher<Peripheral, BluetoothError> {
@@ -18,6 +22,8 @@ extension Central {
 
     /// Connects to the peripheral with Bluetooth address `address` (seen in a scan, or stored by
     /// bluetoothd from before) and emits it once GATT is usable, then finishes.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     ///
     /// "Usable" means the whole database bluetoothd announces is there: the attempt succeeds after
     /// bluetoothd has answered `Device1.Connect()` (or signalled `Connected`), signalled
@@ -78,6 +84,8 @@ extension Central {
     /// Disconnects `peripheral` (or cancels a connection attempt to it, and ends its reconnection
     /// policy); emits once bluetoothd has answered `Device1.Disconnect()`, then finishes.
     ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
     /// The peripheral leaves ``connectedPeripherals`` at once, its listeners end with
     /// ``BluetoothError/Kind/notConnected`` and ``ConnectionEvent/disconnected(_:_:)`` (reason
     /// ``DisconnectionReason/local``) comes; when it emits, ``Peripheral/isConnected`` is false. Succeeds
@@ -94,22 +102,47 @@ extension Central {
         ).eraseToAnyPublisher()
     }
 
-    /// Each connection event of this central (connecting, connected, ready, failed, disconnected), from
-    /// now on.
+    /// Each connection event of this central (connecting, connected, ready, failed, disconnected,
+    /// auto-connected), from now on: an *event* stream.
+    ///
+    /// Each subscriber has a buffer of 4,096 events (``EventBuffering/default``) between what happens and
+    /// what it demands: nothing is lost within it, even under a `for await` loop whose body awaits. A
+    /// subscriber that falls further behind is finished (the stream cannot fail), its drops counted in
+    /// ``connectionEventStatistics``; ``connectionEvents(buffering:statistics:)`` chooses another buffer.
     public var connectionEvents: AnyPublisher<ConnectionEvent, Never> {
         core.connectionEvents.eraseToAnyPublisher()
     }
 
-    /// The peripherals connected and ready now, then after each change.
-    public var connectedPeripherals: AnyPublisher<[Peripheral], Never> {
-        let core = self.core
-        return core.connectedPeripherals.map { $0.compactMap(core.peripheral(at:)) }.eraseToAnyPublisher()
+    /// The connection events with a buffer and counts of the subscriber's choosing: an *event* stream
+    /// (see ``connectionEvents``).
+    ///
+    /// - Parameters:
+    ///   - buffering: each subscriber's buffer and its policy when full (under
+    ///     ``EventBufferPolicy/failStream`` the stream finishes: it cannot fail).
+    ///   - statistics: where the subscribers' events are counted: received, delivered, dropped.
+    /// - Returns: the events from now on.
+    public func connectionEvents(buffering: EventBuffering, statistics: EventStatistics = EventStatistics())
+        -> AnyPublisher<ConnectionEvent, Never>
+    {
+        core.connectionEvents.publisher(buffering: buffering, statistics: statistics)
     }
 
-    /// The peripherals being connected now, then after each change.
+    /// The counts of ``connectionEvents``' subscribers: what arrived, was delivered and was dropped.
+    public var connectionEventStatistics: EventStatistics { core.connectionEvents.statistics }
+
+    /// The peripherals connected and ready now, then after each change: a *state* stream.
+    ///
+    /// A new subscriber gets the list now first; a slow one gets the latest list, never a stale one. When
+    /// ``connect(to:timeout:autoReconnect:)-(String,_,_)`` emits, the list holds the peripheral; when
+    /// ``disconnect(_:)`` emits, it does not.
+    public var connectedPeripherals: AnyPublisher<[Peripheral], Never> {
+        core.connectedPeripherals.eraseToAnyPublisher()
+    }
+
+    /// The peripherals being connected now (an attempt under way: its retries, the services' resolution,
+    /// the connection tasks), then after each change: a *state* stream (see ``connectedPeripherals``).
     public var connectingPeripherals: AnyPublisher<[Peripheral], Never> {
-        let core = self.core
-        return core.connectingPeripherals.map { $0.compactMap(core.peripheral(at:)) }.eraseToAnyPublisher()
+        core.connectingPeripherals.eraseToAnyPublisher()
     }
 
     /// The peripherals bluetoothd knows on the central's adapter now — stored ones, connected ones

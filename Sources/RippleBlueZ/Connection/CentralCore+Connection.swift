@@ -287,8 +287,10 @@ extension CentralCore {
     /// Sends the connected and connecting lists when they changed.
     func publishConnectionLists() {
         let connections = confined.value.connections
-        let connected = connections.filter { $0.value.machine.phase == .ready }.keys.sorted()
-        let connecting = connections.filter { $0.value.machine.isAttempting }.keys.sorted()
+        let connected = connections.filter { $0.value.machine.phase == .ready }.sorted { $0.key < $1.key }
+            .map(\.value.peripheral)
+        let connecting = connections.filter { $0.value.machine.isAttempting }.sorted { $0.key < $1.key }
+            .map(\.value.peripheral)
         if connectedPeripherals.value != connected { connectedPeripherals.send(connected) }
         if connectingPeripherals.value != connecting { connectingPeripherals.send(connecting) }
     }

@@ -620,7 +620,7 @@ struct ConnectionStateMachine: Sendable {
             }
             if attempt.reconnection != nil { actions.append(.endListeners(error)) }
             policy = nil
-            state = .idle
+            state = .disconnected
             return actions + [.publish]
         case .ready:
             if !final, policy != nil {
@@ -628,7 +628,7 @@ struct ConnectionStateMachine: Sendable {
                 return [.suspendListeners, .announce(.disconnected(lostLink)), .publish]
             }
             policy = nil
-            state = .idle
+            state = .disconnected
             return [.endListeners(error), .announce(.disconnected(lostLink)), .publish]
         case .waitingToReconnect:
             if !final {
@@ -636,15 +636,15 @@ struct ConnectionStateMachine: Sendable {
                 return [.cancelReconnect]
             }
             policy = nil
-            state = .idle
+            state = .disconnected
             return [.cancelReconnect, .endListeners(error), .publish]
         case .reconnectionHeld:
             guard final else { return [] }
             policy = nil
-            state = .idle
+            state = .disconnected
             return [.endListeners(error), .publish]
         case .disconnecting:
-            state = .idle
+            state = .disconnected
             return [.publish]
         case .idle:
             return [.endListeners(error)]

@@ -3,99 +3,73 @@ import RippleDBus
 
 extension Central {
     /// Discovers peripherals: a ``PeripheralDiscovery`` for each advertisement that passes `filter`,
-    /// on the loop thread, until cancelled.
+    /// on the loop thread, until cancelled — an *event* stream.
+    ///
+    /// Each subscriber has a buffer of its own (`buffering`, 4,096 discoveries then failure by default)
+    /// between the advertisements and its demand: nothing is lost within it, even under a `for await`
+    /// loop whose body awaits, and `statistics` counts what arrived, was delivered and was dropped. Past
+    /// the buffer, the policy drops (counted) or fails the stream with
+    /// ``BluetoothError/Kind/bufferOverflow``.
     ///
     /// bluetoothd's discovery starts with the first subscriber (of all the central's discovery streams)
     /// and stops after the last cancels; subscribers with different filters share it (bluetoothd gets
-    /// their merged filter, each subscriber gets what its own filter asks for). Discovery pauses while a
+    /// their merged filter, each subscriber gets what its own filter asks for). A subscriber joining a
+    /// discovery under way first gets the peripherals it has already seen. Discovery pauses while a
     /// connection is being made and resumes after. Fails at once with the state's error when the adapter
     /// is not powered on, and with bluetoothd's error when it refuses to discover. When the adapter or
     /// bluetoothd goes, the stream waits and discovery starts again once they are back
     /// (``isScanning`` shows the gap); with `resumesAfterInterruption` false it fails instead, with
     /// ``BluetoothError/Kind/poweredOff`` or ``BluetoothError/Kind/bluetoothUnavailable``. Closing the
     /// central ends it with ``BluetoothError/Kind/bluetoothUnavailable``.
-    public func startDiscovery(filter: DiscoveryFilter = .all, resumesAfterInterruption: Bool = true)
-        -> AnyPublisher<PeripheralDiscovery, BluetoothError>
-    {
+    ///
+    /// - Parameters:
+    ///   - filter: what to discover.
+    ///   - resumesAfterInterruption: whether the stream waits through bluetoothd's or the adapter's
+    ///     absence (rather than failing).
+    ///   - buffering: the subscriber's buffer and its policy when full.
+    ///   - statistics: where the subscriber's discoveries are counted.
+    /// - Returns: the discoveries, until cancelled or failed.
+    public func startDiscovery(
+        filter: DiscoveryFilter = .all, resumesAfterInterruption: Bool = true, buffering: EventBuffering,
+        statistics: EventStatistics = EventStatistics()
+    ) -> AnyPublisher<PeripheralDiscovery, BluetoothError> {
         let core = self.core
         return Deferred { () -> AnyPublisher<PeripheralDiscovery, BluetoothError> in
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
-            let subject = PassthroughSubject<PeripheralDiscovery, BluetoothError>()
             let id = core.nextID()
             let client = DiscoveryStateMachine.Client(filter: filter, resumes: resumesAfterInterruption)
-            return subject.handleEvents(
-                receiveSubscription: { _ in core.perform { core.addDiscoveryClient(id, client, subject) } },
-                receiveCompletion: { _ in core.perform { core.removeDiscoveryClient(id) } },
-                receiveCancel: { core.perform { core.removeDiscoveryClient(id) } }
+            let subject = EventSubject<PeripheralDiscovery, BluetoothError>(
+                buffering: buffering, statistics: statistics, context: .loop(core.loop), name: "discovery")
+            let sink = DiscoverySink(
+                deliver: { subject.send($0) }, fail: { subject.send(completion: .failure($0)) },
+                isLive: { subject.subscriptionCount > 0 })
+            return SubscribedThen(
+                upstream: subject.handleEvents(receiveCancel: { core.perform { core.removeDiscoveryClient(id) } }),
+                then: { core.perform { core.addDiscoveryClient(id, client, sink) } }
             ).eraseToAnyPublisher()
         }.eraseToAnyPublisher()
     }
 
-    /// Whether this central's discovery is on now, then each change.
-    public var isScanning: AnyPublisher<Bool, Never> {
-        core.isScanning.removeDuplicates().eraseToAnyPublisher()
+    /// Discovers peripherals, each subscriber with a buffer of 4,096 discoveries then failure: an *event*
+    /// stream (see ``startDiscovery(filter:resumesAfterInterruption:buffering:statistics:)``).
+    ///
+    /// - Parameters:
+    ///   - filter: what to discover.
+    ///   - resumesAfterInterruption: whether the stream waits through bluetoothd's or the adapter's absence.
+    /// - Returns: the discoveries, until cancelled or failed.
+    public func startDiscovery(filter: DiscoveryFilter = .all, resumesAfterInterruption: Bool = true)
+        -> AnyPublisher<PeripheralDiscovery, BluetoothError>
+    {
+        startDiscovery(filter: filter, resumesAfterInterruption: resumesAfterInterruption, buffering: .default)
     }
 
-    /// The peripherals seen by a discovery with `filter`, strongest first, after each change: each
-    /// entry is the latest advertisement of a peripheral. Runs discovery while subscribed; fails as
-    /// ``startDiscovery(filter:resumesAfterInterruption:)``.
+    /// Whether this central discovers now, then each change: a *state* stream.
     ///
-    /// An entry leaves the list when bluetoothd forgets the peripheral (it removes a device it has not
-    /// heard for its `TemporaryTimeout`, 30 s by default) and, when `expiry` is given, when no new
-    /// advertisement came for `expiry`. bluetoothd reports an advertisement only when something in it
-    /// changes, so a peripheral that always advertises the same data at the same strength is reported
-    /// once: a short `expiry` drops it while it is still there.
-    public func availablePeripherals(
-        filter: DiscoveryFilter = .all, expiry: Duration? = nil
-    ) -> AnyPublisher<[PeripheralDiscovery], BluetoothError> {
-        typealias Seen = [DBusObjectPath: (discovery: PeripheralDiscovery, at: ContinuousClock.Instant)]
-        enum Input {
-            case seen(PeripheralDiscovery)
-            case gone(DBusObjectPath)
-            case tick
-        }
-        let ticks: AnyPublisher<Input, BluetoothError> =
-            expiry.map { expiry in
-                let tick = Swift.max(expiry / 4, .milliseconds(50))
-                return Publishers.every(.nanoseconds(tick.clampedNanoseconds), on: loop)
-                    .map { _ in Input.tick }.setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
-            } ?? Empty<Input, BluetoothError>(completeImmediately: false).eraseToAnyPublisher()
-        let forgotten = core.treeEvents.compactMap { event -> Input? in
-            switch event {
-            case .interfacesRemoved(let path, let interfaces) where interfaces.contains(BlueZ.device):
-                return .gone(path)
-            case .propertiesChanged(let path, let change)
-            where change.interface == BlueZ.device && change.invalidated.contains("RSSI"):
-                return .gone(path)
-            default:
-                return nil
-            }
-        }.setFailureType(to: BluetoothError.self)
-        return startDiscovery(filter: filter).map(Input.seen)
-            .merge(with: forgotten, ticks)
-            .scan((Seen(), changed: false)) { state, input in
-                var (seen, _) = state
-                let now = ContinuousClock.now
-                switch input {
-                case .seen(let discovery):
-                    seen[discovery.peripheral.path] = (discovery, now)
-                    return (seen, true)
-                case .gone(let path):
-                    let removed = seen.removeValue(forKey: path) != nil
-                    return (seen, removed)
-                case .tick:
-                    let before = seen.count
-                    if let expiry { seen = seen.filter { now - $0.value.at < expiry } }
-                    return (seen, seen.count != before)
-                }
-            }
-            .filter(\.changed)
-            .map { state in
-                state.0.values.map(\.discovery).sorted {
-                    ($0.rssi ?? Int.min, $1.address) > ($1.rssi ?? Int.min, $0.address)
-                }
-            }
-            .eraseToAnyPublisher()
+    /// True from bluetoothd's answer to the start until no discovery subscriber wants it (the last
+    /// cancelled, a connection attempt paused it) or bluetoothd or the adapter went. A discovery
+    /// subscriber gets advertisements only while it is true.
+    public var isScanning: AnyPublisher<Bool, Never> {
+        core.isScanning.eraseToAnyPublisher()
     }
 }
 
@@ -105,12 +79,10 @@ extension CentralCore {
     /// - Parameters:
     ///   - id: the client's identifier.
     ///   - client: its filter and whether it waits through interruptions.
-    ///   - subject: its stream.
-    func addDiscoveryClient(
-        _ id: Int, _ client: DiscoveryStateMachine.Client,
-        _ subject: PassthroughSubject<PeripheralDiscovery, BluetoothError>
-    ) {
-        confined.value.discoveryClients[id] = subject
+    ///   - sink: where its advertisements go.
+    func addDiscoveryClient(_ id: Int, _ client: DiscoveryStateMachine.Client, _ sink: DiscoverySink) {
+        guard sink.isLive() else { return }
+        confined.value.discoveryClients[id] = sink
         discoveryEvent(.clientAdded(id, client))
     }
 
@@ -201,8 +173,8 @@ extension CentralCore {
             reportAdvertisers(to: ids)
         case .fail(let ids, let error):
             for id in ids {
-                let client = confined.value.discoveryClients.removeValue(forKey: id)
-                client?.send(completion: .failure(error))
+                let sink = confined.value.discoveryClients.removeValue(forKey: id)
+                sink?.fail(error)
             }
         }
     }
@@ -224,8 +196,8 @@ extension CentralCore {
                 guard let client = confined.value.discovery.clients[id], client.filter.matches(discovery) else {
                     continue
                 }
-                let subject = confined.value.discoveryClients[id]
-                subject?.send(discovery)
+                let sink = confined.value.discoveryClients[id]
+                sink?.deliver(discovery)
             }
         }
     }
@@ -254,8 +226,8 @@ extension CentralCore {
         else { return }
         let seen = PeripheralDiscovery(peripheral: peripheral, properties: properties)
         for id in clients.keys.sorted() where clients[id]?.filter.matches(seen) == true {
-            let subject = confined.value.discoveryClients[id]
-            subject?.send(seen)
+            let sink = confined.value.discoveryClients[id]
+            sink?.deliver(seen)
         }
     }
 

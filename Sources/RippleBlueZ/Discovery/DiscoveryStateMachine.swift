@@ -63,7 +63,8 @@ struct DiscoveryStateMachine: Sendable, Hashable {
         case stop
         /// Forget the start or stop under way (bluetoothd is gone).
         case cancelCall
-        /// ``Central/isScanning`` changes.
+        /// ``Central/isScanning`` changes: true once bluetoothd discovers for the clients, false as soon as
+        /// they no longer want it (or it is lost), before the stop is answered.
         case scanning(Bool)
         /// Tell these clients of every device that advertised during this session.
         case reportAdvertisers([Int])
@@ -82,11 +83,12 @@ struct DiscoveryStateMachine: Sendable, Hashable {
         self.pauses = pauses
     }
 
-    /// Whether advertisements reach the clients now: while bluetoothd discovers for them.
+    /// Whether advertisements reach the clients now: while bluetoothd discovers for them and they want
+    /// it (``Central/isScanning`` is true exactly then).
     var isDelivering: Bool {
         switch state {
-        case .on, .changingFilter, .stopping: true
-        case .unavailable, .off, .starting: false
+        case .on, .changingFilter: true
+        case .unavailable, .off, .starting, .stopping: false
         }
     }
 
@@ -149,7 +151,7 @@ struct DiscoveryStateMachine: Sendable, Hashable {
         case .stopAnswered:
             guard case .stopping = state else { throw violation(event) }
             state = .off
-            return [.scanning(false)] + reconcile()
+            return reconcile()
         case .available:
             guard case .unavailable = state else { return [] }
             state = .off
@@ -184,7 +186,7 @@ struct DiscoveryStateMachine: Sendable, Hashable {
         case .on(let filter):
             if !wanted {
                 state = .stopping
-                return [.stop]
+                return [.scanning(false), .stop]
             }
             let next = wantedFilter
             guard next != filter else { return [] }

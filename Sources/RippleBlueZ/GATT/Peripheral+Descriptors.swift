@@ -5,6 +5,8 @@ extension Peripheral {
     /// Reads the descriptor `descriptor` of `characteristic` (`GattDescriptor1.ReadValue`): emits its
     /// bytes, then finishes. Fails with ``BluetoothError/Kind/attributeNotFound`` when the characteristic
     /// has no such descriptor, and otherwise as ``read(_:timeout:)`` does.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func read(
         descriptor: BluetoothUUID, of characteristic: CharacteristicReference, timeout: Duration = .seconds(30)
     )
@@ -27,6 +29,8 @@ extension Peripheral {
     /// emits once written, then finishes. bluetoothd refuses writes to the Client Characteristic
     /// Configuration descriptor (``BluetoothError/Kind/notPermitted``): use ``listen(to:buffering:transport:statistics:)``.
     /// Fails otherwise as ``read(descriptor:of:timeout:)`` does.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func write(
         _ bytes: [UInt8], toDescriptor descriptor: BluetoothUUID, of characteristic: CharacteristicReference,
         timeout: Duration = .seconds(30)
@@ -46,6 +50,8 @@ extension Peripheral {
 
     /// Reads the descriptor and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func read<T: Readable>(
         descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type,
         timeout: Duration = .seconds(30)

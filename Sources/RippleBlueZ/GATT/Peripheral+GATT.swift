@@ -18,6 +18,8 @@ extension Peripheral {
     /// Reads the characteristic's value (`ReadValue`; bluetoothd reads long values whole): emits the
     /// bytes, then finishes.
     ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
     /// The read waits for its turn in the peripheral's operation queue (one GATT operation at a time,
     /// in the order asked for, so bluetoothd never answers `InProgress`) and fails with
     /// ``BluetoothError/Kind/timeout`` when not answered within `timeout` of its start. Fails with ``BluetoothError/Kind/notConnected`` when the peripheral is not
@@ -68,6 +70,8 @@ extension Peripheral {
 
     /// Reads the characteristic and decodes it as `type`; fails also with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func read<T: Readable>(
         _ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
     )
@@ -78,6 +82,8 @@ extension Peripheral {
 
     /// Writes `bytes` to the characteristic (`WriteValue` with type `request` or `command`): emits once
     /// bluetoothd has written them (acknowledged, for ``WriteType/withResponse``), then finishes.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     ///
     /// A write with response may be longer than the link's MTU allows in one packet: bluetoothd writes
     /// it in parts (a long write), up to the 512 bytes an attribute holds. A write without response must fit in one packet (MTU − 3 bytes); a
@@ -127,6 +133,8 @@ extension Peripheral {
     }
 
     /// Writes `value`'s bytes: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func write<T: Writable>(
         _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse,
         timeout: Duration = .seconds(30)
@@ -135,6 +143,8 @@ extension Peripheral {
     }
 
     /// Disconnects: see ``Central/disconnect(_:)``.
+    ///
+    /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func disconnect() -> AnyPublisher<Void, BluetoothError> {
         central.disconnect(self)
     }

@@ -124,8 +124,10 @@ import Testing
             "reconnectTimerFired": .refused,
             "reconnectTimerFiredAbsent": .refused,
             "reconnectTimerFiredResolved": .refused,
-            "bluetoothLost": .to(.idle, [.endAttempt, .announce(.failed(boom)), .fail([1], boom), .publish]),
-            "bluetoothLostFinally": .to(.idle, [.endAttempt, .announce(.failed(boom)), .fail([1], boom), .publish]),
+            "bluetoothLost": .to(
+                .disconnected, [.endAttempt, .announce(.failed(boom)), .fail([1], boom), .publish]),
+            "bluetoothLostFinally": .to(
+                .disconnected, [.endAttempt, .announce(.failed(boom)), .fail([1], boom), .publish]),
             "reconnectAllowed": .to(state, []),
         ]
     }
@@ -264,7 +266,7 @@ import Testing
             "reconnectTimerFired": .refused, "reconnectTimerFiredAbsent": .refused,
             "reconnectTimerFiredResolved": .refused, "reconnectAllowed": .to(.ready, []),
             "bluetoothLostFinally": .to(
-                .idle, [.endListeners(boom), .announce(.disconnected(lost)), .publish]),
+                .disconnected, [.endListeners(boom), .announce(.disconnected(lost)), .publish]),
         ]
         let linkEnded: Outcome = .to(
             .idle,
@@ -274,7 +276,8 @@ import Testing
                 name: "ready", state: .ready, underPolicy: false,
                 outcomes: readyCommon.merging([
                     "linkDown": linkEnded, "linkDownHeld": linkEnded, "deviceRemoved": linkEnded,
-                    "bluetoothLost": .to(.idle, [.endListeners(boom), .announce(.disconnected(lost)), .publish]),
+                    "bluetoothLost": .to(
+                        .disconnected, [.endListeners(boom), .announce(.disconnected(lost)), .publish]),
                 ]) { _, new in new }))
         let reconnecting: Outcome = .to(
             .waitingToReconnect(failures: 0),
@@ -306,7 +309,8 @@ import Testing
                     "disconnectAnswered": .to(.disconnected, [.publish]),
                     "disconnectFailed": .to(.idle, [.publish]), "reconnectTimerFired": .refused,
                     "reconnectTimerFiredAbsent": .refused, "reconnectTimerFiredResolved": .refused,
-                    "bluetoothLost": .to(.idle, [.publish]), "bluetoothLostFinally": .to(.idle, [.publish]),
+                    "bluetoothLost": .to(.disconnected, [.publish]),
+                    "bluetoothLostFinally": .to(.disconnected, [.publish]),
                     "reconnectAllowed": .to(.disconnecting, []),
                 ]))
         rows.append(
@@ -367,7 +371,7 @@ import Testing
                             .refreshTree, .publish,
                         ]),
                     "bluetoothLost": .to(.reconnectionHeld, [.cancelReconnect]),
-                    "bluetoothLostFinally": .to(.idle, [.cancelReconnect, .endListeners(boom), .publish]),
+                    "bluetoothLostFinally": .to(.disconnected, [.cancelReconnect, .endListeners(boom), .publish]),
                     "reconnectAllowed": .to(waiting, []),
                 ]))
         rows.append(
@@ -394,7 +398,7 @@ import Testing
                     "disconnectAnswered": .to(.reconnectionHeld, []), "disconnectFailed": .to(.reconnectionHeld, []),
                     "reconnectTimerFired": .refused, "reconnectTimerFiredAbsent": .refused,
                     "reconnectTimerFiredResolved": .refused, "bluetoothLost": .to(.reconnectionHeld, []),
-                    "bluetoothLostFinally": .to(.idle, [.endListeners(boom), .publish]),
+                    "bluetoothLostFinally": .to(.disconnected, [.endListeners(boom), .publish]),
                     "reconnectAllowed": .to(.waitingToReconnect(failures: 0), [.armReconnect(.milliseconds(10))]),
                 ]))
         // A reconnection's attempt (no subscriber, one failure before): its failures go to the policy.
@@ -433,7 +437,7 @@ import Testing
                     "reconnectTimerFiredResolved": .refused,
                     "bluetoothLost": .to(.reconnectionHeld, [.endAttempt, .announce(.failed(boom)), .publish]),
                     "bluetoothLostFinally": .to(
-                        .idle, [.endAttempt, .announce(.failed(boom)), .endListeners(boom), .publish]),
+                        .disconnected, [.endAttempt, .announce(.failed(boom)), .endListeners(boom), .publish]),
                     "reconnectAllowed": .to(.connecting(again), []),
                 ]))
         // The last attempt the policy allows (two failures before, at most three): success re-arms the
@@ -473,7 +477,7 @@ import Testing
                     "reconnectTimerFiredResolved": .refused,
                     "bluetoothLost": .to(.reconnectionHeld, [.endAttempt, .announce(.failed(boom)), .publish]),
                     "bluetoothLostFinally": .to(
-                        .idle, [.endAttempt, .announce(.failed(boom)), .endListeners(boom), .publish]),
+                        .disconnected, [.endAttempt, .announce(.failed(boom)), .endListeners(boom), .publish]),
                     "reconnectAllowed": .to(.refreshing(last), []),
                 ]))
         return rows

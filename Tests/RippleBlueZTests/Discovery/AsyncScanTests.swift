@@ -6,12 +6,7 @@ import Testing
 /// Issue 19's async scan: five peripherals that each advertise once (bluetoothd reports an unchanged
 /// advertiser only once), found by a `for try await` loop whose body itself awaits — in 100 of 100 runs,
 /// over discovery and over the list of available peripherals.
-@Suite(
-    .timeLimit(.minutes(5)),
-    .disabled(
-        "until the central's discovery and availablePeripherals are wired to the event and state stream classes: today both lose what arrives between two demands (1 of 5 and 2 of 5 in every run)"
-    )
-) struct AsyncScanTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncScanTests {
     /// Five peripherals whose advertisements never change.
     static let world = SimulatedWorld(
         peripherals: (1...5).map { index in
@@ -22,8 +17,9 @@ import Testing
         })
     static let addresses = Set((1...5).map { "C0:FF:EE:00:05:0\($0)" })
     static let runs = 100
-    /// How long a run may take: five peripherals advertising every 100 ms are all reported well within it.
-    static let limit = Duration.seconds(2)
+    /// How long a run may take: five peripherals advertising every 100 ms are all reported well within it
+    /// (a passing run takes a fraction of a second; the margin is for a machine loaded by the other tests).
+    static let limit = Duration.seconds(10)
     /// Failed runs after which a test stops (it has failed already).
     static let enough = 3
 
