@@ -154,11 +154,12 @@ extension Publishers.SwitchToLatest {
             }
         }
 
-        /// Delivers a value of the current inner publisher; one beyond the downstream demand is dropped
-        /// (Combine traps on it).
+        /// Delivers a value of the current inner publisher; as in Combine, one beyond the downstream demand
+        /// traps.
         @inlinable func side(_ side: Side, received value: P.Output) -> Subscribers.Demand {
             let deliverNow: Bool = lock.withLock {
-                guard case .active = status, current === side, demand > 0 else { return false }
+                guard case .active = status, current === side else { return false }
+                if demand == .none { APIViolation.unrequestedValue() }
                 demand -= 1
                 if isDelivering {
                     queue.append(value)
@@ -191,6 +192,8 @@ extension Publishers.SwitchToLatest {
         @inlinable func side(_ side: Side, received completion: Subscribers.Completion<Failure>) {
             let outcome: (step: Step, upstream: (any Subscription)?) = lock.withLock {
                 guard case .active = status, current === side else { return (.idle, nil) }
+                // As in Combine: the current inner publisher may not complete before its subscription.
+                if !side.isSubscribed { APIViolation.unexpectedCompletion() }
                 current = nil
                 currentSubscription = nil
                 switch completion {

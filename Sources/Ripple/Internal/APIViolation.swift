@@ -49,4 +49,18 @@ package enum APIViolation {
     package static func valueAfterCancel(file: StaticString = #file, line: UInt = #line) -> Never {
         preconditionFailure("API Violation: received a value after cancelling", file: file, line: line)
     }
+
+    /// Traps because `timeout` was given ``ImmediateScheduler``, which runs the timeout at once, inside the
+    /// subscription (Combine traps on it too).
+    @usableFromInline
+    package static func timeoutOnImmediateScheduler(file: StaticString = #file, line: UInt = #line) -> Never {
+        preconditionFailure("API Violation: timeout cannot run on ImmediateScheduler", file: file, line: line)
+    }
+
+    /// Traps because a call re-entered an operator from inside a closure that the operator runs while it
+    /// cannot take signals (Combine deadlocks there).
+    @usableFromInline
+    package static func reentrantCall(file: StaticString = #file, line: UInt = #line) -> Never {
+        preconditionFailure("API Violation: re-entered an operator from its own closure", file: file, line: line)
+    }
 }

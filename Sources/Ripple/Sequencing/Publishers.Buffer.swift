@@ -113,6 +113,8 @@ extension Publishers.Buffer {
         /// The completion to pass on once the buffer allows.
         private nonisolated(unsafe) var completion: Subscribers.Completion<Failure>?
         private nonisolated(unsafe) var draining = false
+        /// The `customError` closure is running (a value arriving meanwhile traps, where Combine deadlocks).
+        private nonisolated(unsafe) var makingError = false
 
         init(
             downstream: Downstream,
@@ -165,6 +167,8 @@ extension Publishers.Buffer {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let arrival = lock.withLock { () -> Arrival in
+                // Combine runs `customError` under its lock, so a value sent from inside it deadlocks there.
+                if makingError { APIViolation.reentrantCall() }
                 guard case .subscribed = state else { return .ignored }
                 if values.isEmpty, demand > 0, !draining, size > 0 {
                     // Fast path: nothing is waiting and the value is wanted; deliver it straight away.
@@ -197,7 +201,10 @@ extension Publishers.Buffer {
             case .buffered:
                 return drain()
             case .overflow(let makeError):
-                failBecauseFull(makeError())
+                lock.withLock { makingError = true }
+                let error = makeError()
+                lock.withLock { makingError = false }
+                failBecauseFull(error)
                 return .none
             }
         }

@@ -74,6 +74,10 @@ extension Publishers {
 
 /// The subscription of ``Publishers/Catch`` and ``Publishers/TryCatch`` (`HandlerFailure` is `Never` for
 /// `Catch`): it is subscribed to the upstream, then, after a failure, to the replacement publisher.
+///
+/// As in Combine, it traps when the upstream sends a value or a failure before its subscription, a value
+/// nobody asked for, or a second failure (also from inside the handler), and when the downstream requests
+/// before it has its subscription.
 private final class CatchInner<
     Downstream: Subscriber, Upstream: Publisher, NewPublisher: Publisher, HandlerFailure: Error
 >:
@@ -127,7 +131,9 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
             case .upstream(let subscription):
                 self.demand += demand
                 return subscription
-            case .awaitingReplacement, .awaitingUpstream:
+            case .awaitingUpstream:
+                APIViolation.requestBeforeSubscription()
+            case .awaitingReplacement:
                 self.demand += demand
                 return nil
             case .replacement(let subscription):
@@ -168,9 +174,16 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     fileprivate func upstreamReceive(_ input: Upstream.Output) -> Subscribers.Demand {
         let live = lock.withLock { () -> Bool in
-            guard case .upstream = state else { return false }
-            demand -= 1
-            return true
+            switch state {
+            case .awaitingUpstream:
+                APIViolation.valueBeforeSubscription()
+            case .upstream:
+                if demand == .none { APIViolation.unrequestedValue() }
+                demand -= 1
+                return true
+            case .awaitingReplacement, .replacement, .terminal:
+                return false
+            }
         }
         guard live else { return .none }
         let more = downstream.receive(input)
@@ -182,7 +195,15 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     fileprivate func upstreamReceive(completion: Subscribers.Completion<Upstream.Failure>) {
         let live = lock.withLock { () -> Bool in
-            guard case .upstream = state else { return false }
+            switch (state, completion) {
+            case (.upstream, _):
+                break
+            case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure), (.replacement, .failure):
+                // A failure before the subscription, a second one, or one from inside the handler.
+                APIViolation.unexpectedCompletion()
+            default:
+                return false
+            }
             if case .finished = completion {
                 state = .terminal
             } else {

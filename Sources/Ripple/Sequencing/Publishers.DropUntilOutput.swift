@@ -4,7 +4,8 @@ extension Publishers {
     ///
     /// The downstream receives its subscription first; then the other publisher is subscribed to (and
     /// asked for one value), then the upstream. Demand passes through to the upstream; as in Combine,
-    /// values ignored before the other publisher emits use up that demand. If the other publisher
+    /// values ignored before the other publisher emits use up that demand, and an upstream value beyond
+    /// the demand traps, even after a cancel. If the other publisher
     /// completes without a value, the upstream is cancelled and that completion is passed on.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
@@ -93,12 +94,12 @@ extension Publishers.DropUntilOutput {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let forward = lock.withLock { () -> Bool in
-                guard !isTerminal else { return false }
-                if !triggered {
-                    demand -= 1
-                    return false
-                }
-                return true
+                if triggered, !isTerminal { return true }
+                // Ignored (before the other publisher emits, or after the end), it still uses up demand:
+                // as in Combine, one nobody asked for traps (also before the subscription or after cancel).
+                if demand == .none { APIViolation.unrequestedValue() }
+                demand -= 1
+                return false
             }
             return forward ? downstream.receive(input) : .none
         }

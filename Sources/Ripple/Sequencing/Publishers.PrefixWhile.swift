@@ -75,7 +75,8 @@ extension Publishers {
 }
 
 /// The subscription of ``Publishers/PrefixWhile`` and ``Publishers/TryPrefixWhile``; `PredicateFailure` is
-/// `Never` for the non-throwing form.
+/// `Never` for the non-throwing form. As in Combine, a value, a completion or a request before the
+/// subscription traps.
 private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Error, PredicateFailure: Error>:
     Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -130,8 +131,11 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let active = lock.withLock { () -> Bool in
-            if case .subscribed = state { return true }
-            return false
+            switch state {
+            case .awaitingSubscription: APIViolation.valueBeforeSubscription()
+            case .subscribed: return true
+            case .terminal: return false
+            }
         }
         guard active else { return .none }
         do throws(PredicateFailure) {
@@ -149,9 +153,13 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let forward = lock.withLock { () -> Bool in
-            if case .terminal = state { return false }
-            state = .terminal
-            return true
+            switch state {
+            case .awaitingSubscription: APIViolation.unexpectedCompletion()
+            case .subscribed:
+                state = .terminal
+                return true
+            case .terminal: return false
+            }
         }
         if forward {
             downstream.receive(completion: completion.mapFailure(upstreamFailure))
@@ -161,8 +169,11 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
         let upstream: (any Subscription)? = lock.withLock {
-            if case .subscribed(let subscription) = state { return subscription }
-            return nil
+            switch state {
+            case .awaitingSubscription: APIViolation.requestBeforeSubscription()
+            case .subscribed(let subscription): return subscription
+            case .terminal: return nil
+            }
         }
         upstream?.request(demand)
     }

@@ -97,6 +97,8 @@ extension Publishers.Retry {
         func receive(_ input: Input) -> Subscribers.Demand {
             let live = lock.withLock { () -> Bool in
                 guard !isTerminal else { return false }
+                // As in Combine: a value nobody asked for (also one before the subscription) traps.
+                if demand == .none { APIViolation.unrequestedValue() }
                 demand -= 1
                 return true
             }

@@ -209,7 +209,11 @@ extension Publishers.Timeout {
         }
 
         /// Schedules the clock of `generation`; keeps it unless a newer generation began meanwhile.
+        ///
+        /// As in Combine, the clock cannot run on ``ImmediateScheduler`` (it would time out at once, inside
+        /// the subscription): that traps.
         private func startClock(_ generation: UInt64) {
+            if Context.self == ImmediateScheduler.self { APIViolation.timeoutOnImmediateScheduler() }
             let clock = scheduler.schedule(
                 after: scheduler.now.advanced(by: interval),
                 interval: interval,

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publishers {
     /// A publisher that replaces a failure with one last value and a normal finish.
     ///
@@ -61,8 +59,6 @@ extension Publishers.ReplaceError {
         @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
         @usableFromInline nonisolated(unsafe) var isCancelled = false
-        /// Whether `state` is `.active`; written only under `lock`.
-        @usableFromInline let isActive = Atomic<Bool>(false)
 
         @inlinable init(downstream: Downstream, output: Upstream.Output) {
             self.downstream = downstream
@@ -77,7 +73,6 @@ extension Publishers.ReplaceError {
             let accepted = lock.withLock { () -> Bool in
                 guard case .awaitingSubscription = state else { return false }
                 state = .active(subscription)
-                isActive.store(true, ordering: .releasing)
                 return true
             }
             guard accepted else {
@@ -88,9 +83,18 @@ extension Publishers.ReplaceError {
         }
 
         @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-            guard isActive.load(ordering: .acquiring) else { return .none }
+            let live = lock.withLock { () -> Bool in
+                guard case .active = state else { return false }
+                // As in Combine: a value nobody asked for traps.
+                if demand == .none { APIViolation.unrequestedValue() }
+                demand -= 1
+                return true
+            }
+            guard live else { return .none }
             let more = downstream.receive(input)
-            lock.withLock { demand = demand - 1 + more }
+            if more != .none {
+                lock.withLock { demand += more }
+            }
             return more
         }
 
@@ -99,7 +103,6 @@ extension Publishers.ReplaceError {
             if case .failure = completion { failed = true } else { failed = false }
             let ended = lock.withLock { () -> Bool in
                 guard case .active = state else { return false }
-                isActive.store(false, ordering: .releasing)
                 if failed, demand == .none {
                     state = .failedAwaitingDemand
                     return false
@@ -148,7 +151,6 @@ extension Publishers.ReplaceError {
                 let previous = state
                 state = .terminal
                 isCancelled = true
-                isActive.store(false, ordering: .releasing)
                 if case .active(let upstream) = previous { return upstream }
                 return nil
             }

@@ -57,16 +57,43 @@ struct SwitchToLatestTests {
         #expect(subscriber.demandViolations == 0)
     }
 
-    @Test func aValueBeyondTheDemandIsDropped() {
-        let upstream = Upstream()
-        let inner = Inner()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+    @Test func aValueBeyondTheDemandTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = Upstream()
+            let inner = Inner()
+            upstream.switchToLatest().subscribe(TestSubscriber<Int, TestError>(initialDemand: .max(1)))
+            upstream.send(inner)
+            _ = inner.send(1)
+            _ = inner.send(2)
+        }
+    }
+
+    @Test func anInnerCompletionBeforeItsSubscriptionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestPublisher<LatePublisher<Int, TestError>, TestError>()
+            let inner = LatePublisher<Int, TestError>()
+            upstream.switchToLatest().subscribe(TestSubscriber<Int, TestError>())
+            _ = upstream.send(inner)
+            inner.send(completion: .finished)
+        }
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestPublisher<LatePublisher<Int, TestError>, TestError>()
+            let inner = LatePublisher<Int, TestError>()
+            upstream.switchToLatest().subscribe(TestSubscriber<Int, TestError>())
+            _ = upstream.send(inner)
+            inner.send(completion: .failure(.oops))
+        }
+    }
+
+    @Test func anInnerValueBeforeItsSubscriptionIsDeliveredWithinTheDemand() {
+        let upstream = TestPublisher<LatePublisher<Int, TestError>, TestError>()
+        let inner = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .unlimited, onValue: { _ in .max(42) })
         upstream.switchToLatest().subscribe(subscriber)
-        upstream.send(inner)
-        #expect(inner.send(1) == .none)
-        #expect(inner.send(2) == .none)
-        #expect(subscriber.values == [1])
-        #expect(subscriber.demandViolations == 0)
+        _ = upstream.send(inner)
+        #expect(inner.send(1) == .max(42))
+        #expect(subscriber.events == [.subscription("SwitchToLatest"), .value(1)])
+        subscriber.cancel()
     }
 
     @Test func finishesOnceTheUpstreamAndTheLatestInnerFinished() {

@@ -134,20 +134,6 @@ struct CatchTests {
         #expect(subscriber.events == [.subscription("Catch")])
     }
 
-    @Test func aFailureSentWhileHandlingIsIgnored() {
-        let upstream = TestPublisher<Int, TestError>()
-        let replacement = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>()
-        upstream.catch { _ in
-            upstream.send(completion: .failure(.other))
-            return replacement
-        }
-        .subscribe(subscriber)
-        upstream.send(completion: .failure(.oops))
-        replacement.send(3)
-        #expect(subscriber.events == [.subscription("Catch"), .value(3)])
-    }
-
     @Test func tryCatchFailsWithTheHandlersError() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()

@@ -184,7 +184,8 @@ struct TransformingConcurrencyTests {
         let upstream = TestPublisher<Int, Never>()
         let stepped = TestSubscriber<Int, TestError>(initialDemand: .max(1))
         let skipped = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        let windowed = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        // Unlimited: this upstream ignores demand, and replaceError traps on a value nobody asked for.
+        let windowed = TestSubscriber<Int, Never>(initialDemand: .unlimited)
         upstream.tryFilter { $0.isMultiple(of: 2) }.mapError(transformingTestError).subscribe(stepped)
         upstream.output(in: 10..<5000).subscribe(skipped)
         upstream.replaceError(with: -1).subscribe(windowed)

@@ -55,6 +55,27 @@ struct TransformingMisuseTests {
         }
     }
 
+    @Test func replaceErrorTrapsOnAValueNobodyAskedFor() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestPublisher<Int, TestError>()
+            upstream.replaceError(with: 0).subscribe(TestSubscriber<Int, Never>(initialDemand: nil))
+            _ = upstream.send(1)
+        }
+    }
+
+    @Test func replaceErrorCountsTheDemandTheDownstreamReturns() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(1) })
+        upstream.replaceError(with: 0).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        upstream.send(completion: .failure(.oops))
+        #expect(
+            subscriber.events == [
+                .subscription("ReplaceError"), .value(1), .value(2), .value(0), .completion(.finished),
+            ])
+    }
+
     @Test func filterLikeOperatorsCancelASubscriptionThatArrivesAfterACancel() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
