@@ -40,6 +40,12 @@ final class AcquiredSocket: Sendable {
         self.fd = fd
     }
 
+    /// The simulator's end of a socket an application handed over (a GATT application's `AcquireNotify`
+    /// reply), or nil when the descriptor was taken already.
+    static func adopting(_ descriptor: DBusFileDescriptor) -> AcquiredSocket? {
+        descriptor.take().map(AcquiredSocket.init(fd:))
+    }
+
     /// Watches the simulator's end on `loop`: `packet` gets each packet the client writes, `closed` runs
     /// once when the client closes its end.
     func watch(on loop: EventLoop, packet: @escaping ([UInt8]) -> Void, closed: @escaping () -> Void) {

@@ -17,12 +17,15 @@ final class AdapterRuntime: Sendable {
     nonisolated(unsafe) private var sessions: [(client: String, filter: DiscoveryFilter?)] = []
     /// Filters set by clients before they start discovering.
     nonisolated(unsafe) private var presetFilters: [String: DiscoveryFilter] = [:]
+    /// Its GATT applications and advertisements (`GattManager1`, `LEAdvertisingManager1`).
+    nonisolated(unsafe) private(set) var peripheralRole: PeripheralRoleRuntime!
 
     init(_ configuration: SimulatedAdapter, core: SimulatorCore) {
         self.configuration = configuration
         self.core = core
         self.path = (try? BlueZInterface.root.appending(configuration.name)) ?? BlueZInterface.root
         self.isPowered = configuration.isPowered
+        self.peripheralRole = PeripheralRoleRuntime(adapter: self)
     }
 
     var isDiscovering: Bool { isPowered && !sessions.isEmpty }
@@ -39,7 +42,7 @@ final class AdapterRuntime: Sendable {
     // MARK: The object
 
     func export() throws(DBusError) {
-        let object = try DBusExportedObject(path: path, interfaces: [makeInterface()])
+        let object = try DBusExportedObject(path: path, interfaces: [makeInterface()] + peripheralRole.interfaces())
         try core?.connection.export(object)
         self.object = object
     }
@@ -48,6 +51,7 @@ final class AdapterRuntime: Sendable {
     func dropSilently() {
         sessions.removeAll()
         presetFilters.removeAll()
+        peripheralRole.dropSilently()
         for device in devices { device.dropObjectSilently() }
         object = nil
     }
@@ -175,6 +179,7 @@ final class AdapterRuntime: Sendable {
 
     /// The client left the bus: its discovery session and filter go.
     func clientVanished(_ client: String) {
+        peripheralRole.clientVanished(client)
         presetFilters[client] = nil
         guard let index = sessions.firstIndex(where: { $0.client == client }) else { return }
         let wasDiscovering = isDiscovering
@@ -233,5 +238,6 @@ final class AdapterRuntime: Sendable {
         if storeProperty { values["Powered"] = .boolean(powered) }
         set(values)
         discoveryChanged(wasDiscovering: wasDiscovering)
+        peripheralRole.poweredChanged()
     }
 }
