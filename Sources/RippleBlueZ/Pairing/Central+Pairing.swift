@@ -10,14 +10,17 @@ extension Central {
     ) async throws(BluetoothError) -> PairingAgent {
         let connection = core.connection
         let path: DBusObjectPath
+        let bluetoothd = BluetoothdOwner(connection: connection)
         do {
             path = try DBusObjectPath("/org/ripple/agent\(core.nextID())")
             try connection.export(
-                DBusExportedObject(path: path, interfaces: [PairingAgent.interface(handler: handler)]))
+                DBusExportedObject(
+                    path: path, interfaces: [PairingAgent.interface(handler: handler, bluetoothd: bluetoothd)]))
         } catch {
+            bluetoothd.cancel()
             throw BluetoothError(.failed, "cannot export the pairing agent: \(error)")
         }
-        let agent = PairingAgent(path: path, connection: connection)
+        let agent = PairingAgent(path: path, connection: connection, bluetoothd: bluetoothd)
         do {
             for try await _ in connection.call(
                 destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "RegisterAgent",

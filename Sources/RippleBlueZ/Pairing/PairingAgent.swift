@@ -9,11 +9,14 @@ public final class PairingAgent: Sendable {
     /// Its object path on the central's connection.
     public let path: DBusObjectPath
     private let connection: DBusConnection
+    /// The only caller the agent answers.
+    private let bluetoothd: BluetoothdOwner
     private let registered = Atomic<Bool>(true)
 
-    init(path: DBusObjectPath, connection: DBusConnection) {
+    init(path: DBusObjectPath, connection: DBusConnection, bluetoothd: BluetoothdOwner) {
         self.path = path
         self.connection = connection
+        self.bluetoothd = bluetoothd
     }
 
     /// Unregisters the agent and stops answering. Idempotent.
@@ -25,14 +28,16 @@ public final class PairingAgent: Sendable {
         let box = CancellableBox()
         box.cancellable = call.sink(receiveCompletion: { _ in box.cancellable = nil }, receiveValue: { _ in })
         _ = connection.unexport(path)
+        bluetoothd.cancel()
     }
 
     deinit {
         unregister()
     }
 
-    /// The `org.bluez.Agent1` interface answering with `handler`.
-    static func interface(handler: @escaping PairingHandler) -> DBusInterface {
+    /// The `org.bluez.Agent1` interface answering `bluetoothd` with `handler` (any other caller gets
+    /// `org.freedesktop.DBus.Error.AccessDenied`, and the handler never sees the call).
+    static func interface(handler: @escaping PairingHandler, bluetoothd: BluetoothdOwner) -> DBusInterface {
         func method(
             _ name: String, _ inputs: [DBusType], _ outputs: [DBusType] = [],
             _ question: @escaping @Sendable (DBusMethodCall) -> PairingRequest.Kind?,
@@ -42,6 +47,7 @@ public final class PairingAgent: Sendable {
                 name: name, inputSignature: DBusSignature(types: inputs), outputSignature: DBusSignature(types: outputs)
             ) {
                 invocation in
+                guard bluetoothd.admits(invocation) else { return }
                 guard let kind = question(invocation.call) else {
                     _ = invocation.fail(.remote(name: "org.bluez.Error.Rejected", message: "Rejected"))
                     return
@@ -62,8 +68,12 @@ public final class PairingAgent: Sendable {
         return DBusInterface(
             name: BlueZ.agent,
             methods: [
-                DBusMethod(name: "Release") { _ throws(DBusError) in [] },
-                DBusMethod(name: "Cancel") { _ throws(DBusError) in [] },
+                DBusMethod(name: "Release") { invocation in
+                    if bluetoothd.admits(invocation) { _ = invocation.reply() }
+                },
+                DBusMethod(name: "Cancel") { invocation in
+                    if bluetoothd.admits(invocation) { _ = invocation.reply() }
+                },
                 method(
                     "RequestConfirmation", [.objectPath, .uint32], [],
                     { call in call.arguments.dropFirst().first?.uint32.map { .confirmPasskey($0) } }, yes),

@@ -1,0 +1,404 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+import Synchronization
+
+/// The working part of a ``PeripheralManager``: the exported GATT application and advertisements, the
+/// owner of `org.bluez` (the only caller they answer), and the registrations with bluetoothd, each a
+/// ``RegistrationStateMachine``.
+///
+/// Mutable state is one `Mutex<State>`; the machines' actions run after it is released.
+final class PeripheralCore: Sendable {
+    /// Which registration an event or action belongs to.
+    enum Target: Sendable, Hashable {
+        case application
+        case advertisement(Int)
+    }
+
+    /// One advertisement while ``PeripheralManager/advertise(_:)`` runs.
+    struct AdvertisementSlot {
+        let object: DBusExportedObject
+        let advertisement: Advertisement
+        var machine = RegistrationStateMachine()
+        let subject: StateSubject<AdvertisingState, BluetoothError>
+    }
+
+    struct State {
+        var owner: String?
+        var application = RegistrationStateMachine()
+        var applicationSubject: StateSubject<RegistrationState, BluetoothError>
+        var applicationUsers = 0
+        var advertisements: [Int: AdvertisementSlot] = [:]
+        var nextAdvertisement = 0
+        /// Calls under way and retry timers, by key.
+        var pending: [String: AnyCancellable] = [:]
+        var nextPending = 0
+        var closed = false
+    }
+
+    static let gattManager = "org.bluez.GattManager1"
+    static let advertisingManager = "org.bluez.LEAdvertisingManager1"
+    static let advertisementInterface = "org.bluez.LEAdvertisement1"
+    private static let instances = Atomic<Int>(0)
+
+    let connection: DBusConnection
+    let loop: EventLoop
+    let adapterPath: DBusObjectPath
+    let root: DBusObjectPath
+    let ownsConnection: Bool
+    let characteristics: [ServedCharacteristic]
+    private let objects: [DBusExportedObject]
+    /// The only caller the exported objects answer.
+    let bluetoothd: BluetoothdOwner
+    let state: Mutex<State>
+
+    init(
+        connection: DBusConnection, adapter: String, services: [LocalService], acquiresNotify: Bool,
+        ownsConnection: Bool
+    ) throws(BluetoothError) {
+        self.connection = connection
+        self.loop = connection.loop
+        self.ownsConnection = ownsConnection
+        let instance = Self.instances.wrappingAdd(1, ordering: .relaxed).oldValue
+        do {
+            adapterPath = try DBusObjectPath.bluezRoot.appending(adapter)
+            root = try DBusObjectPath("/org/ripple/peripheral\(instance)")
+        } catch {
+            throw BluetoothError(.invalidArgument, "the adapter name \"\(adapter)\" cannot be a path element")
+        }
+        state = Mutex(State(applicationSubject: StateSubject(.waitingForBluetoothd, context: .loop(connection.loop))))
+        let link = CoreLink()
+        let built = try Self.build(
+            services, root: root, loop: connection.loop, acquiresNotify: acquiresNotify, link: link)
+        characteristics = built.characteristics
+        objects = built.objects
+        bluetoothd = BluetoothdOwner(connection: connection) { owner in link.core?.ownerChanged(owner) }
+        link.set(self)
+        do {
+            try connection.exportObjectManager(at: root)
+            for object in objects { try connection.export(object) }
+        } catch {
+            bluetoothd.cancel()
+            throw BluetoothError(error, during: "exporting the GATT application")
+        }
+        // The owner may have come before the link was set.
+        ownerChanged(bluetoothd.owner)
+    }
+
+    // MARK: Registration
+
+    /// A subscriber of the application's registration arrived: the first one starts it.
+    func retainApplication() -> StateSubject<RegistrationState, BluetoothError> {
+        let (subject, actions) = state.withLock { state in
+            if state.applicationUsers == 0, state.application.phase == .failed || state.application.phase == .idle {
+                state.applicationSubject = StateSubject(.waitingForBluetoothd, context: .loop(loop))
+            }
+            state.applicationUsers += 1
+            let actions = state.applicationUsers == 1 ? state.application.handle(.start) : []
+            return (state.applicationSubject, actions)
+        }
+        run(actions, for: .application)
+        return subject
+    }
+
+    /// A subscriber of the application's registration left: the last one unregisters it.
+    func releaseApplication() {
+        let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
+            guard state.applicationUsers > 0 else { return [] }
+            state.applicationUsers -= 1
+            return state.applicationUsers == 0 ? state.application.handle(.stop) : []
+        }
+        run(actions, for: .application)
+    }
+
+    /// Starts advertising `advertisement`; returns its key and state stream.
+    func startAdvertising(_ advertisement: Advertisement) -> AnyPublisher<AdvertisingState, BluetoothError> {
+        let (key, path) = state.withLock { state -> (Int, String) in
+            defer { state.nextAdvertisement += 1 }
+            return (state.nextAdvertisement, "\(root.rawValue)/advertisement\(state.nextAdvertisement)")
+        }
+        let subject = StateSubject<AdvertisingState, BluetoothError>(.waitingForBluetoothd, context: .loop(loop))
+        let object: DBusExportedObject
+        do {
+            object = try DBusExportedObject(
+                path: DBusObjectPath(path),
+                interfaces: [
+                    DBusInterface(
+                        name: Self.advertisementInterface,
+                        methods: [
+                            DBusMethod(name: "Release") { [weak self] invocation in
+                                guard let self, bluetoothd.admits(invocation) else { return }
+                                _ = invocation.reply()
+                                released(key)
+                            }
+                        ],
+                        properties: advertisement.properties)
+                ])
+            try connection.export(object)
+        } catch {
+            return Fail(error: BluetoothError(error, during: "exporting the advertisement")).eraseToAnyPublisher()
+        }
+        let actions = state.withLock { state in
+            var slot = AdvertisementSlot(object: object, advertisement: advertisement, subject: subject)
+            _ = slot.machine.handle(.ownerChanged(state.owner))
+            let actions = slot.machine.handle(.start)
+            state.advertisements[key] = slot
+            return actions
+        }
+        run(actions, for: .advertisement(key))
+        return subject.handleEvents(receiveCancel: { [weak self] in self?.stopAdvertising(key) }).eraseToAnyPublisher()
+    }
+
+    private func stopAdvertising(_ key: Int) {
+        guard let slot = state.withLock({ $0.advertisements.removeValue(forKey: key) }) else { return }
+        var machine = slot.machine
+        run(machine.handle(.stop), for: .advertisement(key), object: slot.object.path)
+        connection.unexport(slot.object.path)
+    }
+
+    /// bluetoothd released the advertisement (it stopped it by itself): the stream fails.
+    private func released(_ key: Int) {
+        guard let slot = state.withLock({ $0.advertisements.removeValue(forKey: key) }) else { return }
+        connection.unexport(slot.object.path)
+        slot.subject.send(completion: .failure(BluetoothError(.failed, "bluetoothd released the advertisement")))
+    }
+
+    /// `org.bluez` has a new owner (nil: none): every registration follows.
+    func ownerChanged(_ owner: String?) {
+        let changes = state.withLock {
+            state -> ([RegistrationStateMachine.Action], [(Int, [RegistrationStateMachine.Action])])? in
+            guard !state.closed, state.owner != owner else { return nil }
+            state.owner = owner
+            let application = state.application.handle(.ownerChanged(owner))
+            var advertisements: [(Int, [RegistrationStateMachine.Action])] = []
+            for key in state.advertisements.keys.sorted() {
+                advertisements.append((key, state.advertisements[key]?.machine.handle(.ownerChanged(owner)) ?? []))
+            }
+            return (application, advertisements)
+        }
+        guard let (application, advertisements) = changes else { return }
+        run(application, for: .application)
+        for (key, actions) in advertisements { run(actions, for: .advertisement(key)) }
+    }
+
+    private func handle(_ event: RegistrationStateMachine.Event, for target: Target) {
+        let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
+            switch target {
+            case .application: return state.application.handle(event)
+            case .advertisement(let key): return state.advertisements[key]?.machine.handle(event) ?? []
+            }
+        }
+        run(actions, for: target)
+    }
+
+    /// Performs the machine's actions for `target` (`object`: the advertisement's path, when its slot is
+    /// already gone).
+    private func run(_ actions: [RegistrationStateMachine.Action], for target: Target, object: DBusObjectPath? = nil) {
+        for action in actions {
+            switch action {
+            case .register(let owner, let tag):
+                register(target, owner: owner, tag: tag)
+            case .unregister(let owner):
+                let path: DBusObjectPath?
+                switch target {
+                case .application: path = root
+                case .advertisement(let key):
+                    path = object ?? state.withLock { $0.advertisements[key]?.object.path }
+                }
+                guard let path else { continue }
+                let member = target == .application ? "UnregisterApplication" : "UnregisterAdvertisement"
+                let interface = target == .application ? Self.gattManager : Self.advertisingManager
+                if var message = try? DBusMessage.methodCall(
+                    destination: owner, path: adapterPath, interface: interface, member: member,
+                    body: [.objectPath(path)])
+                {
+                    message.noReplyExpected = true
+                    try? connection.send(message)
+                }
+            case .scheduleRetry:
+                let key = pendingKey()
+                let timer = loop.after(RegistrationStateMachine.retryDelay) { [weak self] in
+                    self?.forget(key)
+                    self?.handle(.retryTimerFired, for: target)
+                }
+                remember(timer, as: key)
+            case .publish(let phase):
+                publish(phase, for: target)
+            case .fail(let error):
+                switch target {
+                case .application:
+                    let subject = state.withLock { state in
+                        state.applicationUsers = 0
+                        return state.applicationSubject
+                    }
+                    subject.send(completion: .failure(error))
+                case .advertisement(let key):
+                    guard let slot = state.withLock({ $0.advertisements.removeValue(forKey: key) }) else { continue }
+                    connection.unexport(slot.object.path)
+                    slot.subject.send(completion: .failure(error))
+                }
+            }
+        }
+    }
+
+    private func publish(_ phase: RegistrationStateMachine.Phase, for target: Target) {
+        switch target {
+        case .application:
+            let value: RegistrationState
+            switch phase {
+            case .registered: value = .registered
+            case .registering, .retrying: value = .registering
+            case .idle, .waiting, .failed: value = .waitingForBluetoothd
+            }
+            state.withLock { $0.applicationSubject }.send(value)
+        case .advertisement(let key):
+            let value: AdvertisingState
+            switch phase {
+            case .registered: value = .advertising
+            case .registering, .retrying: value = .starting
+            case .idle, .waiting, .failed: value = .waitingForBluetoothd
+            }
+            state.withLock { $0.advertisements[key]?.subject }?.send(value)
+        }
+    }
+
+    /// Sends `Register…` for `target` to `owner`; its reply becomes an event tagged `tag`.
+    private func register(_ target: Target, owner: String, tag: Int) {
+        let options = DBusValue.stringVariantDictionary([:])
+        switch target {
+        case .application:
+            call(owner, Self.gattManager, "RegisterApplication", [.objectPath(root), options]) { [weak self] result in
+                self?.handle(Self.event(for: result, tag: tag, during: "registering the GATT application"), for: target)
+            }
+        case .advertisement(let key):
+            guard let slot = state.withLock({ $0.advertisements[key] }) else { return }
+            // The fields the running bluetoothd supports come first: a start with one it lacks fails, naming it.
+            call(owner, "org.freedesktop.DBus.Properties", "GetAll", [.string(Self.advertisingManager)]) {
+                [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure:
+                    handle(
+                        Self.event(for: result.map { _ in [] }, tag: tag, during: "starting to advertise"), for: target)
+                case .success(let values):
+                    let properties = values.first?.stringVariantDictionary ?? [:]
+                    func strings(_ name: String) -> [String] {
+                        properties[name]?.unwrappingVariants.arrayElements?.compactMap(\.string) ?? []
+                    }
+                    if let field = slot.advertisement.unsupportedField(
+                        includes: strings("SupportedIncludes"), features: strings("SupportedFeatures"))
+                    {
+                        let error = BluetoothError(
+                            .notSupported,
+                            "starting to advertise failed: bluetoothd does not support the field \(field)")
+                        return handle(.failed(tag: tag, error, retryable: false), for: target)
+                    }
+                    call(
+                        owner, Self.advertisingManager, "RegisterAdvertisement",
+                        [.objectPath(slot.object.path), options]
+                    ) { [weak self] result in
+                        self?.handle(Self.event(for: result, tag: tag, during: "starting to advertise"), for: target)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The machine's event for a registration's reply: bluetoothd without the adapter or manager yet
+    /// (it has just started) is worth another attempt.
+    private static func event(for result: Result<[DBusValue], DBusError>, tag: Int, during operation: String)
+        -> RegistrationStateMachine.Event
+    {
+        switch result {
+        case .success: return .succeeded(tag: tag)
+        case .failure(let error):
+            var retryable = false
+            if case .remote(let name, _) = error {
+                retryable = [
+                    "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
+                    "org.freedesktop.DBus.Error.UnknownInterface",
+                ].contains(name)
+            }
+            return .failed(tag: tag, BluetoothError(error, during: operation), retryable: retryable)
+        }
+    }
+
+    private func call(
+        _ owner: String, _ interface: String, _ member: String, _ arguments: [DBusValue],
+        completion: @escaping @Sendable (Result<[DBusValue], DBusError>) -> Void
+    ) {
+        let key = pendingKey()
+        let subscription = connection.call(
+            destination: owner, path: adapterPath, interface: interface, member: member, arguments: arguments
+        ).sink(
+            receiveCompletion: { [weak self] outcome in
+                self?.forget(key)
+                if case .failure(let error) = outcome { completion(.failure(error)) }
+            },
+            receiveValue: { reply in completion(.success(reply.body)) })
+        remember(subscription, as: key)
+    }
+
+    private func pendingKey() -> String {
+        state.withLock { state in
+            defer { state.nextPending += 1 }
+            return "\(state.nextPending)"
+        }
+    }
+
+    private func remember(_ cancellable: AnyCancellable, as key: String) {
+        let keep = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.pending[key] = cancellable
+            return true
+        }
+        if !keep { cancellable.cancel() }
+    }
+
+    private func forget(_ key: String) {
+        _ = state.withLock { $0.pending.removeValue(forKey: key) }
+    }
+
+    // MARK: Closing
+
+    /// Unregisters everything, unexports the objects, ends every stream and (when it owns it) closes the
+    /// connection. Idempotent.
+    func close() {
+        typealias Closing = (
+            [RegistrationStateMachine.Action], [Int: AdvertisementSlot],
+            StateSubject<RegistrationState, BluetoothError>?,
+            [AnyCancellable]
+        )
+        let (actions, advertisements, subject, cancellables) = state.withLock { state -> Closing in
+            guard !state.closed else {
+                return ([RegistrationStateMachine.Action](), [Int: AdvertisementSlot](), nil, [AnyCancellable]())
+            }
+            state.closed = true
+            var actions = state.application.handle(.stop)
+            actions.removeAll { if case .unregister = $0 { false } else { true } }
+            let advertisements = state.advertisements
+            state.advertisements = [:]
+            let cancellables = Array(state.pending.values)
+            state.pending = [:]
+            return (actions, advertisements, state.applicationSubject, cancellables)
+        }
+        guard let subject else { return }
+        bluetoothd.cancel()
+        for cancellable in cancellables { cancellable.cancel() }
+        run(actions, for: .application)
+        for (key, slot) in advertisements {
+            var machine = slot.machine
+            run(machine.handle(.stop), for: .advertisement(key), object: slot.object.path)
+            connection.unexport(slot.object.path)
+            slot.subject.send(completion: .finished)
+        }
+        for object in objects { connection.unexport(object.path) }
+        connection.unexportObjectManager(at: root)
+        subject.send(completion: .finished)
+        for characteristic in characteristics {
+            characteristic.releaseNotifySocket()
+            characteristic.subscribed.send(completion: .finished)
+        }
+        if ownsConnection { connection.close() }
+    }
+}

@@ -1,0 +1,63 @@
+import Ripple
+import RippleDBus
+
+/// A central connected to the adapter a ``PeripheralManager`` serves on.
+public struct ConnectedCentral: Sendable, Hashable {
+    /// The central's address.
+    public var address: String
+    /// bluetoothd's object for it (what ``ReadRequest/device`` and ``WriteRequest/device`` name).
+    public var device: DBusObjectPath
+    /// Its name, when bluetoothd knows one.
+    public var name: String?
+}
+
+extension PeripheralManager {
+    /// The centrals connected to the manager's adapter: a *state* stream (the current list first, then
+    /// the latest list after each change, coalesced), in address order.
+    ///
+    /// It follows bluetoothd's `Device1` objects below the adapter whose `Connected` is true, and
+    /// bluetoothd's restarts (the list empties, then fills again).
+    ///
+    /// - Returns: the lists; fails with a ``BluetoothError`` when the bus connection fails.
+    public var connectedCentrals: AnyPublisher<[ConnectedCentral], BluetoothError> {
+        let connection = core.connection
+        let adapter = core.adapterPath.rawValue + "/"
+        let loop = core.loop
+        return Deferred { () -> AnyPublisher<[ConnectedCentral], BluetoothError> in
+            let subject = StateSubject<[ConnectedCentral], BluetoothError>([], context: .loop(loop))
+            let upstream = connection.managedObjectsState(destination: BlueZ.service).sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion {
+                        subject.send(completion: .failure(BluetoothError(error, during: "following the centrals")))
+                    }
+                },
+                receiveValue: { state in
+                    let centrals = state.objects(implementing: BlueZ.device).compactMap { path -> ConnectedCentral? in
+                        guard path.rawValue.hasPrefix(adapter),
+                            let device = state.properties(of: path, interface: BlueZ.device),
+                            device["Connected"]?.unwrappingVariants.boolean == true,
+                            let address = device["Address"]?.unwrappingVariants.string
+                        else { return nil }
+                        return ConnectedCentral(
+                            address: address, device: path, name: device["Name"]?.unwrappingVariants.string)
+                    }
+                    subject.send(centrals.sorted { $0.address < $1.address })
+                })
+            return subject.handleEvents(receiveCancel: { upstream.cancel() }).eraseToAnyPublisher()
+        }.eraseToAnyPublisher()
+    }
+
+    /// Disconnects `central` (bluetoothd's `Device1.Disconnect`): a *single-value* publisher.
+    ///
+    /// - Parameter central: the central.
+    /// - Returns: a publisher that emits once the link is down, then finishes; fails with bluetoothd's
+    ///   error as a ``BluetoothError``.
+    public func disconnect(_ central: ConnectedCentral) -> AnyPublisher<Void, BluetoothError> {
+        core.connection.call(
+            destination: BlueZ.service, path: central.device, interface: BlueZ.device, member: "Disconnect"
+        )
+        .map { _ in () }
+        .mapError { BluetoothError($0, during: "disconnecting \(central.address)") }
+        .eraseToAnyPublisher()
+    }
+}

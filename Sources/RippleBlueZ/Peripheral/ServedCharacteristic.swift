@@ -1,0 +1,192 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+import Synchronization
+
+/// One characteristic a ``PeripheralManager`` serves: its description, its exported object, its current
+/// value, whether centrals listen, and the subscribers of its writes.
+///
+/// Its mutable state is one `Mutex<State>`; the handlers of its object run on the loop thread, the
+/// manager's methods on any thread.
+final class ServedCharacteristic: Sendable {
+    struct Writer {
+        let id: Int
+        /// Offers a request; false when the subscriber's buffer was full (the request is then counted as
+        /// dropped) or the subscriber is gone.
+        let offer: @Sendable (WriteRequest) -> Bool
+    }
+
+    struct State {
+        var value: [UInt8]
+        var writers: [Writer] = []
+        var nextWriter = 0
+        /// The socket bluetoothd acquired for the notifications, while it has it.
+        var notifySocket: AcquiredNotifySocket?
+    }
+
+    let reference: CharacteristicReference
+    let properties: CharacteristicProperties
+    let onRead: LocalReadHandler?
+    let object: DBusExportedObject
+    /// Whether a central has notifications or indications enabled (bluetoothd's `StartNotify`/`StopNotify`).
+    let subscribed: StateSubject<Bool, Never>
+    /// The notifications sent: each is received, then delivered to bluetoothd or dropped (a full socket).
+    let notifications = EventStatistics()
+    /// Whether the characteristic offers bluetoothd `AcquireNotify`.
+    let acquiresNotify: Bool
+    let state: Mutex<State>
+
+    init(
+        _ description: LocalCharacteristic, service: BluetoothUUID, object: DBusExportedObject, loop: EventLoop,
+        acquiresNotify: Bool
+    ) {
+        reference = CharacteristicReference(description.uuid, in: service)
+        self.acquiresNotify = acquiresNotify && description.properties.contains(.notify)
+        properties = description.properties
+        onRead = description.onRead
+        self.object = object
+        subscribed = StateSubject(false, context: .loop(loop))
+        state = Mutex(State(value: description.value))
+    }
+
+    var value: [UInt8] {
+        state.withLock { $0.value }
+    }
+
+    func addWriter(_ offer: @escaping @Sendable (WriteRequest) -> Bool) -> Int {
+        state.withLock { state in
+            defer { state.nextWriter += 1 }
+            state.writers.append(Writer(id: state.nextWriter, offer: offer))
+            return state.nextWriter
+        }
+    }
+
+    func removeWriter(_ id: Int) {
+        state.withLock { $0.writers.removeAll { $0.id == id } }
+    }
+
+    /// A central wrote: to the write subscribers when there are any (a request that none can take is
+    /// answered ``ATTError/unlikely``; a command is dropped, counted by each full subscriber),
+    /// else stored at its offset and accepted.
+    func write(_ request: WriteRequest) {
+        let writers = state.withLock { $0.writers }
+        guard !writers.isEmpty else {
+            let stored = state.withLock { state -> Bool in
+                guard request.offset <= state.value.count else { return false }
+                state.value = Array(state.value.prefix(request.offset)) + request.value
+                return true
+            }
+            request.respond(stored ? .success(()) : .failure(.invalidOffset))
+            return
+        }
+        var taken = false
+        for writer in writers where writer.offer(request) { taken = true }
+        if !taken { request.respond(.failure(.unlikely)) }
+    }
+
+    /// Notifies `value` (and makes it the current value): into the acquired socket when bluetoothd has one,
+    /// else as a `PropertiesChanged` of `Value`. Returns whether it went out to a listening central.
+    func notify(_ value: [UInt8]) throws(DBusError) -> Bool {
+        let socket = state.withLock { state -> AcquiredNotifySocket? in
+            state.value = value
+            return state.notifySocket
+        }
+        let counters = notifications.counters
+        counters.countReceived()
+        if let socket {
+            guard socket.send(value) else {
+                counters.countDropped(1)
+                counters.reportDrops()
+                return false
+            }
+            counters.countDelivered()
+            return true
+        }
+        try object.setProperty("Value", of: BlueZ.characteristic, to: .bytes(value))
+        try object.emitSignal(
+            interface: BlueZ.properties, member: "PropertiesChanged",
+            arguments: [
+                .string(BlueZ.characteristic), .stringVariantDictionary(["Value": .bytes(value)]), .array(.string, []),
+            ])
+        counters.countDelivered()
+        return subscribed.value
+    }
+
+    /// bluetoothd acquires the notifications (`AcquireNotify`): a socket pair, bluetoothd's end in the
+    /// reply with the MTU it named; when it closes its end, the characteristic is no longer listened to.
+    func acquireNotify(_ invocation: DBusMethodInvocation, loop: EventLoop) {
+        let mtu = ReadRequest(options: invocation.call.arguments.first?.stringVariantDictionary ?? [:]).mtu
+        let socket: AcquiredNotifySocket
+        let theirs: DBusFileDescriptor
+        do {
+            (socket, theirs) = try AcquiredNotifySocket.make()
+        } catch {
+            _ = invocation.fail(error)
+            return
+        }
+        let previous = state.withLock { state -> AcquiredNotifySocket? in
+            defer { state.notifySocket = socket }
+            return state.notifySocket
+        }
+        previous?.close()
+        socket.watch(on: loop) { [weak self, weak socket] in
+            guard let self else { return }
+            let current = state.withLock { state -> Bool in
+                guard state.notifySocket === socket else { return false }
+                state.notifySocket = nil
+                return true
+            }
+            guard current else { return }
+            _ = try? object.setProperty("NotifyAcquired", of: BlueZ.characteristic, to: .boolean(false))
+            subscribed.send(false)
+        }
+        _ = try? object.setProperty("NotifyAcquired", of: BlueZ.characteristic, to: .boolean(true))
+        _ = invocation.reply([.unixFD(theirs), .uint16(UInt16(clamping: mtu))])
+        subscribed.send(true)
+    }
+
+    /// Closes an acquired socket (the manager closes).
+    func releaseNotifySocket() {
+        let socket = state.withLock { state -> AcquiredNotifySocket? in
+            defer { state.notifySocket = nil }
+            return state.notifySocket
+        }
+        socket?.close()
+    }
+
+    /// The current value from `offset`, or ``ATTError/invalidOffset``.
+    func read(from offset: Int) -> Result<[UInt8], ATTError> {
+        let value = self.value
+        guard offset <= value.count else { return .failure(.invalidOffset) }
+        return .success(Array(value[offset...]))
+    }
+}
+
+/// The stream of ``PeripheralManager/writes(to:capacity:statistics:)``: each subscriber gets a bounded
+/// buffer of `capacity` requests.
+struct WriteRequestPublisher: Publisher {
+    typealias Output = WriteRequest
+    typealias Failure = Never
+
+    let characteristic: ServedCharacteristic
+    let capacity: Int
+    let statistics: EventStatistics?
+    let loop: EventLoop
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == WriteRequest, S.Failure == Never {
+        let capacity = Swift.max(1, capacity)
+        let subscription = BufferedSubscription(
+            downstream: AnySubscriber(subscriber), capacity: capacity, overflow: .dropNewest,
+            counters: statistics?.counters,
+            context: .loop(loop), description: "writes to \(characteristic.reference)")
+        let id = characteristic.addWriter { request in
+            guard subscription.isActive else { return false }
+            let full = subscription.waiting >= capacity
+            subscription.offer(request)
+            return !full
+        }
+        let characteristic = characteristic
+        if !subscription.setOnEnd({ characteristic.removeWriter(id) }) { characteristic.removeWriter(id) }
+        subscriber.receive(subscription: subscription)
+    }
+}

@@ -1,0 +1,253 @@
+import Ripple
+import RippleBlueZSimulator
+import RippleDBus
+import Synchronization
+import Testing
+
+@testable import RippleBlueZ
+
+private let service = BluetoothUUID(uuidString: "52495050-0000-4000-8000-000000000000") ?? BluetoothUUID(0)
+private func uuid(_ last: UInt8) -> BluetoothUUID {
+    BluetoothUUID(uuidString: "52495050-0000-4000-8000-0000000000\(last < 16 ? "0" : "")\(String(last, radix: 16))")
+        ?? BluetoothUUID(0)
+}
+
+/// Reads and notifies, from its current value.
+private let sensor = uuid(0x01)
+/// Reads through a handler that answers the request's offset, MTU and central.
+private let handled = uuid(0x02)
+/// Writes with response.
+private let control = uuid(0x03)
+/// Writes without response.
+private let command = uuid(0x04)
+/// Reads through a handler that refuses with an ATT error.
+private let refusing = uuid(0x05)
+
+private func services() -> [LocalService] {
+    [
+        LocalService(service) {
+            LocalCharacteristic(
+                sensor, properties: [.read, .notify], value: [1, 2, 3], descriptors: [.userDescription("Sensor")])
+            LocalCharacteristic(handled, properties: [.read]) { request in
+                [UInt8(request.offset), UInt8(truncatingIfNeeded: request.mtu)]
+                    + Array((request.centralAddress ?? "?").utf8)
+            }
+            LocalCharacteristic(control, properties: [.write])
+            LocalCharacteristic(command, properties: [.writeWithoutResponse])
+            LocalCharacteristic(refusing, properties: [.read]) { _ throws(ATTError) in
+                throw .invalidAttributeValueLength
+            }
+        }
+    ]
+}
+
+/// Records what a write stream delivers, answering each request with `answer`.
+private final class RequestLog: Sendable {
+    private let requests = Mutex<[WriteRequest]>([])
+    private let subscription = Mutex<AnyCancellable?>(nil)
+
+    init(
+        _ stream: AnyPublisher<WriteRequest, BluetoothError>,
+        answer: @escaping @Sendable (WriteRequest) -> Result<Void, ATTError>
+    ) {
+        let sink = stream.sink(
+            receiveCompletion: { _ in },
+            receiveValue: { [weak self] request in
+                self?.requests.withLock { $0.append(request) }
+                request.respond(answer(request))
+            })
+        subscription.withLock { $0 = sink }
+    }
+
+    var all: [WriteRequest] { requests.withLock { $0 } }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct PeripheralManagerTests {
+    @Test func aRippleCentralReadsWritesAndListensToARipplePeripheral() async throws {
+        let fixture = try await PeripheralFixture(services: services())
+        let (registration, advertising) = await fixture.serve(
+            Advertisement(localName: "Ripple", serviceUUIDs: [service]))
+        #expect(registration.values.last == .registered)
+        #expect(advertising.values.last == .advertising)
+        let peripheral = try await fixture.connect()
+        #expect(peripheral.services.map(\.uuid) == [service])
+
+        // Reads: from the current value, and through a handler that sees the offset, the MTU and the central.
+        #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [1, 2, 3])
+        try fixture.manager.setValue([4, 5], for: CharacteristicReference(sensor))
+        #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [4, 5])
+        #expect(
+            try await peripheral.readValue(CharacteristicReference(handled))
+                == [0, 247] + Array(PeripheralFixture.centralAddress.utf8))
+        let description = try await peripheral.read(
+            descriptor: .characteristicUserDescription, of: CharacteristicReference(sensor), as: String.self
+        ).values.first { _ in true }
+        #expect(description == "Sensor")
+
+        // Writes with and without response reach the app with the central and what it wants.
+        let controls = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(()) }
+        let commands = RequestLog(fixture.manager.writes(to: CharacteristicReference(command))) { _ in .success(()) }
+        try await peripheral.writeValue([7], to: CharacteristicReference(control))
+        #expect(controls.all.map(\.value) == [[7]])
+        #expect(controls.all.map(\.wantsResponse) == [true])
+        #expect(controls.all.map(\.centralAddress) == [PeripheralFixture.centralAddress])
+        try await peripheral.writeValue([8], to: CharacteristicReference(command), type: .withoutResponse)
+        // One link, in order: a read after the command finds it taken.
+        _ = try await peripheral.readValue(CharacteristicReference(sensor))
+        #expect(commands.all.map(\.value) == [[8]])
+        #expect(commands.all.map(\.wantsResponse) == [false])
+        #expect(commands.all.first?.mtu == 247)
+
+        // Notifications: the subscribed state follows the central; every send reaches it, repeats too.
+        let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+        await subscribed.wait { $0.values == [false] }
+        let notifications = Collector(peripheral.listen(to: CharacteristicReference(sensor), transport: .bus))
+        await subscribed.wait { $0.values == [false, true] }
+        try fixture.manager.send([9], on: CharacteristicReference(sensor))
+        try fixture.manager.send([9], on: CharacteristicReference(sensor))
+        try fixture.manager.send(UInt16(0x0A0B), on: CharacteristicReference(sensor))
+        await notifications.wait { $0.values.count == 3 }
+        #expect(notifications.values == [[9], [9], [0x0B, 0x0A]])
+        notifications.cancel()
+        await subscribed.wait { $0.values == [false, true, false] }
+        #expect(fixture.manager.value(of: CharacteristicReference(sensor)) == [0x0B, 0x0A])
+        withExtendedLifetime((controls, commands)) {}
+        await fixture.stop()
+    }
+
+    @Test func attErrorsReachTheCentralAsTheMatchingBluetoothError() async throws {
+        let fixture = try await PeripheralFixture(services: services())
+        let served = await fixture.serve()
+        let peripheral = try await fixture.connect()
+        let answers: [ATTError] = [.application(0x81), .insufficientAuthorization, .requestNotSupported]
+        let index = Atomic<Int>(0)
+        let controls = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in
+            .failure(answers[index.wrappingAdd(1, ordering: .relaxed).oldValue])
+        }
+        var kinds: [BluetoothError.Kind] = []
+        for _ in answers {
+            do {
+                try await peripheral.writeValue([1], to: CharacteristicReference(control))
+                Issue.record("the write succeeded")
+            } catch {
+                kinds.append(error.kind)
+            }
+        }
+        #expect(kinds == [.attError(0x81), .notAuthorized, .notSupported])
+        do {
+            _ = try await peripheral.readValue(CharacteristicReference(refusing))
+            Issue.record("the read succeeded")
+        } catch {
+            #expect(error.kind == .invalidArgument)
+            #expect(error.bluezName == "org.bluez.Error.InvalidArguments")
+        }
+        // A characteristic that cannot be written: bluetoothd refuses before asking the app.
+        do {
+            try await peripheral.writeValue([1], to: CharacteristicReference(sensor))
+            Issue.record("the write succeeded")
+        } catch {
+            #expect(error.kind == .notPermitted)
+        }
+        withExtendedLifetime((controls, served)) {}
+        await fixture.stop()
+    }
+
+    @Test func writesWithoutASubscriberAreStoredAndReadBack() async throws {
+        let fixture = try await PeripheralFixture(services: [
+            LocalService(service) { LocalCharacteristic(control, properties: [.read, .write], value: [0]) }
+        ])
+        let served = await fixture.serve()
+        let peripheral = try await fixture.connect()
+        try await peripheral.writeValue([5, 6], to: CharacteristicReference(control))
+        #expect(try await peripheral.readValue(CharacteristicReference(control)) == [5, 6])
+        #expect(fixture.manager.value(of: CharacteristicReference(control)) == [5, 6])
+        withExtendedLifetime(served) {}
+        await fixture.stop()
+    }
+
+    @Test func aFullWriteBufferAnswersTheCentralWithAnATTError() async throws {
+        let fixture = try await PeripheralFixture(services: services())
+        let served = await fixture.serve()
+        let first = try await fixture.connect()
+        let other = try await fixture.anotherCentral()
+        let second = try await fixture.connect(from: other)
+        let statistics = EventStatistics()
+        // One request fits; the subscriber asks for none yet.
+        let requests = Collector(
+            fixture.manager.writes(to: CharacteristicReference(control), capacity: 1, statistics: statistics),
+            demand: .none)
+        let waiting = Task { try await first.writeValue([1], to: CharacteristicReference(control)) }
+        while statistics.received < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        do {
+            try await second.writeValue([2], to: CharacteristicReference(control))
+            Issue.record("a write past the buffer was accepted")
+        } catch {
+            #expect(error.kind == .attError(0x0E))
+        }
+        #expect(statistics.dropped == 1)
+        requests.request(.max(1))
+        await requests.wait { $0.values.count == 1 }
+        #expect(requests.values.map(\.value) == [[1]])
+        requests.values.first?.respond()
+        try await waiting.value
+        other.close()
+        withExtendedLifetime(served) {}
+        await fixture.stop()
+    }
+
+    @Test func twoCentralsListenAndOneLeavingKeepsTheOther() async throws {
+        let fixture = try await PeripheralFixture(services: services())
+        let served = await fixture.serve()
+        let first = try await fixture.connect()
+        let other = try await fixture.anotherCentral()
+        let second = try await fixture.connect(from: other)
+        let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+        let one = Collector(first.listen(to: CharacteristicReference(sensor), transport: .bus))
+        let two = Collector(second.listen(to: CharacteristicReference(sensor), transport: .bus))
+        await subscribed.wait { $0.values.last == true }
+        // Both sessions are on before the first send: each central's own listen is answered.
+        try await Task.sleep(for: .milliseconds(50))
+        try fixture.manager.send([1], on: CharacteristicReference(sensor))
+        await one.wait { $0.values == [[1]] }
+        await two.wait { $0.values == [[1]] }
+        one.cancel()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(subscribed.values.last == true)
+        try fixture.manager.send([2], on: CharacteristicReference(sensor))
+        await two.wait { $0.values == [[1], [2]] }
+        #expect(one.values == [[1]])
+        two.cancel()
+        await subscribed.wait { $0.values.last == false }
+        other.close()
+        withExtendedLifetime(served) {}
+        await fixture.stop()
+    }
+
+    @Test func aCallFromAnotherConnectionIsRefused() async throws {
+        let fixture = try await PeripheralFixture(services: services())
+        let served = await fixture.serve()
+        let writes = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(()) }
+        let intruder = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+        let root = fixture.manager.core.root.rawValue
+        for (path, member, arguments) in [
+            ("\(root)/service0/char2", "WriteValue", [DBusValue.bytes([1]), .stringVariantDictionary([:])]),
+            ("\(root)/service0/char0", "ReadValue", [.stringVariantDictionary([:])]),
+            ("\(root)/service0/char0", "StartNotify", []),
+        ] {
+            do {
+                _ = try await intruder.call(
+                    destination: fixture.manager.connection.uniqueName, path: DBusObjectPath(path),
+                    interface: "org.bluez.GattCharacteristic1", member: member, arguments: arguments
+                ).values.first { _ in true }
+                Issue.record("\(member) from another connection was answered")
+            } catch let DBusError.remote(name, _) {
+                #expect(name == "org.freedesktop.DBus.Error.AccessDenied")
+            }
+        }
+        #expect(writes.all.isEmpty)
+        #expect(fixture.manager.core.characteristics[0].subscribed.value == false)
+        intruder.close()
+        withExtendedLifetime(served) {}
+        await fixture.stop()
+    }
+}
