@@ -123,6 +123,9 @@ public final class PeripheralManager: Sendable {
     /// bluetoothd restarts it is registered again and the stream goes through ``RegistrationState/waitingForBluetoothd``
     /// and ``RegistrationState/registering`` back to ``RegistrationState/registered``. Cancelling the last
     /// subscription unregisters it. Subscribers share one registration, and get the current state first.
+    /// An operator that ends its subscription (`first(where:)`, `prefix`, a `for await` loop that breaks)
+    /// therefore unregisters when it is the only subscriber: keep one subscription for as long as you
+    /// serve, and wait for ``RegistrationState/registered`` with another.
     ///
     /// - Returns: the registration's states; fails with bluetoothd's refusal as a ``BluetoothError``
     ///   (after which the next subscriber starts again), finishes when the manager closes.
