@@ -195,8 +195,23 @@ private final class RequestLog: Sendable {
         await fixture.stop()
     }
 
-    @Test func twoCentralsListenAndOneLeavingKeepsTheOther() async throws {
-        let fixture = try await PeripheralFixture(services: services())
+    /// Waits until the characteristic `sensor` of the peripheral, as `adapter` sees it, has notifications on.
+    private func waitUntilNotifying(_ fixture: PeripheralFixture, on adapter: String) async throws {
+        let path = try DBusObjectPath("/org/bluez/\(adapter)/dev_00_1A_7D_DA_71_14/service0001/char0002")
+        for _ in 0..<1_000 {
+            let reply = try await fixture.manager.connection.call(
+                destination: "org.bluez", path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string("org.bluez.GattCharacteristic1"), .string("Notifying")]
+            ).values.first { _ in true }
+            if reply?.body.first?.unwrappingVariants == .boolean(true) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("notifications never came on for \(adapter)")
+    }
+
+    @Test(arguments: [NotificationTransport.automatic, .bus])
+    func twoCentralsListenAndOneLeavingKeepsTheOther(path: NotificationTransport) async throws {
+        let fixture = try await PeripheralFixture(services: services(), notificationTransport: path)
         let served = await fixture.serve()
         let first = try await fixture.connect()
         let other = try await fixture.anotherCentral()
@@ -205,19 +220,20 @@ private final class RequestLog: Sendable {
         let one = Collector(first.listen(to: CharacteristicReference(sensor), transport: .bus))
         let two = Collector(second.listen(to: CharacteristicReference(sensor), transport: .bus))
         await subscribed.wait { $0.values.last == true }
-        // Both sessions are on before the first send: each central's own listen is answered.
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntilNotifying(fixture, on: "hci0")
+        try await waitUntilNotifying(fixture, on: "hci2")
         try fixture.manager.send([1], on: CharacteristicReference(sensor))
         await one.wait { $0.values == [[1]] }
         await two.wait { $0.values == [[1]] }
         one.cancel()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(subscribed.values.last == true)
         try fixture.manager.send([2], on: CharacteristicReference(sensor))
         await two.wait { $0.values == [[1], [2]] }
         #expect(one.values == [[1]])
+        #expect(subscribed.values.last == true)
         two.cancel()
         await subscribed.wait { $0.values.last == false }
+        let statistics = try #require(fixture.manager.notificationStatistics(of: CharacteristicReference(sensor)))
+        #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 2, 0])
         other.close()
         withExtendedLifetime(served) {}
         await fixture.stop()

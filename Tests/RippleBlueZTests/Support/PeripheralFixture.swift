@@ -26,14 +26,16 @@ final class PeripheralFixture: Sendable {
     let manager: PeripheralManager
     let central: Central
 
-    init(services: [LocalService]) async throws {
+    init(services: [LocalService], notificationTransport: NotificationTransport = .automatic) async throws {
         bus = try SimulatedBus()
         simulator = BlueZSimulator(
             world: Self.world, bus: bus.bus, configuration: .init(connectTimeout: .milliseconds(300)))
         try await simulator.start()
         thread = try EventLoopThread(name: "central-test")
         peripheralThread = try EventLoopThread(name: "peripheral-test")
-        manager = try PeripheralManager(bus: bus.bus, adapter: "hci1", loop: peripheralThread.loop, services: services)
+        manager = try PeripheralManager(
+            bus: bus.bus, adapter: "hci1", loop: peripheralThread.loop, notificationTransport: notificationTransport,
+            services: services)
         central = try Central(bus: bus.bus, adapter: "hci0", loop: thread.loop)
         try await central.waitUntilReady()
     }
