@@ -7,7 +7,7 @@
 //   ripple-ble               — BLE from a shell: scan, info, read, write, listen, bench, doctor, sim
 //   ripple-bluez-sim         — a simulated bluetoothd on a private bus, served from a world file
 //   ripple-gatt-peripheral   — a peripheral served by a real bluetoothd (the guest's tests against BlueZ)
-//   ripple-example-…         — the examples (Examples/)
+//   ripple-example-…         — the examples (Examples/; heart-rate-sensor serves a peripheral)
 //   ripple-dbus-fuzz         — the libFuzzer target of RippleDBus's message reader (Scripts/fuzz)
 //   ripple-soak              — the central against the simulator for minutes, under load (Scripts/soak)
 //
@@ -97,6 +97,15 @@ let package = Package(
             name: "ripple-example-heart-rate",
             dependencies: ["RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser],
             path: "Examples/HeartRateMonitor",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ripple-example-heart-rate-sensor",
+            dependencies: [
+                "RippleExampleSupport", ripple("RippleBlueZ"), ripple("RippleBlueZSimulator"), ripple("Ripple"),
+                argumentParser,
+            ],
+            path: "Examples/HeartRateSensor",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

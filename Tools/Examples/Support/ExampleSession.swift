@@ -17,33 +17,25 @@ public enum ExampleSession {
         _ options: BluetoothOptions, simulating peripherals: [SimulatedPeripheral],
         _ body: @escaping @Sendable (Central) async throws -> Void
     ) async throws {
-        var bus: SimulatedBus?
-        var simulator: BlueZSimulator?
+        var simulation = Simulation()
         do {
             let central: Central
             if options.real {
                 central = try Central(bus: .system, adapter: options.adapter)
             } else {
-                let privateBus = try SimulatedBus()
-                bus = privateBus
-                let world = SimulatedWorld(peripherals: peripherals.map { SimulatedWorld.Placement($0) })
-                let simulated = BlueZSimulator(world: world, bus: privateBus.bus)
-                simulator = simulated
-                try await simulated.start()
-                central = try Central(bus: privateBus.bus, adapter: options.adapter)
-                print("On the built-in simulator (bluetoothd simulated on a private bus; --real for BlueZ).")
+                let bus = try await simulation.start(
+                    SimulatedWorld(peripherals: peripherals.map { SimulatedWorld.Placement($0) }))
+                central = try Central(bus: bus, adapter: options.adapter)
             }
             defer { central.close() }
             try await central.waitUntilReady()
             try await withTimeLimit(.seconds(options.timeout)) { try await body(central) }
         } catch {
-            await simulator?.stop()
-            bus?.stop()
+            await simulation.stop()
             printError(error)
             throw ExitCode(1)
         }
-        await simulator?.stop()
-        bus?.stop()
+        await simulation.stop()
     }
 
     /// Prints what went wrong, with a hint for the usual causes on a real machine.
@@ -98,5 +90,62 @@ struct StandardError: TextOutputStream {
                 offset += written
             }
         }
+    }
+}
+
+extension ExampleSession {
+    /// Runs `body` (a peripheral on bluetoothd on the system bus), printing a Bluetooth failure to
+    /// standard error and exiting with status 1.
+    public static func serve(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            printError(error)
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs `body` with the bus of a built-in simulator of two adapters, hci0 and hci1 (a peripheral on
+    /// one, a central on the other), within `timeout` seconds; always takes the simulator down.
+    public static func serveOnSimulator(
+        timeout: Int, _ body: @escaping @Sendable (DBusBus) async throws -> Void
+    ) async throws {
+        var simulation = Simulation()
+        do {
+            let bus = try await simulation.start(
+                SimulatedWorld(adapters: [
+                    SimulatedAdapter(name: "hci0", address: "00:1A:7D:DA:71:13"),
+                    SimulatedAdapter(name: "hci1", address: "00:1A:7D:DA:71:14"),
+                ]))
+            try await withTimeLimit(.seconds(timeout)) { try await body(bus) }
+        } catch {
+            await simulation.stop()
+            printError(error)
+            throw ExitCode(1)
+        }
+        await simulation.stop()
+    }
+}
+
+/// The built-in simulator of an example: a private bus and a simulated bluetoothd on it.
+private struct Simulation {
+    private var bus: SimulatedBus?
+    private var simulator: BlueZSimulator?
+
+    /// Starts a simulator of `world` on a private bus (says so) and returns the bus.
+    mutating func start(_ world: SimulatedWorld) async throws -> DBusBus {
+        let privateBus = try SimulatedBus()
+        bus = privateBus
+        let simulated = BlueZSimulator(world: world, bus: privateBus.bus)
+        simulator = simulated
+        try await simulated.start()
+        print("On the built-in simulator (bluetoothd simulated on a private bus; --real for BlueZ).")
+        return privateBus.bus
+    }
+
+    /// Stops what ``start(_:)`` started (nothing when it was not called).
+    func stop() async {
+        await simulator?.stop()
+        bus?.stop()
     }
 }

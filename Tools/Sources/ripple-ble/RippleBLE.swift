@@ -21,6 +21,6 @@ struct RippleBLE: AsyncParsableCommand {
             """,
         subcommands: [
             ScanCommand.self, InfoCommand.self, ReadCommand.self, WriteCommand.self, ListenCommand.self,
-            BenchCommand.self, DoctorCommand.self, SimCommand.self,
+            BenchCommand.self, DoctorCommand.self, SimCommand.self, ServeCommand.self,
         ])
 }

@@ -61,6 +61,34 @@ enum RippleBLECommand {
             error: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
     }
 
+    /// Starts `ripple-ble` with `arguments` (and `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus` when given);
+    /// returns the running process and the first line it prints. The caller terminates it.
+    static func start(_ arguments: [String], systemBus: String? = nil) async throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let systemBus {
+            var environment = ProcessInfo.processInfo.environment
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
+            process.environment = environment
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        let first = await withCheckedContinuation { continuation in
+            // Read on a Dispatch thread: a blocking read must not hold a cooperative thread.
+            DispatchQueue.global().async {
+                var line: [UInt8] = []
+                var byte: UInt8 = 0
+                while read(descriptor, &byte, 1) == 1, byte != 10 { line.append(byte) }
+                continuation.resume(returning: String(decoding: line, as: UTF8.self))
+            }
+        }
+        return (process, first)
+    }
+
     /// A JSON line as a dictionary.
     static func object(_ line: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
@@ -194,27 +222,11 @@ enum RippleBLECommand {
     }
 
     @Test func simServesAWorldThatAnotherRunUsesAsBluetoothd() async throws {
-        let process = Process()
-        process.executableURL = RippleBLECommand.executable
-        process.arguments = ["sim"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, first) = try await RippleBLECommand.start(["sim"])
         defer {
             // SIGTERM: the simulator stops its bus and exits within a few milliseconds.
             process.terminate()
             process.waitUntilExit()
-        }
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        let first = await withCheckedContinuation { continuation in
-            // Read on a Dispatch thread: a blocking read must not hold a cooperative thread.
-            DispatchQueue.global().async {
-                var line: [UInt8] = []
-                var byte: UInt8 = 0
-                while read(descriptor, &byte, 1) == 1, byte != 10 { line.append(byte) }
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
-            }
         }
         #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
         let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
@@ -223,5 +235,50 @@ enum RippleBLECommand {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "chest\n")
         #expect(!result.error.contains("simulator"))
+    }
+}
+
+/// `ripple-ble serve` against `ripple-ble sim` (a simulated bluetoothd with two adapters): a peripheral of
+/// a world file served on hci1, read by another run on hci0.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct RippleBLEServeTests {
+    @Test func serveMakesAWorldPeripheralOfAnAdapterThatACentralReads() async throws {
+        let world = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ripple-serve-\(UUID().uuidString).yaml")
+        try """
+        adapters:
+          - name: hci0
+            address: "00:1A:7D:DA:71:13"
+          - name: hci1
+            address: "00:1A:7D:DA:71:14"
+        """.write(to: world, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: world) }
+        let (simulator, first) = try await RippleBLECommand.start(["sim", "--world", world.path])
+        defer {
+            simulator.terminate()
+            simulator.waitUntilExit()
+        }
+        #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
+        let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
+        let (server, serving) = try await RippleBLECommand.start(
+            [
+                "serve", "--world", RippleBLECommand.world("demo.yaml"), "--peripheral", "C0:FF:EE:00:00:01",
+                "--adapter", "hci1",
+            ],
+            systemBus: address)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        #expect(serving.hasPrefix("serving "))
+        #expect(serving.hasSuffix(" on hci1"))
+        let result = try await RippleBLECommand.run(
+            ["read", "--real", "--adapter", "hci0", "00:1A:7D:DA:71:14", "2a38", "--format", "auto"], systemBus: address
+        )
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "chest\n")
+        let listen = try await RippleBLECommand.run(
+            ["listen", "--real", "--adapter", "hci0", "00:1A:7D:DA:71:14", "2a37", "--count", "2"], systemBus: address)
+        #expect(listen.status == 0, "\(listen.error)")
+        #expect(listen.lines.count == 2)
     }
 }

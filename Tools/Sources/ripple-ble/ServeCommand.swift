@@ -1,0 +1,173 @@
+import ArgumentParser
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import RippleDBus
+import RippleSimulatorServing
+import Synchronization
+
+/// `ripple-ble serve`: this machine as a peripheral described by a world-file entry, served through
+/// bluetoothd until interrupted — to impersonate a sensor for a phone app from a shell.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a peripheral described in a world file from an adapter, through bluetoothd, until Ctrl-C.",
+        discussion: """
+            Takes the peripheral of --world named by --peripheral (its address or name; the first one \
+            without it) and serves its services on --adapter through bluetoothd's GattManager1, advertising \
+            its name, service UUIDs, manufacturer and service data. Characteristics answer reads with their \
+            value, store what is written, and send their notification source's values (rate and count per \
+            subscription) while a central listens. Prints "serving NAME on ADAPTER" once registered.
+            """)
+
+    @Option(help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
+    var world: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The peripheral to serve: its address or name (the first one by default).", valueName: "peripheral"))
+    var peripheral: String?
+
+    @Option(help: "The adapter that serves.")
+    var adapter = "hci0"
+
+    func run() async throws {
+        Output.commandName = "ripple-ble"
+        let described: SimulatedPeripheral
+        do {
+            let peripherals = try WorldFileLoader.load(world).1.peripherals.map(\.peripheral)
+            guard
+                let found = peripherals.first(where: {
+                    peripheral == nil || $0.address.text == peripheral || $0.name == peripheral
+                })
+            else {
+                throw ValidationError("the world file has no peripheral \(peripheral ?? "")")
+            }
+            described = found
+        } catch {
+            Output.error("\(error)")
+            throw ExitCode.validationFailure
+        }
+        try await runReportingFailures {
+            let served = ServedPeripheral(described)
+            let manager = try PeripheralManager(adapter: adapter, services: served.services)
+            defer { manager.close() }
+            try await served.serve(on: manager, adapter: adapter)
+        }
+    }
+}
+
+/// A world-file peripheral as a ``PeripheralManager`` serves it.
+struct ServedPeripheral: Sendable {
+    let description: SimulatedPeripheral
+
+    init(_ description: SimulatedPeripheral) {
+        self.description = description
+    }
+
+    static func uuid(_ uuid: AttributeUUID) -> BluetoothUUID {
+        BluetoothUUID(uuidString: uuid.uuidString) ?? BluetoothUUID(UInt16(0))
+    }
+
+    /// The services, without the configuration descriptors bluetoothd adds itself.
+    var services: [LocalService] {
+        description.services.map { service in
+            LocalService(
+                Self.uuid(service.uuid), isPrimary: service.isPrimary,
+                characteristics: service.characteristics.map { characteristic in
+                    LocalCharacteristic(
+                        Self.uuid(characteristic.uuid), properties: Self.properties(characteristic.flags),
+                        value: characteristic.value,
+                        descriptors: characteristic.descriptors.filter { $0.uuid != AttributeUUID(0x2902) }.map {
+                            LocalDescriptor(
+                                Self.uuid($0.uuid),
+                                properties: $0.flags.contains(.write) ? [.read, .write] : [.read], value: $0.value)
+                        })
+                })
+        }
+    }
+
+    static func properties(_ flags: CharacteristicFlags) -> CharacteristicProperties {
+        let pairs: [(CharacteristicFlags, CharacteristicProperties)] = [
+            (.read, .read), (.write, .write), (.writeWithoutResponse, .writeWithoutResponse), (.notify, .notify),
+            (.indicate, .indicate), (.encryptRead, .encryptRead), (.encryptWrite, .encryptWrite),
+            (.encryptAuthenticatedRead, .encryptAuthenticatedRead),
+            (.encryptAuthenticatedWrite, .encryptAuthenticatedWrite),
+        ]
+        return CharacteristicProperties(pairs.filter { flags.contains($0.0) }.map(\.1))
+    }
+
+    var advertisement: Advertisement {
+        Advertisement(
+            localName: description.name, serviceUUIDs: description.advertisedServices.map(Self.uuid),
+            manufacturerData: description.manufacturerData,
+            serviceData: Dictionary(
+                uniqueKeysWithValues: description.serviceData.map { (Self.uuid($0.key), $0.value) }),
+            appearance: description.appearance)
+    }
+
+    /// Registers, advertises and notifies until SIGINT or SIGTERM.
+    func serve(on manager: PeripheralManager, adapter: String) async throws {
+        var subscriptions: [AnyCancellable] = []
+        defer { for subscription in subscriptions { subscription.cancel() } }
+        // Served while this subscription lasts; the second one only waits for the registration.
+        manager.register()
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { Output.error("registration failed: \(error)") }
+                }, receiveValue: { _ in }
+            )
+            .store(in: &subscriptions)
+        _ = try await manager.register().first { $0 == .registered }.values.first { _ in true }
+        manager.advertise(advertisement)
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { Output.error("advertising failed: \(error)") }
+                }, receiveValue: { _ in }
+            )
+            .store(in: &subscriptions)
+        let notifiers = description.services.flatMap(\.characteristics).compactMap { characteristic in
+            characteristic.notificationSource.map {
+                Notifier(
+                    manager: manager, characteristic: CharacteristicReference(Self.uuid(characteristic.uuid)),
+                    source: $0)
+            }
+        }
+        let tasks = notifiers.map { notifier in Task { await notifier.run() } }
+        defer { for task in tasks { task.cancel() } }
+        Output.line("serving \(description.name ?? description.address.text) on \(adapter)")
+        let signal = await TerminationSignal.wait()
+        Output.error("signal \(signal): stopping")
+    }
+}
+
+/// Sends a notification source's values while a central listens: `count` of them (no end when nil) at
+/// `rate` a second (10 when nil) from each subscription.
+struct Notifier: Sendable {
+    let manager: PeripheralManager
+    let characteristic: CharacteristicReference
+    let source: NotificationSource
+
+    func run() async {
+        let interval = Duration.milliseconds(Int64(1000 / max(source.rate ?? 10, 0.001)))
+        let listened = Atomic<Bool>(false)
+        let watch = manager.isSubscribed(characteristic).sink(
+            receiveCompletion: { _ in }, receiveValue: { listened.store($0, ordering: .relaxed) })
+        defer { watch.cancel() }
+        while !Task.isCancelled {
+            // Each subscription starts the sequence again.
+            guard (try? await manager.isSubscribed(characteristic).first { $0 }.values.first { _ in true }) != nil
+            else {
+                return
+            }
+            var sequence: UInt32 = 0
+            while !Task.isCancelled, listened.load(ordering: .relaxed), source.count.map({ Int(sequence) < $0 }) ?? true
+            {
+                _ = try? manager.send(source.payload(sequence: sequence), on: characteristic)
+                sequence &+= 1
+                try? await Task.sleep(for: interval)
+            }
+            _ = try? await manager.isSubscribed(characteristic).first { !$0 }.values.first { _ in true }
+        }
+    }
+}
