@@ -147,4 +147,23 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
         withExtendedLifetime((served, peripheral)) {}
         await fixture.stop()
     }
+
+    @Test func anAdapterPowerCycleDropsTheLinksAndServesAgain() async throws {
+        let fixture = try await PeripheralFixture(services: services())
+        let (registration, advertising) = await fixture.serve()
+        let before = try await fixture.connect()
+        #expect(try await before.readValue(CharacteristicReference(level)) == [42])
+        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+        try await fixture.simulator.setPowered(false, adapter: "hci1")
+        await events.wait { record in
+            record.values.contains { if case .disconnected = $0 { true } else { false } }
+        }
+        try await fixture.simulator.setPowered(true, adapter: "hci1")
+        let after = try await fixture.connect()
+        #expect(try await after.readValue(CharacteristicReference(level)) == [42])
+        // bluetoothd keeps both registrations across the power cycle: the streams never ended.
+        #expect(registration.completion == nil && registration.values.last == .registered)
+        #expect(advertising.completion == nil && advertising.values.last == .advertising)
+        await fixture.stop()
+    }
 }
