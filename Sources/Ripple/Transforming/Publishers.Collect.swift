@@ -54,6 +54,12 @@ extension Publishers.Collect {
             defer { values = [] }
             return values
         }
+
+        /// As in Combine: only the number of values collected so far.
+        @usableFromInline
+        func reflectedChildren(initial: Self, downstream: Any, status: ReflectedStatus) -> [Mirror.Child] {
+            [("count", values.count)]
+        }
     }
 }
 

@@ -31,6 +31,25 @@ internal protocol TransformingReduction: TransformingLogic {
 
     /// The value to publish, or `nil` for none; called once, when the reduction ends.
     mutating func takeResult() -> Output?
+
+    /// The children of the subscription's mirror, given the reduction before any value (`initial`), the
+    /// downstream and the upstream's status; by default Combine's `downstream`, `result`, `initial`,
+    /// `status`.
+    func reflectedChildren(initial: Self, downstream: Any, status: ReflectedStatus) -> [Mirror.Child]
+}
+
+extension TransformingReduction {
+    @usableFromInline
+    func reflectedChildren(initial: Self, downstream: Any, status: ReflectedStatus) -> [Mirror.Child] {
+        var current = self
+        var initial = initial
+        return [
+            ("downstream", downstream),
+            ("result", current.takeResult() as Any),
+            ("initial", initial.takeResult() as Any),
+            ("status", status),
+        ]
+    }
 }
 
 /// The subscriber/subscription pair behind the ``TransformingReduction`` operators, with Combine's demand
@@ -66,14 +85,31 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
     /// Whether `state` is `.active`; written only under `lock`, read without it on the value path.
     @usableFromInline let isActive = Atomic<Bool>(false)
 
+    /// The reduction as it was before the first value, for the mirror's `initial` child.
+    @usableFromInline let initialReduction: Reduction
+
     @inlinable init(downstream: Downstream, reduction: Reduction) {
         self.downstream = downstream
         self.reduction = reduction
+        self.initialReduction = reduction
     }
 
     @usableFromInline var description: String { Reduction.name }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    /// Combine's children (see ``TransformingReduction/reflectedChildren(initial:downstream:status:)``).
+    /// Like a debugger, read it while no value arrives: the result so far is not locked.
+    @usableFromInline var customMirror: Mirror {
+        let status = lock.withLock { () -> ReflectedStatus in
+            switch state {
+            case .awaitingSubscription: .awaitingSubscription
+            case .active(let upstream): .subscribed(upstream)
+            case .awaitingDemand, .terminal: .terminal
+            }
+        }
+        return Mirror(
+            self,
+            children: reduction.reflectedChildren(initial: initialReduction, downstream: downstream, status: status))
+    }
 
     @usableFromInline var playgroundDescription: Any { description }
 

@@ -129,7 +129,7 @@ struct ReduceTests {
         upstream.subscribers[0].receive(subscription: second)
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["Reduce"])
-        #expect(upstream.subscribers[0].customMirror.children.count == 1)
+        #expect(upstream.subscribers[0].customMirror.children.count == 4)
         #expect(
             (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
                 == "Reduce")
@@ -162,5 +162,32 @@ struct ReduceTests {
 
         let failed = runReduction([1], then: .failure(.other)) { $0.tryReduce(0, +).mapError(transformingTestError) }
         #expect(failed.events == [.subscription("TryReduce"), .failure(.other)])
+    }
+
+    @Test func reduceLikeOperatorsReflectAsCombineDoes() {
+        let upstream = LatePublisher<Int, Never>()
+        upstream.count().subscribe(TestSubscriber<Int, Never>())
+        func children() -> [String] {
+            let mirror = upstream.erased.flatMap { $0 as? any CustomReflectable }?.customMirror
+            return mirror?.children.map { "\($0.label ?? "")=\($0.value)" } ?? []
+        }
+        #expect(children().dropFirst() == ["result=Optional(0)", "initial=Optional(0)", "status=awaitingSubscription"])
+        #expect(children().first?.hasPrefix("downstream=") == true)
+        upstream.sendSubscription()
+        _ = upstream.send(1)
+        _ = upstream.send(2)
+        #expect(
+            children().dropFirst() == [
+                "result=Optional(2)", "initial=Optional(0)", "status=subscribed(RecordingSubscription)",
+            ])
+        upstream.send(completion: .finished)
+        #expect(children().last == "status=terminal")
+
+        let collecting = LatePublisher<Int, Never>()
+        collecting.collect().subscribe(TestSubscriber<[Int], Never>())
+        collecting.sendSubscription()
+        _ = collecting.send(1)
+        let mirror = collecting.erased.flatMap { $0 as? any CustomReflectable }?.customMirror
+        #expect(mirror?.children.map { "\($0.label ?? "")=\($0.value)" } == ["count=1"])
     }
 }
