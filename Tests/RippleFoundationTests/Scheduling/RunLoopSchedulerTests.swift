@@ -25,8 +25,10 @@ struct RunLoopSchedulerTests {
         #expect(runLoops.values == [true], "the work runs on the run loop's thread")
         let sawLater = await waitUntil { events.values.contains("later") }
         #expect(sawLater)
-        let order = events.values
-        #expect((order.firstIndex(of: "now") ?? .max) < (order.firstIndex(of: "later") ?? .max))
+        // No order between "now" and "later" is asserted: a run loop starved for longer than the delay
+        // (a loaded machine) fires the due timer in the same pass as the performed block, as Foundation's
+        // run loop may.
+        #expect(events.values.contains("now"))
         #expect(scheduler.now.date.timeIntervalSince(start.date) >= 0.045)
         repeating.cancel()
         try? await Task.sleep(for: .milliseconds(30))
