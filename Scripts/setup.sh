@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Ripple needs on a fresh Debian/Ubuntu machine, skipping what is there.
-# Safe to run again. Needs root (or sudo) only when something is missing.
+# Safe to run again. Needs root (or sudo) only when something is missing. With --test, also what the test
+# command needs (Scripts/test).
 set -euo pipefail
 
 # Packages by layer; each later issue adds its own here.
@@ -12,6 +13,13 @@ packages=(
     python3           # the bleak interop check of the simulator (Scripts/interop-bleak)
     python3-venv      #   … which installs bleak from PyPI into a virtual environment of its own
 )
+
+# What the test command needs besides (Scripts/test passes --test).
+if [ "${1:-}" = "--test" ]; then
+    packages+=(
+        shellcheck    # Scripts/check-scripts
+    )
+fi
 
 missing=()
 for package in "${packages[@]}"; do
