@@ -177,6 +177,11 @@ final class PeripheralCore: Sendable {
             return (application, advertisements)
         }
         guard let (application, advertisements) = changes else { return }
+        // A bluetoothd that goes forgets who listened (it sends no StopNotify, and its sockets are gone).
+        for characteristic in characteristics {
+            characteristic.releaseNotifySocket()
+            characteristic.subscribed.send(false)
+        }
         run(application, for: .application)
         for (key, actions) in advertisements { run(actions, for: .advertisement(key)) }
     }

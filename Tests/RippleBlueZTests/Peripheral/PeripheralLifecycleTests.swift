@@ -114,7 +114,14 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
     @Test func aBluetoothdRestartRegistersTheApplicationAndAdvertisementAgain() async throws {
         let fixture = try await PeripheralFixture(services: services())
         let (registration, advertising) = await fixture.serve(Advertisement(localName: "Phoenix"))
+        let listened = try await fixture.connect()
+        let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(level)))
+        let notifications = Collector(listened.listen(to: CharacteristicReference(level)))
+        await subscribed.wait { $0.values.last == true }
         await fixture.simulator.stop()
+        // bluetoothd went with its subscriptions.
+        await subscribed.wait { $0.values.last == false }
+        notifications.cancel()
         await registration.wait { $0.values.last == .waitingForBluetoothd }
         await advertising.wait { $0.values.last == .waitingForBluetoothd }
         try await fixture.simulator.start()
