@@ -13,6 +13,8 @@ import Glibc
     @Test func fileDescriptorsCrossThroughALibDBusMessage() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        // Close-on-exec: a process another test spawns meanwhile keeps no copy of either end.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)  // a leaked write end fails the test instead of blocking it
         try sendThroughALibDBusMessage(ends[1], readingFrom: ends[0])
@@ -55,6 +57,8 @@ import Glibc
     @Test func fileDescriptorsCannotBeWireBytes() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        // Close-on-exec: a process another test spawns meanwhile keeps no copy of either end.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         close(ends[1])
         let descriptor = DBusFileDescriptor(taking: ends[0])
         let message = try DBusMessage.signal(path: .root, interface: "a.b", member: "S", body: [.unixFD(descriptor)])
