@@ -13,8 +13,9 @@ import Synchronization
 ///   piece of work at a time: work started by a callback during another (a subscriber cancelling from
 ///   inside a value) waits for it to end.
 /// - **The mirror** (the tree, and each peripheral's connection phase as its machine decided it) is one
-///   `Mutex`, written on the loop thread and read from any thread, so that handles and lookups
-///   (``Peripheral/isConnected``, ``Peripheral/services``) answer at once.
+///   `Mutex` (a `LockedState`, whose ordering ThreadSanitizer sees), written on the loop thread and read
+///   from any thread, so that handles and lookups (``Peripheral/isConnected``, ``Peripheral/services``)
+///   answer at once.
 final class CentralCore: Sendable {
     let connection: DBusConnection
     let loop: EventLoop
@@ -30,7 +31,7 @@ final class CentralCore: Sendable {
         var phases: [DBusObjectPath: ConnectionStateMachine.Phase] = [:]
     }
 
-    let mirror = Mutex(Mirror())
+    let mirror = LockedState(Mirror())
 
     /// What the loop thread alone touches.
     struct Confined {

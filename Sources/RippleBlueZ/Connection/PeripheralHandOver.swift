@@ -1,6 +1,5 @@
 import Ripple
 import RippleDBus
-import Synchronization
 
 /// A connected peripheral lent to another tool (a firmware updater, a vendor's utility): what it needs
 /// to talk to bluetoothd about the peripheral itself, while the central keeps its hands off.
@@ -20,7 +19,7 @@ public final class PeripheralHandOver: Sendable {
     public let attributePaths: [BluetoothUUID: [DBusObjectPath]]
 
     private let core: CentralCore
-    private let returned = Mutex<Bool>(false)
+    private let returned = LockedState(false)
 
     init(peripheral: Peripheral, core: CentralCore) {
         self.peripheral = peripheral
