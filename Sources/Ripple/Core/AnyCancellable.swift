@@ -28,10 +28,13 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
 
     /// Runs the cancellation if it has not run yet; later calls do nothing.
     public func cancel() {
-        let action = lock.withLock { () -> (() -> Void)? in
-            let action = cancellation
+        // Moved out by plain assignments rather than returned from the critical section or swapped: a
+        // closure passed through a generic (the lock's result, `swap`) is wrapped in a reabstraction thunk,
+        // an allocation per cancellation.
+        var action: (() -> Void)?
+        lock.withLock {
+            action = cancellation
             cancellation = nil
-            return action
         }
         action?()
     }

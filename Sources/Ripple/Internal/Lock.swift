@@ -24,16 +24,21 @@ package struct Lock: ~Copyable, Sendable {
     package init() {}
 
     /// Runs `body` with the lock held and returns what it returns.
+    ///
+    /// The mutex is taken and given back around a direct call of `body`, rather than through
+    /// `Mutex.withLock`, whose closure takes and returns `sending` values: the conversion to that closure
+    /// type kept the optimiser from inlining `body`, so every critical section cost two indirect calls,
+    /// and a value `body` captured (a subscription handed to `receive(subscription:)`) could no longer be
+    /// followed to its concrete type, which left the calls made on it unspecialised.
     @inlinable
     @inline(__always)
     package func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
-        try mutex.withLock { _ throws(E) -> sending Result in
-            _ = ordering.load(ordering: .acquiring)
-            defer { ordering.store(0, ordering: .releasing) }
-            // The result is either a value copied out of the guarded state (used after the lock is
-            // released by the same thread) or freshly built; the lock itself provides the exclusion.
-            nonisolated(unsafe) let result = try body()
-            return result
+        mutex._unsafeLock()
+        _ = ordering.load(ordering: .acquiring)
+        defer {
+            ordering.store(0, ordering: .releasing)
+            mutex._unsafeUnlock()
         }
+        return try body()
     }
 }

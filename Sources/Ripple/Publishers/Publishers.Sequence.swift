@@ -201,31 +201,26 @@ extension Publishers.Sequence {
             run(delivering: upcoming, from: &iterator, to: downstream)
         }
 
-        /// The delivery loop: one compare-and-swap per element.
+        /// The delivery loop: one compare-and-swap per element. A ``Subscribers/Sink`` gets the elements as
+        /// one run (its closures held once for the loop, not once per element, see
+        /// ``Subscribers/Sink/beginRun()``); in code specialised for the subscriber's type that choice is
+        /// made at compile time.
         @inlinable
         func run(delivering first: Element, from iterator: inout Elements.Iterator, to downstream: Downstream) {
-            var element = first
-            while true {
-                // Look ahead (as Combine does, before delivering) so that the completion can follow the
-                // last element without further demand.
-                let following = iterator.next()
-                let more = downstream.receive(element)
-                guard let following else { break }
-                switch settleAfterElement(adding: more) {
-                case .deliver:
-                    element = following
-                case .idle:
-                    // Store the iteration, then publish it by clearing the delivering bit.
-                    handBack(iterator, following)
-                    if pause() { return }
-                    // Demand arrived meanwhile: keep going with the local iteration (the stored copy is
-                    // stale but unread, and is overwritten or released later).
-                    element = following
-                case .cancelled:
+            let exhausted: Bool
+            if let sink = downstream as? Subscribers.Sink<Element, Failure> {
+                guard let run = sink.beginRun() else {
+                    // The sink has ended, so this subscription is over too (a cancelled sink has cancelled it).
+                    cancel()
                     releaseOwnedStorage()
                     return
                 }
+                exhausted = deliver(first, from: &iterator) { run.receive($0) }
+                sink.endRun()
+            } else {
+                exhausted = deliver(first, from: &iterator) { downstream.receive($0) }
             }
+            guard exhausted else { return }
             // The sequence is exhausted: complete, unless cancelled meanwhile.
             var current = state.load(ordering: .relaxed)
             while true {
@@ -242,6 +237,37 @@ extension Publishers.Sequence {
             releaseOwnedStorage()
             releaseSequence()
             downstream.receive(completion: completion)
+        }
+
+        /// Hands elements to `receive` while there is demand; returns `true` when the sequence is exhausted
+        /// (the caller completes), `false` when delivery paused (the iteration is handed back) or the
+        /// subscription was cancelled (the storage is released).
+        @inlinable @inline(__always)
+        func deliver(
+            _ first: Element, from iterator: inout Elements.Iterator, to receive: (Element) -> Subscribers.Demand
+        ) -> Bool {
+            var element = first
+            while true {
+                // Look ahead (as Combine does, before delivering) so that the completion can follow the
+                // last element without further demand.
+                let following = iterator.next()
+                let more = receive(element)
+                guard let following else { return true }
+                switch settleAfterElement(adding: more) {
+                case .deliver:
+                    element = following
+                case .idle:
+                    // Store the iteration, then publish it by clearing the delivering bit.
+                    handBack(iterator, following)
+                    if pause() { return false }
+                    // Demand arrived meanwhile: keep going with the local iteration (the stored copy is
+                    // stale but unread, and is overwritten or released later).
+                    element = following
+                case .cancelled:
+                    releaseOwnedStorage()
+                    return false
+                }
+            }
         }
 
         /// After an element: adds `more` and takes one unit of demand for the next element if there is

@@ -177,8 +177,15 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
             guard conduit.phase != .finished else { return false }
             conduit.phase = .finished
             conduit.pendingCompletion = nil
-            if let index = conduits.firstIndex(where: { $0 === conduit }) {
-                conduits.remove(at: index)
+            // A loop rather than `firstIndex(where:)`: this runs unspecialised (reached through the
+            // conduit's owner protocol), where the generic algorithm allocates a coroutine frame per element.
+            var index = conduits.startIndex
+            while index < conduits.endIndex {
+                if conduits[index] === conduit {
+                    conduits.remove(at: index)
+                    break
+                }
+                index += 1
             }
             if isDraining {
                 releasedDuringDrain.append(conduit)

@@ -79,7 +79,12 @@ extension Subscribers {
         public var playgroundDescription: Any { description }
 
         /// Stores `subscription` and requests unlimited values; a second subscription is cancelled.
-        @inlinable
+        ///
+        /// Always inlined into the publisher's `receive(subscriber:)`, where the subscription's concrete type
+        /// is known: the `request(.unlimited)` below is then a direct call of that subscription's own
+        /// `request`, specialised for this sink (a synchronous source delivers everything inside it), rather
+        /// than a call through the `Subscription` existential into unspecialised generic code.
+        @inlinable @inline(__always)
         public func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
                 guard case .awaitingSubscription = status else { return false }
@@ -106,6 +111,60 @@ extension Subscribers {
                 releaseHandlers()
             }
             return .none
+        }
+
+        /// Starts a run of values that one thread delivers in a row (a synchronous source's loop): the
+        /// "delivering" bit is set once for the whole run instead of once per value, so a value of the run
+        /// costs a plain load of the state and the closure call. Returns nil when the sink has ended (then
+        /// the run is over at once). Every run that started must be ended with ``endRun()`` before the
+        /// deliverer calls anything else of the sink (its completion, or `receive(_:)`).
+        @inlinable
+        func beginRun() -> Run? {
+            let before = delivery.bitwiseOr(SinkDelivery.delivering, ordering: .acquiring).oldValue
+            guard before & SinkDelivery.ended == 0, let unretainedHandlers else {
+                endRun(startedWith: before)
+                return nil
+            }
+            return Run(sink: self, handlers: unretainedHandlers)
+        }
+
+        /// Ends the run ``beginRun()`` started.
+        @inlinable
+        func endRun() {
+            endRun(startedWith: 0)
+        }
+
+        /// Clears the delivering bit; releases the closures if the sink ended during the run (unless it had
+        /// ended before it, `startedWith`, in which case whoever ended it released them).
+        @inlinable
+        func endRun(startedWith before: UInt8) {
+            let after = delivery.bitwiseAnd(~SinkDelivery.delivering, ordering: .acquiringAndReleasing).oldValue
+            if before & SinkDelivery.ended == 0, after & SinkDelivery.ended != 0 {
+                releaseHandlers()
+            }
+        }
+
+        /// A run of values delivered by one thread (see ``beginRun()``): it holds the closures, unretained,
+        /// for the run's length; the sink releases them only after the run ends.
+        @usableFromInline
+        struct Run {
+            @usableFromInline let sink: Sink
+            @usableFromInline let handlers: Unmanaged<Handlers>
+
+            @inlinable init(sink: Sink, handlers: Unmanaged<Handlers>) {
+                self.sink = sink
+                self.handlers = handlers
+            }
+
+            /// Calls the value closure unless the sink has ended (a cancellation during the run); returns
+            /// `.none`, as ``Subscribers/Sink/receive(_:)`` does.
+            @inlinable
+            func receive(_ value: Input) -> Subscribers.Demand {
+                if sink.delivery.load(ordering: .acquiring) & SinkDelivery.ended == 0 {
+                    handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+                }
+                return .none
+            }
         }
 
         /// Calls the completion closure, then releases both closures.

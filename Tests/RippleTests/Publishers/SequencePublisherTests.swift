@@ -4,6 +4,10 @@ import Testing
 
 @testable import Ripple
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A sequence that is its own iterator, counting up to `upperBound`; `state` shows how often `next()`
 /// was called.
 private final class CountingSequence: Sequence, IteratorProtocol, CustomStringConvertible, @unchecked Sendable {
@@ -387,6 +391,117 @@ struct SequencePublisherTests {
             #expect(subscriber.completion == nil)
             #expect(subscriber.demandViolations == 0)
             #expect(subscriber.orderViolations == 0)
+        }
+    }
+
+    // A `Subscribers.Sink` gets a sequence's elements as one run (its closures held once for the loop).
+
+    @Test func sinkCancelledInsideItsClosureStopsTheRunAndReleasesTheClosuresAfterIt() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        var values: [Int] = []
+        var completions = 0
+        var sink: Subscribers.Sink<Int, Never>?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            sink = Subscribers.Sink(
+                receiveCompletion: { _ in
+                    _ = owner
+                    completions += 1
+                },
+                receiveValue: { value in
+                    _ = owner
+                    values.append(value)
+                    if value == 3 {
+                        sink?.cancel()
+                        #expect(weakOwner != nil, "kept while the run is in its closure")
+                    }
+                })
+        }
+        guard let sink else { return }
+        (0..<10).publisher.subscribe(sink)
+        #expect(values == [0, 1, 2, 3])
+        #expect(completions == 0)
+        #expect(weakOwner == nil, "released when the run ended")
+        #expect(sink.receive(4) == .none, "a value after the end is ignored")
+        #expect(values == [0, 1, 2, 3])
+    }
+
+    @Test func sinkRunFinishesThenReleasesTheClosures() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        var values: [Int] = []
+        var completions: [Subscribers.Completion<Never>] = []
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            sink = Subscribers.Sink(
+                receiveCompletion: { completion in
+                    _ = owner
+                    completions.append(completion)
+                },
+                receiveValue: { value in
+                    _ = owner
+                    values.append(value)
+                })
+        }
+        [1, 2, 3].publisher.subscribe(sink)
+        #expect(values == [1, 2, 3])
+        #expect(completions == [.finished])
+        #expect(weakOwner == nil)
+    }
+
+    @Test func aSinkThatHasEndedGetsNoRun() {
+        var values: [Int] = []
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        sink.cancel()
+        let counter = CountingSequence(upperBound: 5)
+        counter.publisher.subscribe(sink)
+        #expect(values.isEmpty)
+        #expect(counter.state == 1, "only the first element, fetched to know the sequence is not empty")
+    }
+
+    @Test func sinkCancelledFromAnotherThreadDuringARunStopsAndReleasesTheClosuresOnce() async {
+        final class Owner: Sendable {}
+        /// What the two threads share; the sink is shared on purpose (its own synchronisation is under test).
+        final class Race: @unchecked Sendable {
+            let delivered = Atomic<Int>(0)
+            let reached = Atomic<Bool>(false)
+            let cancelled = Atomic<Bool>(false)
+            var sink: Subscribers.Sink<Int, Never>?
+        }
+        for _ in 0..<20 {
+            weak var weakOwner: Owner?
+            let race = Race()
+            do {
+                let owner = Owner()
+                weakOwner = owner
+                race.sink = Subscribers.Sink(
+                    receiveCompletion: { _ in _ = owner },
+                    receiveValue: { [unowned race] value in
+                        _ = owner
+                        race.delivered.add(1, ordering: .relaxed)
+                        guard value == 100 else { return }
+                        // The other thread cancels while this value is being delivered.
+                        race.reached.store(true, ordering: .releasing)
+                        while !race.cancelled.load(ordering: .acquiring) { sched_yield() }
+                    })
+            }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    guard let sink = race.sink else { return }
+                    (0..<1_000).publisher.subscribe(sink)
+                }
+                group.addTask {
+                    while !race.reached.load(ordering: .acquiring) { sched_yield() }
+                    race.sink?.cancel()
+                    race.cancelled.store(true, ordering: .releasing)
+                }
+            }
+            #expect(race.delivered.load(ordering: .relaxed) == 101, "the run stopped after the value being delivered")
+            #expect(weakOwner == nil)
         }
     }
 }
