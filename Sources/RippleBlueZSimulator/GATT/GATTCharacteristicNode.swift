@@ -30,6 +30,9 @@ final class GATTCharacteristicNode: Sendable {
     private let isBatteryLevel: Bool
     /// Run once the next time a client enables notifications (see ``whenNotifying(_:)``).
     nonisolated(unsafe) private var notifyingWaiters: [@Sendable () -> Void] = []
+    /// Shuffled order: a `StartNotify` whose CCC write is answered after the peripheral's first
+    /// notification (its session already receives them), with the timer that answers it if none comes.
+    nonisolated(unsafe) private var lateStart: (invocation: DBusMethodInvocation, timer: AnyCancellable)?
 
     init(_ description: SimulatedCharacteristic, declarationHandle: UInt16, descriptors: [GATTDescriptorNode]) {
         self.description = description
@@ -119,6 +122,10 @@ final class GATTCharacteristicNode: Sendable {
     /// and the `StartNotify` sessions stay, as in bluetoothd's attribute cache (`Notifying` keeps its
     /// value, and the sessions notify again when the link is back).
     func linkEnded() {
+        if let lateStart {
+            self.lateStart = nil
+            Self.notConnected(lateStart.invocation)
+        }
         if let pendingRead {
             self.pendingRead = nil
             for invocation in pendingRead.invocations { Self.notConnected(invocation) }
@@ -313,10 +320,16 @@ final class GATTCharacteristicNode: Sendable {
             response = .accept
         }
         value = response.storedValue ?? (Array(value.prefix(offset)) + bytes)
-        if let invocation { _ = invocation.reply() }
+        // Shuffled: the peripheral may send its notifications before its write response; bluetoothd
+        // passes both on in the order they arrive.
+        let notifiesFirst =
+            invocation != nil && !response.notifications.isEmpty
+            && link?.outbox?.draw(.writeNotifications) { $0.oneIn(2) } == true
+        if let invocation, !notifiesFirst { _ = invocation.reply() }
         for notification in response.notifications {
             _ = try? server?.notify(notification.characteristic ?? uuid, value: notification.value)
         }
+        if let invocation, notifiesFirst { _ = invocation.reply() }
         return .success(())
     }
 
@@ -332,6 +345,7 @@ final class GATTCharacteristicNode: Sendable {
         } else if !sessions.isEmpty, link != nil, let object {
             emitValueChanged(object, interface: GATTInterface.characteristic, value: bytes)
             link?.statistics.recordSignalNotifications(1)
+            finishLateStart()
         }
     }
 
@@ -345,11 +359,13 @@ final class GATTCharacteristicNode: Sendable {
         } else {
             _ = try? object?.setProperty("Notifying", of: GATTInterface.characteristic, to: .boolean(notifying))
         }
-        if notifying {
-            let waiters = notifyingWaiters
-            notifyingWaiters = []
-            for waiter in waiters { waiter() }
-        }
+        if notifying { runNotifyingWaiters() }
+    }
+
+    private func runNotifyingWaiters() {
+        let waiters = notifyingWaiters
+        notifyingWaiters = []
+        for waiter in waiters { waiter() }
     }
 
     /// Runs `action` once a client has notifications enabled (a `StartNotify` session or an acquired
@@ -383,6 +399,9 @@ final class GATTCharacteristicNode: Sendable {
             }
             self.sessions.append(client)
             if self.sessions.count == 1 {
+                if let link = self.link, let outbox = link.outbox, outbox.draw(.startNotify, { $0.oneIn(2) }) {
+                    return self.startLate(invocation, link: link)
+                }
                 self.setNotifying(true)
                 _ = invocation.reply()
                 self.startSource()
@@ -390,6 +409,27 @@ final class GATTCharacteristicNode: Sendable {
                 _ = invocation.reply()
             }
         }
+    }
+
+    /// Shuffled: the CCC write reached the peripheral, which notifies at once, and its response comes
+    /// after the first notification (shared/gatt-client.c hands notifications to a session whose CCC write
+    /// is still pending; gatt-client.c sets `Notifying` and answers in register_notify_cb, when the write
+    /// is answered) — or after 20 ms when no notification comes.
+    private func startLate(_ invocation: DBusMethodInvocation, link: PeripheralLink) {
+        runNotifyingWaiters()
+        lateStart = (
+            invocation,
+            link.loop.after(.milliseconds(20)) { [weak self] in self?.finishLateStart() }
+        )
+        startSource()
+    }
+
+    /// The late CCC write's response: `Notifying` becomes true and `StartNotify` is answered.
+    private func finishLateStart() {
+        guard let lateStart else { return }
+        self.lateStart = nil
+        setNotifying(true)
+        _ = lateStart.invocation.reply()
     }
 
     private func stopNotify(_ invocation: DBusMethodInvocation) {
@@ -415,6 +455,7 @@ final class GATTCharacteristicNode: Sendable {
     /// Ends `client`'s session (it stopped, or left the bus).
     func endSession(of client: String) {
         guard let index = sessions.firstIndex(of: client) else { return }
+        finishLateStart()
         sessions.remove(at: index)
         if sessions.isEmpty {
             pump = nil
@@ -430,6 +471,7 @@ final class GATTCharacteristicNode: Sendable {
             if self.isBatteryLevel { self.server?.reportBatteryLevel(payload) }
             emitValueChanged(object, interface: GATTInterface.characteristic, value: payload)
             self.link?.statistics.recordSignalNotifications(1)
+            self.finishLateStart()
             return true
         }
     }

@@ -19,6 +19,8 @@ final class AdapterRuntime: Sendable {
     nonisolated(unsafe) private var presetFilters: [String: DiscoveryFilter] = [:]
     /// Its GATT applications and advertisements (`GattManager1`, `LEAdvertisingManager1`).
     nonisolated(unsafe) private(set) var peripheralRole: PeripheralRoleRuntime!
+    /// Shuffled order: a change of discovery waits for the controller's answer (the next turn).
+    nonisolated(unsafe) private var discoveryUpdateScheduled = false
 
     init(_ configuration: SimulatedAdapter, core: SimulatorCore) {
         self.configuration = configuration
@@ -188,6 +190,24 @@ final class AdapterRuntime: Sendable {
     }
 
     private func discoveryChanged(wasDiscovering: Bool) {
+        if let outbox = core?.outbox {
+            // Shuffled, as bluetoothd: StartDiscovery and StopDiscovery are answered once the controller
+            // has switched, and `Discovering` changes after the answer (adapter.c start_discovery_complete,
+            // stop_discovery_complete); devices are reported from then on.
+            guard !discoveryUpdateScheduled else { return }
+            discoveryUpdateScheduled = true
+            outbox.after(turns: 1) { [weak self] in
+                guard let self else { return }
+                self.discoveryUpdateScheduled = false
+                let announced = self.object?.property("Discovering", of: BlueZInterface.adapter) == .boolean(true)
+                self.applyDiscoveryChange(wasDiscovering: announced)
+            }
+            return
+        }
+        applyDiscoveryChange(wasDiscovering: wasDiscovering)
+    }
+
+    private func applyDiscoveryChange(wasDiscovering: Bool) {
         if isDiscovering != wasDiscovering {
             set(["Discovering": .boolean(isDiscovering)])
             if !isDiscovering {

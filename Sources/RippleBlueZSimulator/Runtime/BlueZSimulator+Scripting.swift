@@ -194,6 +194,18 @@ extension BlueZSimulator {
 
     // MARK: State
 
+    /// The latest messages the simulator sent in the shuffled order, oldest first, one line each (up to
+    /// 4,096): `+path [interfaces]` for `InterfacesAdded`, `-path [interfaces]` for `InterfacesRemoved`,
+    /// `path Interface {name=value, …}` for `PropertiesChanged`, `reply Member` and `error Member Name` for
+    /// answers, paths shortened below `/org/bluez/`. Every client receives what it receives of them in this
+    /// order. Empty in order (``SignalOrder/inOrder``). For finding out what a failing seed did.
+    ///
+    /// - Returns: The lines, oldest first.
+    /// - Throws: ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
+    public func signalTrace() async throws(SimulatorError) -> [String] {
+        try await withCore { core in core.outbox?.trace.map(\.description) ?? [] }
+    }
+
     /// The stored value of a characteristic or descriptor of the peripheral, or nil when it has none.
     public func value(of attribute: AttributeUUID, peripheral: DeviceAddress) async throws(SimulatorError) -> [UInt8]? {
         try await withDevice(peripheral) { device in device.gatt.value(of: attribute) }

@@ -33,14 +33,27 @@ public final class BlueZSimulator: Sendable {
         /// where a client learns of the end only from `Connected` becoming false.
         public var signalsDisconnectionReasons: Bool
 
-        /// bluetoothd's timing, or shorter for tests; `signalsDisconnectionReasons` for a newer bluetoothd.
+        /// The order of the signals and replies: ``SignalOrder/inOrder`` (the default: each change signalled
+        /// as it is made), or ``SignalOrder/shuffled(seed:)``, any order bluetoothd may send, drawn from a
+        /// seed (see <doc:SignalOrdering>).
+        public var signalOrder: SignalOrder
+
+        /// bluetoothd's timing, or shorter for tests; `signalsDisconnectionReasons` for a newer bluetoothd;
+        /// `signalOrder` to test a client against every order bluetoothd may send.
+        ///
+        /// - Parameters:
+        ///   - deviceTimeout: How long an unconnected, unpaired, unknown device stays after it was last seen.
+        ///   - connectTimeout: How long a connection attempt to a silent peripheral lasts before it fails.
+        ///   - signalsDisconnectionReasons: Whether to send `Device1.Disconnected(reason, message)`.
+        ///   - signalOrder: The order of signals and replies.
         public init(
             deviceTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
-            signalsDisconnectionReasons: Bool = false
+            signalsDisconnectionReasons: Bool = false, signalOrder: SignalOrder = .inOrder
         ) {
             self.deviceTimeout = deviceTimeout
             self.connectTimeout = connectTimeout
             self.signalsDisconnectionReasons = signalsDisconnectionReasons
+            self.signalOrder = signalOrder
         }
     }
 
@@ -100,6 +113,7 @@ public final class BlueZSimulator: Sendable {
         let world = self.world
         do {
             try await thread.loop.perform { () throws(SimulatorError) in
+                core.outbox?.install()
                 for adapter in world.adapters { try core.addAdapter(adapter) }
                 for placement in world.peripherals {
                     try core.addPeripheral(placement.peripheral, adapter: placement.adapter)

@@ -19,13 +19,15 @@ final class PeripheralLink: Sendable {
     let faults: FaultBook
     /// The simulator's counters.
     let statistics: SimulatorStatistics
+    /// The shuffled order's outbox and source of choices; nil in order.
+    let outbox: SignalOutbox?
     /// Drops the link from the peripheral's side (an ``OperationFault/disconnect(_:)`` fault): the device
     /// tears the connection down with the reason. Set by the device; called on the loop thread.
     nonisolated(unsafe) var dropLink: (DisconnectReason) -> Void = { _ in }
 
     init(
         devicePath: DBusObjectPath, address: DeviceAddress, connection: DBusConnection, loop: EventLoop, mtu: Int,
-        faults: FaultBook, statistics: SimulatorStatistics
+        faults: FaultBook, statistics: SimulatorStatistics, outbox: SignalOutbox? = nil
     ) {
         self.devicePath = devicePath
         self.address = address
@@ -34,5 +36,6 @@ final class PeripheralLink: Sendable {
         self.mtu = mtu
         self.faults = faults
         self.statistics = statistics
+        self.outbox = outbox
     }
 }

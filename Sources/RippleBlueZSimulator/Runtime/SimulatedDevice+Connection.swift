@@ -67,7 +67,7 @@ extension SimulatedDevice {
         guard case .connecting(let invocation, _) = linkState, let core else { return }
         let link = PeripheralLink(
             devicePath: path, address: peripheral.address, connection: core.connection, loop: core.loop,
-            mtu: peripheral.mtu, faults: faults, statistics: core.statistics)
+            mtu: peripheral.mtu, faults: faults, statistics: core.statistics, outbox: core.outbox)
         link.dropLink = { [weak self] reason in self?.peripheralDisconnected(reason: reason) }
         expiry = nil
         hasConnected = true
@@ -85,6 +85,7 @@ extension SimulatedDevice {
     /// bluetoothd's plugins do their part (`Name`, `Appearance`, `Modalias`, `Battery1`).
     private func servicesResolved(link: PeripheralLink) {
         guard case .connected(let current, let silent, _) = linkState, current === link, let core else { return }
+        if let outbox = core.outbox { return servicesResolvedAsBluetoothd(link: link, silent: silent, outbox: outbox) }
         do {
             try gatt.attach(link)
         } catch {
@@ -105,6 +106,28 @@ extension SimulatedDevice {
             core.report("could not resolve the services of \(peripheral.address): \(error)")
         }
         runBluetoothdPlugins()
+    }
+
+    /// The GATT discovery is over, in the shuffled order: the changes come in bluetoothd's order (device.c
+    /// `gatt_client_ready_cb`): `UUIDs` (register_gatt_services), the GATT objects
+    /// (btd_gatt_client_ready), `ServicesResolved` (device_svc_resolved); the plugins act on a later turn,
+    /// once their own reads are answered. The outbox then sends them in any order GDBus may.
+    private func servicesResolvedAsBluetoothd(link: PeripheralLink, silent: Bool, outbox: SignalOutbox) {
+        linkState = .connected(link, silent: silent, resolving: nil)
+        let uuids = Set(gatt.serviceUUIDs).map(\.uuidString).sorted()
+        set("UUIDs", .array(.string, uuids.map(DBusValue.string)))
+        do {
+            try gatt.attach(link)
+        } catch {
+            core?.report("could not export the GATT database of \(peripheral.address): \(error)")
+            tearDown(reason: .local)
+            return
+        }
+        set("ServicesResolved", .boolean(true))
+        outbox.after(turns: 1) { [weak self] in
+            guard let self, case .connected(let current, _, nil) = self.linkState, current === link else { return }
+            self.runBluetoothdPlugins()
+        }
     }
 
     /// Ends a connection attempt that never got a link with `error`.
@@ -251,6 +274,8 @@ extension SimulatedDevice {
         }
         guard let agent = core.agents.agent(for: sender) else { return finishPairing(with: .authenticationFailed) }
         let method = peripheral.pairingMethod
+        // bluetoothd's own calls flush what GDBus holds first (g_dbus_send_message_with_reply).
+        core.outbox?.flushAll()
         let question = core.connection.call(
             destination: agent.name, path: agent.path, interface: "org.bluez.Agent1", member: member,
             arguments: arguments

@@ -100,6 +100,13 @@ final class SimulatedDevice: Sendable {
     /// Takes the device out of the tree (dropping its link first).
     func removeObject() {
         expiry = nil
+        if case .connecting(let invocation, _) = linkState, let core, core.outbox != nil {
+            // Shuffled, as bluetoothd 5.66: device_free drops the pending Connect() message unanswered
+            // (its caller's own timeout ends the call) while InterfacesRemoved goes out.
+            linkState = .disconnected
+            core.leaveUnanswered(invocation)
+            adapter.connectionAttemptChanged()
+        }
         if case .connecting = linkState { finishConnecting(with: .failed("le-connection-abort-by-local")) }
         if isConnected { tearDown(reason: .local) }
         gatt.removeObjects()

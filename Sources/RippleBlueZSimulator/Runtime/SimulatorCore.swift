@@ -21,6 +21,11 @@ final class SimulatorCore: Sendable {
     nonisolated(unsafe) private var nameWatch: AnyCancellable?
     /// Problems met while serving (the simulator never traps on them); the latest first is kept short.
     nonisolated(unsafe) private(set) var problems: [String] = []
+    /// The shuffled order's outbox and source of choices; nil in order.
+    let outbox: SignalOutbox?
+    /// Calls bluetoothd dropped without an answer (a `Connect()` whose device was removed): kept until
+    /// bluetoothd stops, so that their callers get nothing before their own timeout.
+    nonisolated(unsafe) private var unanswered: [DBusMethodInvocation] = []
 
     init(
         loop: EventLoop, connection: DBusConnection, configuration: BlueZSimulator.Configuration,
@@ -32,6 +37,16 @@ final class SimulatorCore: Sendable {
         self.configuration = configuration
         self.statistics = statistics
         self.makeGATT = makeGATT
+        switch configuration.signalOrder {
+        case .inOrder: outbox = nil
+        case .shuffled(let seed): outbox = SignalOutbox(loop: loop, connection: connection, seed: seed)
+        }
+    }
+
+    /// Keeps `invocation` unanswered until bluetoothd stops, as bluetoothd drops a message it will not
+    /// answer (its caller's own timeout ends the call).
+    func leaveUnanswered(_ invocation: DBusMethodInvocation) {
+        unanswered.append(invocation)
     }
 
     func report(_ problem: String) {
@@ -114,6 +129,18 @@ final class SimulatorCore: Sendable {
         for adapter in adapters {
             for device in adapter.devices where device.isStored { device.ensureObject() }
         }
+        if let outbox {
+            // Shuffled: a device in range may already be in the tree, seen by another client's discovery
+            // within TemporaryTimeout (its RSSI forgotten when that discovery stopped).
+            for adapter in adapters {
+                for device in adapter.devices where !device.isStored && device.isInRange {
+                    if outbox.draw(.seenBefore, { $0.oneIn(4) }) {
+                        device.ensureObject()
+                        device.restartExpiry()
+                    }
+                }
+            }
+        }
         if nameWatch == nil { watchNameOwners() }
     }
 
@@ -133,6 +160,8 @@ final class SimulatorCore: Sendable {
         agentManager = nil
         connection.unexportObjectManager(at: .root)
         watchedClients.removeAll()
+        outbox?.flushAll()
+        unanswered.removeAll()
     }
 
     // MARK: Clients

@@ -30,6 +30,9 @@ private struct WorldChecker {
     // MARK: World and adapters
 
     mutating func world(_ description: WorldDescription) -> SimulatedWorld {
+        if let order = description.signalOrder, BlueZSimulator.SignalOrder(order) == nil {
+            problems.append(WorldDescription.signalOrderProblem(order))
+        }
         var adapters: [SimulatedAdapter] = []
         if let described = description.adapters {
             for (index, adapter) in described.enumerated() {

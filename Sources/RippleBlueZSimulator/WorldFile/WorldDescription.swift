@@ -2,6 +2,7 @@
 /// ``SimulatedWorld``, checked and turned into one by ``makeWorld()``.
 ///
 /// ```yaml
+/// signalOrder: shuffled:1234     # optional: in-order by default (see BlueZSimulator.SignalOrder)
 /// adapters:                      # optional: one powered hci0 by default
 ///   - name: hci0
 ///     address: "00:1A:7D:DA:71:13"
@@ -41,12 +42,42 @@ public struct WorldDescription: Codable, Sendable, Hashable {
     public var peripherals: [Peripheral]?
     /// Free text about the world, ignored by the simulator.
     public var description: String?
+    /// The order of the simulated bluetoothd's signals: `in-order` or `shuffled:SEED` (see
+    /// ``BlueZSimulator/SignalOrder``); nil for in order. `ripple-bluez-sim --order` overrides it.
+    public var signalOrder: String?
 
     /// A description of `adapters` (nil: one powered `hci0`) and `peripherals`.
-    public init(adapters: [Adapter]? = nil, peripherals: [Peripheral]? = nil, description: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - adapters: The adapters; nil for one powered `hci0`.
+    ///   - peripherals: The peripherals.
+    ///   - description: Free text about the world.
+    ///   - signalOrder: `in-order` or `shuffled:SEED`; nil for in order.
+    public init(
+        adapters: [Adapter]? = nil, peripherals: [Peripheral]? = nil, description: String? = nil,
+        signalOrder: String? = nil
+    ) {
         self.adapters = adapters
         self.peripherals = peripherals
         self.description = description
+        self.signalOrder = signalOrder
+    }
+
+    /// The signal order the file names.
+    ///
+    /// - Returns: The order of `signalOrder`, or nil when the file names none.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` when `signalOrder` is not an order.
+    public func makeSignalOrder() throws(SimulatorError) -> BlueZSimulator.SignalOrder? {
+        guard let signalOrder else { return nil }
+        guard let order = BlueZSimulator.SignalOrder(signalOrder) else {
+            throw .invalidWorld(Self.signalOrderProblem(signalOrder))
+        }
+        return order
+    }
+
+    /// What is wrong with a `signalOrder` that names no order.
+    static func signalOrderProblem(_ text: String) -> String {
+        "signalOrder: \"\(text)\" is not an order: use in-order or shuffled:SEED (a 64-bit seed)"
     }
 
     /// The keys of a world file's top level.
@@ -57,6 +88,8 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         case peripherals
         /// `description`.
         case description
+        /// `signalOrder`.
+        case signalOrder
     }
 
     /// Decodes a world, refusing keys it does not know.
@@ -66,6 +99,7 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         adapters = try container.decodeIfPresent([Adapter].self, forKey: .adapters)
         peripherals = try container.decodeIfPresent([Peripheral].self, forKey: .peripherals)
         description = try container.decodeIfPresent(String.self, forKey: .description)
+        signalOrder = try container.decodeIfPresent(String.self, forKey: .signalOrder)
     }
 
     /// The demo world `ripple-bluez-sim` serves without a world file: one powered `hci0`, the ready-made

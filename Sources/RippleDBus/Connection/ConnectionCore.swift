@@ -46,6 +46,12 @@ final class ConnectionCore: Sendable {
     /// The objects exported on this connection (the server side, `Server/`): reachable from any thread,
     /// it is also the ``methodCallHandler`` from the start.
     let objectRegistry = ObjectRegistry()
+    /// Where what the server side sends goes instead of the wire, when set (loop thread only; see
+    /// ``DBusConnection/setServerMessageGate(_:)``).
+    nonisolated(unsafe) var serverMessageGate: (@Sendable (DBusServerMessage) -> Void)?
+    /// Sees each incoming method call just before its dispatch, when set (loop thread only; see
+    /// ``DBusConnection/setMethodCallObserver(_:)``).
+    nonisolated(unsafe) var methodCallObserver: (@Sendable (DBusMessage) -> Void)?
 
     /// Emits the close reason once the connection closes (the ``DBusConnection/closed`` publisher).
     let closeSubject = CurrentValueSubject<DBusCloseReason?, Never>(nil)
@@ -287,6 +293,7 @@ final class ConnectionCore: Sendable {
                 replyWithError(to: raw, name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
                 return true
             }
+            methodCallObserver?(message)
             if let methodCallHandler, methodCallHandler.handle(message, core: self) {
                 return true
             }

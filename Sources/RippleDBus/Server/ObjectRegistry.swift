@@ -142,13 +142,25 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         }
     }
 
-    /// Sends the outbox in order (loop thread). A closed connection drops it.
+    /// Sends the outbox in order (loop thread), or hands it to the connection's server message gate. A closed
+    /// connection drops it.
     private func drain(core: ConnectionCore) {
         let batch = lock.withLock { () -> [EncodedMessage] in
             drainScheduled = false
             let batch = outbox
             outbox = []
             return batch
+        }
+        if let gate = core.serverMessageGate {
+            for message in batch {
+                // The message was built here from valid values; one that cannot be read back goes out as is.
+                if let decoded = try? DBusMessage(reading: message.raw, checkingHeaderNames: false) {
+                    gate(DBusServerMessage(message: decoded, encoded: message))
+                } else {
+                    _ = try? core.send(message)
+                }
+            }
+            return
         }
         for message in batch {
             _ = try? core.send(message)

@@ -153,6 +153,9 @@ final class PendingReply: Sendable {
         waiter?.resume(returning: result)
     }
 
+    /// Whether the reply (or an error) has come.
+    var isResolved: Bool { lock.withLock { storage.result != nil } }
+
     /// The reply's body, or the error it failed with.
     func reply() async throws -> [DBusValue] {
         let result = await withCheckedContinuation { continuation in

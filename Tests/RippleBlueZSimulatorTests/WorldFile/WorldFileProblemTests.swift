@@ -15,7 +15,7 @@ import Testing
         expectProblem(
             #"{"peripheral": []}"#,
             #"peripheral: unknown key "peripheral" (the keys here are: "#
-                + "adapters, peripherals, description)")
+                + "adapters, peripherals, description, signalOrder)")
     }
 
     @Test func typeErrorsSayWhereAndWhatWasExpected() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
@@ -7,7 +8,27 @@ import Testing
 @testable import RippleBlueZ
 
 /// A simulator on a private bus and a `Central` on it, for one test.
+///
+/// The simulator sends in the order `RIPPLE_SIM_ORDER` names (`in-order`, the default, or `shuffled:SEED`:
+/// see the simulator's "Signal ordering" article); the first fixture prints it with the command that
+/// repeats the run.
 final class CentralFixture: Sendable {
+    /// The order of `RIPPLE_SIM_ORDER`, or why it cannot be read.
+    static let signalOrder: Result<BlueZSimulator.SignalOrder, SimulatorError> = {
+        guard let text = ProcessInfo.processInfo.environment["RIPPLE_SIM_ORDER"], !text.isEmpty else {
+            return .success(.inOrder)
+        }
+        guard let order = BlueZSimulator.SignalOrder(text) else {
+            let problem = "RIPPLE_SIM_ORDER=\(text) is not an order: use in-order or shuffled:SEED"
+            print("RippleBlueZTests: \(problem)")
+            return .failure(.invalidWorld(problem))
+        }
+        print(
+            "RippleBlueZTests: the simulator sends \(order) (repeat with: "
+                + "RIPPLE_SIM_ORDER=\(order) swift test --skip-build --filter RippleBlueZTests)")
+        return .success(order)
+    }()
+
     let bus: SimulatedBus
     let simulator: BlueZSimulator
     let thread: EventLoopThread
@@ -19,12 +40,13 @@ final class CentralFixture: Sendable {
         refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false,
         attributeTimeout: Duration = .seconds(5)
     ) async throws {
+        let order = try Self.signalOrder.get()
         bus = try SimulatedBus(refusingClients: refusingClients)
         simulator = BlueZSimulator(
             world: world, bus: bus.bus,
             configuration: .init(
                 deviceTimeout: deviceTimeout, connectTimeout: .milliseconds(300),
-                signalsDisconnectionReasons: signalsDisconnectionReasons))
+                signalsDisconnectionReasons: signalsDisconnectionReasons, signalOrder: order))
         try await simulator.start()
         thread = try EventLoopThread(name: "central-test")
         central = try Central(bus: bus.bus, adapter: adapter, loop: thread.loop, attributeTimeout: attributeTimeout)

@@ -18,12 +18,24 @@ public struct Server {
     public let busAddress: String?
     /// Serve on the system bus instead of a private one.
     public let systemBus: Bool
+    /// The simulator's configuration (timing, release, signal order).
+    public let configuration: BlueZSimulator.Configuration
 
     /// A server of `world` on a private bus, the bus at `busAddress`, or the system bus.
-    public init(world: SimulatedWorld, busAddress: String?, systemBus: Bool) {
+    ///
+    /// - Parameters:
+    ///   - world: The world served.
+    ///   - busAddress: The bus to serve on instead of a private one.
+    ///   - systemBus: Whether to serve on the system bus.
+    ///   - configuration: The simulator's configuration.
+    public init(
+        world: SimulatedWorld, busAddress: String?, systemBus: Bool,
+        configuration: BlueZSimulator.Configuration = .init()
+    ) {
         self.world = world
         self.busAddress = busAddress
         self.systemBus = systemBus
+        self.configuration = configuration
     }
 
     /// Serves until SIGINT or SIGTERM. Prints `DBUS_SYSTEM_BUS_ADDRESS=<address>` on standard output once
@@ -53,7 +65,7 @@ public struct Server {
         }
         defer { daemon?.stop() }
 
-        let simulator = BlueZSimulator(world: world, bus: bus)
+        let simulator = BlueZSimulator(world: world, bus: bus, configuration: configuration)
         let controlLoop = try EventLoopThread(name: "simulator-control")
         defer { controlLoop.stop() }
         let control = SimulatorControlService(simulator: simulator, bus: bus, loop: controlLoop.loop)
@@ -69,6 +81,9 @@ public struct Server {
 
         Output.line("DBUS_SYSTEM_BUS_ADDRESS=\(address)")
         Output.error("serving org.bluez on \(address); scripting on \(SimulatorControlService.busName)")
+        if configuration.signalOrder != .inOrder {
+            Output.error("signals in the order \(configuration.signalOrder)")
+        }
         WorldSummary.lines(world).forEach { Output.error("  " + $0) }
 
         let signal = await TerminationSignal.wait()

@@ -25,12 +25,22 @@ struct SimCommand: AsyncParsableCommand {
     func run() async throws {
         Output.commandName = "ripple-ble"
         let world: SimulatedWorld
+        var signalOrder = BlueZSimulator.SignalOrder.inOrder
         do {
-            world = try self.world.map { try WorldFileLoader.load($0).1 } ?? WorldDescription.demo.makeWorld()
+            if let path = self.world {
+                let (description, loaded) = try WorldFileLoader.load(path)
+                world = loaded
+                signalOrder = try description.makeSignalOrder() ?? .inOrder
+            } else {
+                world = try WorldDescription.demo.makeWorld()
+            }
         } catch {
             Output.error("\(error)")
             throw ExitCode.validationFailure
         }
-        try await Server(world: world, busAddress: busAddress, systemBus: false).run()
+        try await Server(
+            world: world, busAddress: busAddress, systemBus: false,
+            configuration: BlueZSimulator.Configuration(signalOrder: signalOrder)
+        ).run()
     }
 }

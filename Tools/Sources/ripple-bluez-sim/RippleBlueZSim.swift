@@ -33,6 +33,14 @@ struct RippleBlueZSim: AsyncParsableCommand {
     @Flag(name: .customLong("system-bus"), help: "Serve on the system bus (it must let this process own org.bluez).")
     var systemBus = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The order of signals and replies: in-order (the default), or shuffled:SEED for any order bluetoothd "
+                + "may send, drawn from SEED (overrides the world file's signalOrder).",
+            valueName: "order"))
+    var order: String?
+
     @Flag(name: .long, help: "Check the world file, print what it holds, and exit.")
     var check = false
 
@@ -40,14 +48,20 @@ struct RippleBlueZSim: AsyncParsableCommand {
         if busAddress != nil && systemBus {
             throw ValidationError("--bus-address and --system-bus cannot be used together.")
         }
+        if let order, BlueZSimulator.SignalOrder(order) == nil {
+            throw ValidationError("--order \(order) is not an order: use in-order or shuffled:SEED (a 64-bit seed).")
+        }
     }
 
     func run() async throws {
         Output.commandName = "ripple-bluez-sim"
         let world: SimulatedWorld
+        var signalOrder = order.flatMap(BlueZSimulator.SignalOrder.init)
         do {
             if let path = self.world {
-                world = try WorldFileLoader.load(path).1
+                let (description, loaded) = try WorldFileLoader.load(path)
+                world = loaded
+                if signalOrder == nil { signalOrder = try description.makeSignalOrder() }
             } else {
                 world = try WorldDescription.demo.makeWorld()
             }
@@ -58,8 +72,12 @@ struct RippleBlueZSim: AsyncParsableCommand {
         if check {
             Output.line(self.world.map { "\($0): valid" } ?? "the demo world: valid")
             WorldSummary.lines(world).forEach(Output.line)
+            if let signalOrder { Output.line("signal order: \(signalOrder)") }
             return
         }
-        try await Server(world: world, busAddress: busAddress, systemBus: systemBus).run()
+        try await Server(
+            world: world, busAddress: busAddress, systemBus: systemBus,
+            configuration: BlueZSimulator.Configuration(signalOrder: signalOrder ?? .inOrder)
+        ).run()
     }
 }

@@ -20,17 +20,23 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test func servesTheWorldAndTheControlServiceUntilSIGTERM() async throws {
+    /// Starts `ripple-bluez-sim` with `arguments`, its standard output and error piped.
+    private static func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe, errors: Pipe) {
         let process = Process()
         process.executableURL = SimulatorCommand.executable
-        process.arguments = [
-            "--world", SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/interop.json").path,
-        ]
+        process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        return (process, output, errors)
+    }
+
+    @Test func servesTheWorldAndTheControlServiceUntilSIGTERM() async throws {
+        let (process, output, _) = try Self.launch([
+            "--world", SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/interop.json").path,
+        ])
         defer { if process.isRunning { process.terminate() } }
 
         let line = Self.firstLine(of: output.fileHandleForReading)
@@ -77,5 +83,16 @@ import Testing
         #expect(
             rest.hasPrefix("notifications sent: 0 (0 over AcquireNotify sockets, 0 as PropertiesChanged signals)\n"))
         #expect(rest.contains("process CPU time: "))
+    }
+
+    @Test func servesInTheOrderItIsGiven() throws {
+        let (process, output, errors) = try Self.launch(["--order", "shuffled:3"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(Self.firstLine(of: output.fileHandleForReading).hasPrefix("DBUS_SYSTEM_BUS_ADDRESS="))
+        process.terminate()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(said.contains("signals in the order shuffled:3\n"), "\(said)")
     }
 }

@@ -153,3 +153,32 @@ enum SimulatorCommand {
         #expect(both.error.contains("--bus-address and --system-bus cannot be used together."))
     }
 }
+
+@Suite struct SignalOrderCommandTests {
+    @Test func theWorldFilesKeyChoosesTheOrderAndTheOptionOverridesIt() throws {
+        let world = try SimulatorCommand.temporaryFile("shuffled.yaml", "signalOrder: shuffled:42\n")
+        let fromFile = try SimulatorCommand.run(["--check", "--world", world])
+        #expect(fromFile.status == 0, "\(fromFile.error)")
+        #expect(fromFile.output.hasSuffix("\nsignal order: shuffled:42\n"))
+        let overridden = try SimulatorCommand.run(["--check", "--world", world, "--order", "shuffled:0x10"])
+        #expect(overridden.output.hasSuffix("\nsignal order: shuffled:16\n"))
+        let inOrder = try SimulatorCommand.run(["--check", "--world", world, "--order", "in-order"])
+        #expect(inOrder.output.hasSuffix("\nsignal order: in-order\n"))
+        let unnamed = try SimulatorCommand.run(["--check"])
+        #expect(!unnamed.output.contains("signal order"))
+    }
+
+    @Test func anOrderThatIsNoneIsRefused() throws {
+        let world = try SimulatorCommand.temporaryFile(
+            "sorted.yaml", "peripherals: []\nsignalOrder: sorted\n")
+        let file = try SimulatorCommand.run(["--check", "--world", world])
+        #expect(file.status == 2)
+        #expect(
+            file.error.contains(
+                #"  line 2: signalOrder: "sorted" is not an order: use in-order or shuffled:SEED (a 64-bit seed)"#),
+            "\(file.error)")
+        let option = try SimulatorCommand.run(["--check", "--order", "shuffled:-1"])
+        #expect(option.status == 64)
+        #expect(option.error.contains("--order shuffled:-1 is not an order"))
+    }
+}
