@@ -79,6 +79,8 @@ public struct Server {
             throw ExitCode(1)
         }
 
+        // Caught before the first line: a client may send SIGTERM as soon as it has read it.
+        let termination = TerminationSignal.Watch()
         Output.line("DBUS_SYSTEM_BUS_ADDRESS=\(address)")
         Output.error("serving org.bluez on \(address); scripting on \(SimulatorControlService.busName)")
         if configuration.signalOrder != .inOrder {
@@ -86,7 +88,7 @@ public struct Server {
         }
         WorldSummary.lines(world).forEach { Output.error("  " + $0) }
 
-        let signal = await TerminationSignal.wait()
+        let signal = await termination.first()
         Output.error("signal \(signal): stopping")
         await control.stop()
         await simulator.stop()

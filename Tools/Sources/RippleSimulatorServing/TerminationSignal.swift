@@ -8,20 +8,40 @@ import Glibc
 /// Waiting for SIGINT or SIGTERM, which end the simulator in order instead of killing it.
 public enum TerminationSignal {
     /// Stops SIGINT and SIGTERM from killing the process, then returns the first of them that arrives.
+    ///
+    /// - Returns: The signal's number.
     public static func wait() async -> Int32 {
-        let watched: [Int32] = [SIGINT, SIGTERM]
-        for number in watched { signal(number, SIG_IGN) }
-        let arrival = Arrival()
-        let queue = DispatchQueue(label: "ripple-bluez-sim.signals")
-        let sources = watched.map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { arrival.arrived(number) }
-            source.resume()
-            return source
+        await Watch().first()
+    }
+
+    /// SIGINT and SIGTERM caught from its creation on (they no longer kill the process), so that a signal
+    /// sent as soon as the process has said it is ready (its first line) is not lost.
+    public final class Watch {
+        private let arrival = Arrival()
+        private let sources: [any DispatchSourceSignal]
+
+        /// Starts catching SIGINT and SIGTERM.
+        public init() {
+            let watched: [Int32] = [SIGINT, SIGTERM]
+            for number in watched { signal(number, SIG_IGN) }
+            let arrival = arrival
+            let queue = DispatchQueue(label: "ripple-bluez-sim.signals")
+            sources = watched.map { number in
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { arrival.arrived(number) }
+                source.resume()
+                return source
+            }
         }
-        let number = await arrival.first()
-        sources.forEach { $0.cancel() }
-        return number
+
+        /// The first of the signals caught since ``init()``, once one has arrived.
+        ///
+        /// - Returns: The signal's number.
+        public func first() async -> Int32 {
+            let number = await arrival.first()
+            sources.forEach { $0.cancel() }
+            return number
+        }
     }
 
     /// The first signal that arrived, and the task waiting for it.
