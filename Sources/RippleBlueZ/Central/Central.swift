@@ -74,8 +74,13 @@ public final class Central: Sendable {
         core.stop()
     }
 
-    /// Stops following bluetoothd and closes the central's own connection. Streams under way end with
-    /// ``BluetoothError/Kind/bluetoothUnavailable``.
+    /// Stops following bluetoothd and closes the central's own connection, and ends every stream of the
+    /// central: discoveries, connection attempts, operations and notifications fail with
+    /// ``BluetoothError/Kind/bluetoothUnavailable``; ``state``, ``isScanning``, ``connectedPeripherals``,
+    /// ``connectingPeripherals`` and ``connectionEvents`` finish, after their last values (no peripheral left
+    /// connected or connecting).
+    ///
+    /// Subscribers of a closed central are released: no cancellable is needed to end what it fed.
     public func close() {
         core.stop()
     }
@@ -86,7 +91,7 @@ public final class Central: Sendable {
     /// The event loop the central delivers on.
     public var loop: EventLoop { core.loop }
 
-    /// The state now, then each change: a *state* stream (never fails, never finishes).
+    /// The state now, then each change: a *state* stream (never fails; finishes when the central closes).
     ///
     /// A new subscriber gets the state now first; a slow one gets the latest state, never a stale one.
     /// When a change is delivered, what it ends has ended (discovery stopped, links and listeners ended

@@ -166,6 +166,12 @@ final class CentralCore: Sendable {
             confined.value.treeSubscription = nil
             for cancellable in cancellables { cancellable.cancel() }
             failEverything(with: BluetoothError(.bluetoothUnavailable, "the central was closed"), final: true)
+            state.send(completion: .finished)
+            isScanning.send(completion: .finished)
+            connectedPeripherals.send(completion: .finished)
+            connectingPeripherals.send(completion: .finished)
+            connectionEvents.send(completion: .finished)
+            treeEvents.send(completion: .finished)
             if ownsConnection { connection.close() }
         }
     }

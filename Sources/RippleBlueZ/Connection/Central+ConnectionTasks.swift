@@ -38,7 +38,7 @@ extension CentralCore {
     /// Whether connection tasks are registered for the peripheral at `path`.
     func hasConnectionTasks(_ path: DBusObjectPath) -> Bool {
         guard let record = confined.value.connections[path] else { return false }
-        return confined.value.connectionTasks[record.peripheral.address.uppercased()]?.isEmpty == false
+        return confined.value.connectionTasks[record.address.uppercased()]?.isEmpty == false
     }
 
     /// Runs the connection tasks of the peripheral at `path`, its queue held for everyone else; their
@@ -48,7 +48,7 @@ extension CentralCore {
     /// - Returns: false when there was no task to run.
     func runConnectionTasks(_ path: DBusObjectPath) -> Bool {
         guard let central, let record = confined.value.connections[path] else { return false }
-        let address = record.peripheral.address
+        let address = record.address
         let tasks = confined.value.connectionTasks[address.uppercased()]?.map(\.task) ?? []
         guard !tasks.isEmpty else { return false }
         queueEvent(path, .hold(.connectionTasks))

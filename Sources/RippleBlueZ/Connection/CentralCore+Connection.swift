@@ -18,7 +18,7 @@ extension CentralCore {
         guard subscription.isLive else { return }
         let path = peripheral.path
         if confined.value.connections[path] == nil {
-            confined.value.connections[path] = ConnectionRecord(peripheral: peripheral)
+            confined.value.connections[path] = ConnectionRecord(address: peripheral.address)
         }
         confined.value.connectSubscribers[subscription.id] = subscription
         let resolved = deviceProperties(path)?["ServicesResolved"]?.boolean == true
@@ -46,7 +46,7 @@ extension CentralCore {
     func disconnect(_ peripheral: Peripheral, _ subscription: OperationSubscription<Void>) {
         let path = peripheral.path
         if confined.value.connections[path] == nil {
-            confined.value.connections[path] = ConnectionRecord(peripheral: peripheral)
+            confined.value.connections[path] = ConnectionRecord(address: peripheral.address)
         }
         connectionEvent(path, .disconnectRequested)
         let box = CancellableBox()
@@ -109,9 +109,10 @@ extension CentralCore {
         queueing events: inout [ConnectionStateMachine.Event]
     ) {
         guard let record = confined.value.connections[path] else { return }
-        let peripheral = self.peripheral(at: path) ?? record.peripheral
+        let peripheral = handle(path, address: record.address)
         switch action {
         case .announce(let announcement):
+            guard let peripheral else { break }
             connectionEvents.send(Self.event(announcement, of: peripheral))
         case .beginAttempt(let timeout):
             confined.value.connections[path]?.attemptTimeout = timeout
@@ -126,7 +127,7 @@ extension CentralCore {
             if holdingQueue { queueEvent(path, .release(.connectionTasks)) }
             pauseDiscovery(false)
         case .callConnect:
-            let call = callConnect(peripheral, timeout: record.attemptTimeout)
+            let call = callConnect(path, address: record.address, timeout: record.attemptTimeout)
             confined.value.connections[path]?.call = call
         case .armRetry(let delay):
             confined.value.connections[path]?.retry = loop.after(delay) { [weak self] in
@@ -148,7 +149,7 @@ extension CentralCore {
         case .succeed(let subscribers):
             for id in subscribers.sorted() {
                 guard let subscription = confined.value.connectSubscribers.removeValue(forKey: id) else { continue }
-                subscription.receive(peripheral)
+                if let peripheral { subscription.receive(peripheral) }
                 subscription.finish(.finished)
             }
         case .fail(let subscribers, let error):
@@ -161,7 +162,7 @@ extension CentralCore {
         case .endListeners(let error):
             failNotifications(under: path, with: error)
         case .rearmListeners:
-            rearmNotifications(under: path, peripheral: peripheral)
+            if let peripheral { rearmNotifications(under: path, peripheral: peripheral) }
         case .armReconnect(let delay):
             confined.value.connections[path]?.reconnect = loop.after(delay) { [weak self] in
                 self?.perform { [weak self] in self?.reconnectTimerFired(path) }
@@ -190,9 +191,8 @@ extension CentralCore {
     }
 
     /// `Device1.Connect()`, its answer to the machine.
-    private func callConnect(_ peripheral: Peripheral, timeout: Duration) -> AnyCancellable {
-        let path = peripheral.path
-        return connection.call(
+    private func callConnect(_ path: DBusObjectPath, address: String, timeout: Duration) -> AnyCancellable {
+        connection.call(
             destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Connect",
             timeout: timeout + .seconds(1)
         ).sink(
@@ -202,7 +202,7 @@ extension CentralCore {
                 let event: ConnectionStateMachine.Event =
                     error.remoteName == "org.bluez.Error.AlreadyConnected"
                     ? .connectAnswered
-                    : .connectFailed(BluetoothError(error, during: "connecting to \(peripheral.address)"))
+                    : .connectFailed(BluetoothError(error, during: "connecting to \(address)"))
                 self?.perform { [weak self] in self?.connectionEvent(path, event) }
             },
             receiveValue: { [weak self] _ in
@@ -284,13 +284,24 @@ extension CentralCore {
         }
     }
 
+    /// The handle of the device at `path` that events and lists name: the tree's, else one made from
+    /// `address` (the device may have left the tree); nil once the central is gone (its core is stopping).
+    ///
+    /// - Parameters:
+    ///   - path: the device's object path.
+    ///   - address: its address, as its connection record keeps it.
+    /// - Returns: the handle.
+    func handle(_ path: DBusObjectPath, address: String) -> Peripheral? {
+        peripheral(at: path) ?? central.map { Peripheral(central: $0, address: address, path: path) }
+    }
+
     /// Sends the connected and connecting lists when they changed.
     func publishConnectionLists() {
         let connections = confined.value.connections
         let connected = connections.filter { $0.value.machine.phase == .ready }.sorted { $0.key < $1.key }
-            .map(\.value.peripheral)
+            .compactMap { handle($0.key, address: $0.value.address) }
         let connecting = connections.filter { $0.value.machine.isAttempting }.sorted { $0.key < $1.key }
-            .map(\.value.peripheral)
+            .compactMap { handle($0.key, address: $0.value.address) }
         if connectedPeripherals.value != connected { connectedPeripherals.send(connected) }
         if connectingPeripherals.value != connecting { connectingPeripherals.send(connecting) }
     }

@@ -4,8 +4,9 @@ import Ripple
 /// actions left running (loop-confined, in ``CentralCore/Confined``).
 struct ConnectionRecord {
     var machine: ConnectionStateMachine
-    /// The handle the events name (kept: the device may leave bluetoothd's tree).
-    let peripheral: Peripheral
+    /// The peripheral's address, for the handles its events name (kept: the device may leave bluetoothd's
+    /// tree). Not a ``Peripheral``: a handle holds its central, which holds this record.
+    let address: String
     /// The time limit of the attempt under way (for its `Connect()` calls).
     var attemptTimeout: Duration = .seconds(30)
     /// The attempt's deadline timer.
@@ -21,9 +22,9 @@ struct ConnectionRecord {
     /// The timer before a reconnection.
     var reconnect: AnyCancellable?
 
-    init(peripheral: Peripheral) {
-        self.peripheral = peripheral
-        machine = ConnectionStateMachine(address: peripheral.address)
+    init(address: String) {
+        self.address = address
+        machine = ConnectionStateMachine(address: address)
     }
 
     /// Takes what the attempt left running, to be cancelled.

@@ -145,6 +145,41 @@ import Testing
                         name: "org.bluez.Reason.Unknown", message: "the central was closed")))
         await fixture.stop()
     }
+
+    @Test func closingTheCentralFinishesItsStateStreamsAndConnectionEventsAfterTheirLastValues() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        let peripheral = try await fixture.connect()
+        let central = fixture.central
+        let state = Collector(central.state.setFailureType(to: BluetoothError.self))
+        let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
+        let connected = Collector(central.connectedPeripherals.setFailureType(to: BluetoothError.self))
+        let connecting = Collector(central.connectingPeripherals.setFailureType(to: BluetoothError.self))
+        let events = Collector(central.connectionEvents.setFailureType(to: BluetoothError.self))
+        // A slow subscriber: the end waits for its demand, after the latest value.
+        let slowConnected = Collector(
+            central.connectedPeripherals.setFailureType(to: BluetoothError.self), demand: .none)
+        await connected.wait { $0.values == [[peripheral]] }
+        central.close()
+        await state.wait { $0.completion != nil }
+        await scanning.wait { $0.completion != nil }
+        await connected.wait { $0.completion != nil }
+        await connecting.wait { $0.completion != nil }
+        await events.wait { $0.completion != nil }
+        #expect(state.completion == .finished)
+        #expect(scanning.completion == .finished)
+        #expect(connected.values == [[peripheral], []])
+        #expect(connected.completion == .finished)
+        #expect(connecting.values == [[]])
+        #expect(connecting.completion == .finished)
+        #expect(events.values.map(\.name) == ["disconnected"])
+        #expect(events.completion == .finished)
+        #expect(slowConnected.values.isEmpty)
+        slowConnected.request(.max(5))
+        await slowConnected.wait { $0.completion != nil }
+        #expect(slowConnected.values == [[]])
+        #expect(slowConnected.completion == .finished)
+        await fixture.stop()
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ConnectedElsewhereTests {
