@@ -6,10 +6,17 @@ extension Subscriptions {
 }
 
 /// The subscription behind ``Subscriptions/empty``.
-internal final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+internal final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, Sendable
+{
     static let singleton = EmptySubscription()
 
     var description: String { "Empty" }
+
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {}
 

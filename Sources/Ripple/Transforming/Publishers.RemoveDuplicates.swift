@@ -75,6 +75,9 @@ extension Publishers.RemoveDuplicates {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline static var name: String { "RemoveDuplicates" }
+        @usableFromInline static var reflectsLast: Bool { true }
+        /// The previous value, as Combine's mirror shows it (`last`).
+        @usableFromInline var reflectedResult: Any? { previous.map(\.value) }
 
         @usableFromInline let predicate: (Output, Output) -> Bool
         @usableFromInline var previous: TransformingSlot<Output>?
@@ -105,6 +108,9 @@ extension Publishers.TryRemoveDuplicates {
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline static var name: String { "TryRemoveDuplicates" }
+        @usableFromInline static var reflectsLast: Bool { true }
+        /// The previous value, as Combine's mirror shows it (`last`).
+        @usableFromInline var reflectedResult: Any? { previous }
         @usableFromInline typealias Failure = any Error
 
         @usableFromInline var thrown: (any Error)?

@@ -48,8 +48,11 @@ internal protocol TransformingStep: TransformingLogic {
     static var name: String { get }
     /// Combine's subscription shape for the operator.
     static var shape: TransformingStepShape { get }
-    /// The running result that Combine's mirror shows (`tryScan`), or `nil` for none.
+    /// The running result that Combine's mirror shows (`tryScan`), or the previous value
+    /// (`removeDuplicates`, see ``reflectsLast``); `nil` for none.
     var reflectedResult: Any? { get }
+    /// Whether Combine's mirror of this filter-shaped operator has a `last` child (``reflectedResult``).
+    static var reflectsLast: Bool { get }
 
     /// Handles one upstream value: returns the value to deliver, or throws `.skip` or `.fail`.
     mutating func step(_ input: Input) throws(TransformingStepInterruption) -> Output
@@ -63,6 +66,10 @@ extension TransformingStep {
     /// No running result.
     @inlinable
     var reflectedResult: Any? { nil }
+
+    /// No `last` child.
+    @inlinable
+    static var reflectsLast: Bool { false }
 }
 
 /// The subscriber/subscription pair behind the ``TransformingStep`` operators.
@@ -113,6 +120,10 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
             ]
             return Mirror(self, children: children)
         case .filter:
+            if Step.reflectsLast {
+                let children: [Mirror.Child] = [("downstream", downstream), ("last", logic.reflectedResult as Any)]
+                return Mirror(self, children: children)
+            }
             return Mirror(self, children: ["downstream": downstream])
         case .coder:
             let state = lock.withLock { () -> (finished: Bool, upstream: (any Subscription)?) in

@@ -68,4 +68,22 @@ struct RemoveDuplicatesTests {
         upstream.send(completion: .failure(.oops))
         #expect(subscriber.events == [.subscription("TryRemoveDuplicates"), .value(2), .failure(.oops)])
     }
+
+    @Test func reflectsTheLastValueAsCombineDoes() {
+        let upstream = TransformingNamingPublisher<Int, Never>()
+        upstream.removeDuplicates().subscribe(TestSubscriber<Int, Never>())
+        upstream.subscribers[0].receive(subscription: TransformingRecordingSubscription())
+        func children() -> [String] {
+            upstream.subscribers[0].customMirror.children.map { "\($0.label ?? "")=\($0.value)" }
+        }
+        #expect(children().count == 2)
+        #expect(children().last == "last=nil")
+        _ = upstream.subscribers[0].receive(7)
+        #expect(children().last == "last=Optional(7)")
+        #expect(Subscriptions.empty is any CustomReflectable)
+        #expect((Subscriptions.empty as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+        #expect(
+            (Subscriptions.empty as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "Empty")
+    }
 }
