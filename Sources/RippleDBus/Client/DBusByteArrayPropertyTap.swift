@@ -111,21 +111,45 @@ struct DBusByteArrayPropertyTap {
     let interface: String
     let property: String
     let deliver: (DBusByteArrayPropertyChange) -> Void
+    /// The object path of the last signal taken, reused while the signals come from the same object.
+    let lastPath = PathCache()
+
+    /// A tap as the router keeps it: with the record of its sender's owner, compared per message.
+    struct Installed {
+        let tap: DBusByteArrayPropertyTap
+        let owner: SignalRouter.OwnerRecord
+    }
+
+    /// The last object path a tap read, as libdbus's bytes and as the path handed on (loop thread only).
+    final class PathCache: Sendable {
+        nonisolated(unsafe) private var characters: [CChar] = []
+        nonisolated(unsafe) private var path: DBusObjectPath?
+
+        /// The path whose characters are `raw`: the one of the last call when they are the same (no new
+        /// string, no validation), else a new one, remembered.
+        func path(_ raw: UnsafePointer<CChar>) -> DBusObjectPath {
+            if let path, strcmp(characters, raw) == 0 { return path }
+            // libdbus validated the path when it read the message.
+            let path = DBusObjectPath(unchecked: String(cString: raw))
+            characters = Array(UnsafeBufferPointer(start: raw, count: strlen(raw) + 1))
+            self.path = path
+            return path
+        }
+    }
 
     /// Hands `raw` to the first of `taps` it is for, if any: a `PropertiesChanged` of that tap's
-    /// interface, sent by its sender's current owner (`owner`), changing its property alone. Returns
-    /// whether a tap took it (then no other route sees it). Loop thread.
-    static func deliver(_ raw: OpaquePointer, to taps: [DBusByteArrayPropertyTap], owner: (String) -> String?) -> Bool {
+    /// interface, sent by its sender's current owner, changing its property alone. Returns whether a tap
+    /// took it (then no other route sees it). Loop thread.
+    static func deliver(_ raw: OpaquePointer, to taps: [Installed]) -> Bool {
         guard dbus_message_is_signal(raw, propertiesInterface, changedMember) != 0,
             let sender = dbus_message_get_sender(raw), let path = dbus_message_get_path(raw)
         else { return false }
-        for tap in taps {
-            guard let expected = owner(tap.sender), expected.withCString({ strcmp($0, sender) == 0 }),
+        for installed in taps {
+            let tap = installed.tap
+            guard let expected = installed.owner.ownerCString, strcmp(expected, sender) == 0,
                 let bytes = bytes(in: raw, interface: tap.interface, property: tap.property)
             else { continue }
-            // libdbus validated the path when it read the message.
-            tap.deliver(
-                DBusByteArrayPropertyChange(path: DBusObjectPath(unchecked: String(cString: path)), bytes: bytes))
+            tap.deliver(DBusByteArrayPropertyChange(path: tap.lastPath.path(path), bytes: bytes))
             return true
         }
         return false

@@ -28,7 +28,11 @@ final class SignalRouter: Sendable {
     /// The owner of one tracked well-known name.
     final class OwnerRecord: Sendable {
         /// The unique name owning it; nil while it has none.
-        nonisolated(unsafe) var owner: String?
+        nonisolated(unsafe) var owner: String? {
+            didSet { ownerCString = owner.map { Array($0.utf8CString) } }
+        }
+        /// ``owner`` as a NUL-terminated C string, for comparing a message's sender in place.
+        nonisolated(unsafe) private(set) var ownerCString: [CChar]?
         /// Whether `GetNameOwner` has answered.
         nonisolated(unsafe) var known = false
         /// How many routes and owner streams depend on this record.
@@ -40,8 +44,9 @@ final class SignalRouter: Sendable {
     }
 
     private nonisolated(unsafe) var routes: [Route] = []
-    /// Fast paths that take some signals before they are decoded (see ``DBusByteArrayPropertyTap``).
-    private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap] = []
+    /// Fast paths that take some signals before they are decoded (see ``DBusByteArrayPropertyTap``), each
+    /// with the owner record of its sender (held, not looked up by name, per message).
+    private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap.Installed] = []
     /// How many active routes use each rule (by its text): `AddMatch` on the first, `RemoveMatch` after the last.
     private nonisolated(unsafe) var ruleUsers: [String: Int] = [:]
     /// Tracked well-known names.
@@ -66,7 +71,6 @@ final class SignalRouter: Sendable {
             return
         }
         routes.append(route)
-        if let tap { taps.append(tap) }
         beginActivation()
         let addRule = { [self] in
             guard routes.contains(where: { $0.id == route.id }) else {
@@ -87,6 +91,11 @@ final class SignalRouter: Sendable {
         } else {
             addRule()
         }
+        // After `trackOwner`, which made the record of the tap's sender (kept while the route lives); not
+        // when the rule was refused at once and the route is gone already.
+        if let tap, let record = owners[tap.sender], routes.contains(where: { $0.id == route.id }) {
+            taps.append(DBusByteArrayPropertyTap.Installed(tap: tap, owner: record))
+        }
     }
 
     /// How many active routes use the rule with this text (0 once the bus no longer has it).
@@ -98,7 +107,7 @@ final class SignalRouter: Sendable {
     func remove(_ id: ObjectIdentifier, core: ConnectionCore, dropRule: Bool = true) {
         guard let index = routes.firstIndex(where: { $0.id == id }) else { return }
         let route = routes.remove(at: index)
-        taps.removeAll { $0.id == id }
+        taps.removeAll { $0.tap.id == id }
         if dropRule {
             releaseRule(route.rule, core: core)
         }
@@ -112,7 +121,7 @@ final class SignalRouter: Sendable {
 
     /// Offers an undecoded signal to the fast paths; returns whether one took it.
     func deliverToTaps(_ raw: OpaquePointer) -> Bool {
-        DBusByteArrayPropertyTap.deliver(raw, to: taps) { [self] name in owners[name]?.owner }
+        DBusByteArrayPropertyTap.deliver(raw, to: taps)
     }
 
     /// Hands `message` to every route whose rule it matches, in the order the routes were added.

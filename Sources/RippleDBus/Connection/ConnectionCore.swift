@@ -32,6 +32,9 @@ final class ConnectionCore: Sendable {
     private nonisolated(unsafe) var dispatching = false
     /// Whether a dispatch has been scheduled on the loop and not run yet.
     private nonisolated(unsafe) var dispatchScheduled = false
+    /// Whether libdbus is reading or writing for a ready watch (``handle(_:flags:)``), which dispatches
+    /// what it read right after.
+    private nonisolated(unsafe) var handlingWatch = false
     /// Why the connection closed, once it has.
     private nonisolated(unsafe) var closeReason: DBusCloseReason?
 
@@ -196,7 +199,9 @@ final class ConnectionCore: Sendable {
     private func handle(_ record: WatchRecord, flags: UInt32) {
         // A stopped record is a watch libdbus disabled, removed or freed: its readiness is stale.
         guard connection != nil, record.isWatching, let watch = record.watch else { return }
+        handlingWatch = true
         dbus_watch_handle(watch, flags)
+        handlingWatch = false
         dispatch()
     }
 
@@ -231,6 +236,15 @@ final class ConnectionCore: Sendable {
     }
 
     // MARK: Dispatching
+
+    /// libdbus has messages to dispatch (its dispatch-status callback): they are dispatched soon, from the
+    /// loop; at once after the read that brought them, when that read is the reason. (Scheduling from the
+    /// loop thread wakes the loop through its event descriptor: two system calls and one more turn of the
+    /// loop per read, which on a stream of notifications is a large share of each one's cost.)
+    func dispatchStatusChanged() {
+        guard !handlingWatch else { return }
+        scheduleDispatch()
+    }
 
     /// Makes sure queued messages get dispatched: soon, from the loop, not from inside the caller.
     func scheduleDispatch() {

@@ -57,7 +57,7 @@ let releaseTimeoutRecordCallback: DBusFreeFunction = { data in
 
 let dispatchStatusCallback: DBusDispatchStatusFunction = { _, status, data in
     guard status == DBUS_DISPATCH_DATA_REMAINS, let core = core(data) else { return }
-    core.scheduleDispatch()
+    core.dispatchStatusChanged()
 }
 
 let wakeupMainCallback: DBusWakeupMainFunction = { data in
