@@ -8,6 +8,8 @@
 //                           OperationQueue, URLSession), beside Ripple so that Ripple needs no Foundation
 //   RippleLoop            — the libuv event loop as a scheduler
 //   RippleDBus            — D-Bus through libdbus on RippleLoop
+//   RippleBluetooth       — the Bluetooth vocabulary client and simulator share (UUIDs, addresses,
+//                           characteristic properties, BlueZ's names, hex); depends on nothing
 //   RippleBlueZ           — the BLE central on BlueZ's D-Bus API
 //   RippleBlueZSimulator  — a simulated bluetoothd on a private bus (stands on RippleDBus, never on RippleBlueZ)
 //
@@ -29,6 +31,7 @@ let package = Package(
         .library(name: "RippleFoundation", targets: ["RippleFoundation"]),
         .library(name: "RippleLoop", targets: ["RippleLoop"]),
         .library(name: "RippleDBus", targets: ["RippleDBus"]),
+        .library(name: "RippleBluetooth", targets: ["RippleBluetooth"]),
         .library(name: "RippleBlueZ", targets: ["RippleBlueZ"]),
         .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
     ],
@@ -64,13 +67,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "RippleBluetooth",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "RippleBlueZ",
-            dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
+            dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "RippleBlueZSimulator",
-            dependencies: ["Ripple", "RippleLoop", "RippleDBus"],
+            dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -94,13 +101,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RippleBluetoothTests",
+            dependencies: ["RippleBluetooth"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RippleBlueZTests",
-            dependencies: ["RippleBlueZ", "RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple"],
+            dependencies: [
+                "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RippleBlueZSimulatorTests",
-            dependencies: ["RippleBlueZSimulator", "RippleDBus", "RippleLoop", "Ripple"],
+            dependencies: ["RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -18,8 +18,8 @@ import Glibc
 #endif
 
 let notificationCount = 100_000
-let peripheralAddress: DeviceAddress = "C0:FF:EE:00:00:10"
-let streamUUID = AttributeUUID("52495054-0000-4000-8000-0000000000b1")
+let peripheralAddress: BluetoothAddress = "C0:FF:EE:00:00:10"
+let streamUUID = BluetoothUUID("52495054-0000-4000-8000-0000000000b1")
 let devicePath = "/org/bluez/hci0/dev_C0_FF_EE_00_00_10"
 
 /// Stops the run with a message.

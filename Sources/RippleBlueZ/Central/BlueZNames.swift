@@ -1,21 +1,21 @@
 import RippleDBus
 
-/// bluetoothd's bus name and interface names (BlueZ's `doc/org.bluez.*.rst`).
+/// bluetoothd's bus name and interface names, as the central uses them (``BlueZInterface`` has them all).
 enum BlueZ {
-    static let service = "org.bluez"
-    static let adapter = "org.bluez.Adapter1"
-    static let device = "org.bluez.Device1"
-    static let gattService = "org.bluez.GattService1"
-    static let characteristic = "org.bluez.GattCharacteristic1"
-    static let descriptor = "org.bluez.GattDescriptor1"
-    static let properties = "org.freedesktop.DBus.Properties"
-    static let agentManager = "org.bluez.AgentManager1"
-    static let agent = "org.bluez.Agent1"
+    static let service = BlueZInterface.serviceName
+    static let adapter = BlueZInterface.adapter
+    static let device = BlueZInterface.device
+    static let gattService = BlueZInterface.gattService
+    static let characteristic = BlueZInterface.gattCharacteristic
+    static let descriptor = BlueZInterface.gattDescriptor
+    static let properties = BlueZInterface.properties
+    static let agentManager = BlueZInterface.agentManager
+    static let agent = BlueZInterface.agent
     /// `/org/bluez`, where the agent manager is.
     static let root = DBusObjectPath.bluezRoot
 }
 
 extension DBusObjectPath {
     /// `/org/bluez`.
-    static let bluezRoot: DBusObjectPath = (try? DBusObjectPath("/org/bluez")) ?? DBusObjectPath.root
+    static let bluezRoot: DBusObjectPath = (try? DBusObjectPath(BlueZInterface.rootPath)) ?? DBusObjectPath.root
 }

@@ -67,10 +67,7 @@ public struct PnPID: Readable, Writable, Sendable, Hashable, CustomStringConvert
 
     /// "vendor 0x004C, product 0x0001, version 0x0142".
     public var description: String {
-        func hex(_ value: UInt16) -> String {
-            let digits = String(value, radix: 16, uppercase: true)
-            return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
-        }
+        func hex(_ value: UInt16) -> String { "0x" + Hex.digits(of: UInt64(value), count: 4, uppercase: true) }
         return "vendor \(hex(vendorID)), product \(hex(productID)), version \(hex(productVersion))"
     }
 }

@@ -30,28 +30,28 @@ extension BluetoothError {
     private init(remote name: String, _ message: String, during operation: String) {
         let kind: Kind
         switch name {
-        case "org.bluez.Error.NotReady": kind = .poweredOff
-        case "org.bluez.Error.NotConnected": kind = .notConnected
-        case "org.bluez.Error.NotPermitted": kind = .notPermitted
-        case "org.bluez.Error.NotAuthorized", "org.bluez.Error.AuthenticationFailed",
-            "org.bluez.Error.AuthenticationRejected", "org.bluez.Error.AuthenticationCanceled":
+        case BlueZErrorName.notReady: kind = .poweredOff
+        case BlueZErrorName.notConnected: kind = .notConnected
+        case BlueZErrorName.notPermitted: kind = .notPermitted
+        case BlueZErrorName.notAuthorized, BlueZErrorName.authenticationFailed,
+            BlueZErrorName.authenticationRejected, BlueZErrorName.authenticationCanceled:
             kind = .notAuthorized
-        case "org.bluez.Error.NotSupported", "org.bluez.Error.NotAvailable": kind = .notSupported
-        case "org.bluez.Error.InProgress": kind = .inProgress
-        case "org.bluez.Error.InvalidArguments", "org.bluez.Error.InvalidOffset", "org.bluez.Error.InvalidValueLength":
+        case BlueZErrorName.notSupported, BlueZErrorName.notAvailable: kind = .notSupported
+        case BlueZErrorName.inProgress: kind = .inProgress
+        case BlueZErrorName.invalidArguments, BlueZErrorName.invalidOffset, BlueZErrorName.invalidValueLength:
             kind = .invalidArgument
-        case "org.bluez.Error.DoesNotExist": kind = .peripheralNotFound
-        case "org.bluez.Error.Failed": kind = Self.kind(ofFailure: message)
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+        case BlueZErrorName.doesNotExist: kind = .peripheralNotFound
+        case BlueZErrorName.failed: kind = Self.kind(ofFailure: message)
+        case BlueZErrorName.serviceUnknown, BlueZErrorName.nameHasNoOwner:
             kind = .bluetoothUnavailable
-        case "org.freedesktop.DBus.Error.AccessDenied": kind = .notAuthorizedOnBus
-        case "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod":
+        case BlueZErrorName.accessDenied: kind = .notAuthorizedOnBus
+        case BlueZErrorName.unknownObject, BlueZErrorName.unknownMethod:
             kind = .notConnected
-        case "org.freedesktop.DBus.Error.NoReply" where message.lowercased().contains("disconnected"):
+        case BlueZErrorName.noReply where message.lowercased().contains("disconnected"):
             // bluetoothd left the bus (it stopped or crashed) with the call unanswered.
             kind = .bluetoothUnavailable
-        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout",
-            "org.freedesktop.DBus.Error.TimedOut":
+        case BlueZErrorName.noReply, BlueZErrorName.timeout,
+            BlueZErrorName.timedOut:
             kind = .timeout
         default: kind = .failed
         }
@@ -63,8 +63,11 @@ extension BluetoothError {
         let lowered = message.lowercased()
         if lowered == "not connected" || lowered.hasPrefix("disconnected") { return .notConnected }
         let attPrefix = "operation failed with att error: 0x"
-        if lowered.hasPrefix(attPrefix), let code = UInt8(lowered.dropFirst(attPrefix.count).prefix(2), radix: 16) {
-            return .attError(code)
+        if lowered.hasPrefix(attPrefix),
+            let code = try? Hex.bytes(String(lowered.dropFirst(attPrefix.count).prefix(2))),
+            code.count == 1
+        {
+            return .attError(code[0])
         }
         if lowered.hasPrefix("le-connection-") || lowered.hasPrefix("br-connection-")
             || lowered.contains("page timeout")

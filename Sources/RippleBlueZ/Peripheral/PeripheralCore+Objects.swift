@@ -90,7 +90,7 @@ extension PeripheralCore {
             DBusProperty(name: "UUID", initialValue: .string(characteristic.reference.uuid.uuidString)),
             DBusProperty(name: "Service", initialValue: .objectPath(service)),
             DBusProperty(
-                name: "Flags", initialValue: .array(.string, characteristic.properties.bluezFlags.map(DBusValue.string))
+                name: "Flags", initialValue: .array(.string, characteristic.properties.bluezNames.map(DBusValue.string))
             ),
             // Sent by hand (see ``ServedCharacteristic/notify(_:)``): the same bytes twice are two notifications.
             DBusProperty(name: "Value", initialValue: .bytes(characteristic.value), changeEmission: .none),

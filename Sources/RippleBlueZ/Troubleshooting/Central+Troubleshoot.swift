@@ -78,8 +78,8 @@ extension Central {
     /// the last four hex digits); nil for another vendor's ID.
     static func bluezVersion(fromModalias modalias: String) -> String? {
         guard modalias.lowercased().hasPrefix("usb:v1d6bp0246d"), let digits = modalias.split(separator: "d").last,
-            digits.count == 4, let value = UInt16(digits, radix: 16)
+            digits.count == 4, let bytes = try? Hex.bytes(String(digits)), bytes.count == 2
         else { return nil }
-        return "\(value >> 8).\(value & 0xFF)"
+        return "\(bytes[0]).\(bytes[1])"
     }
 }

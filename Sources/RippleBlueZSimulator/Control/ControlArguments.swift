@@ -3,17 +3,17 @@ import RippleDBus
 /// Reading the arguments of `org.ripple.BlueZSimulator1` calls into the simulator's values; what cannot be
 /// read becomes the interface's InvalidArguments error, saying what was wrong.
 enum ControlArguments {
-    static func address(_ value: DBusValue?) throws(DBusError) -> DeviceAddress {
+    static func address(_ value: DBusValue?) throws(DBusError) -> BluetoothAddress {
         let text = value?.string ?? ""
-        let address = DeviceAddress(text)
-        guard address.isValid else { throw invalid("\"\(text)\" is not a device address (XX:XX:XX:XX:XX:XX)") }
+        guard let address = try? BluetoothAddress(text) else {
+            throw invalid("\"\(text)\" is not a device address (XX:XX:XX:XX:XX:XX)")
+        }
         return address
     }
 
-    static func uuid(_ value: DBusValue?) throws(DBusError) -> AttributeUUID {
+    static func uuid(_ value: DBusValue?) throws(DBusError) -> BluetoothUUID {
         let text = value?.string ?? ""
-        let uuid = AttributeUUID(text)
-        guard uuid.isValid else { throw invalid("\"\(text)\" is not a UUID") }
+        guard let uuid = try? BluetoothUUID(text) else { throw invalid("\"\(text)\" is not a UUID") }
         return uuid
     }
 
@@ -108,7 +108,7 @@ enum ControlArguments {
             return BlueZError.attError(code)
         }
         let given = options["error"]?.unwrappingVariants.string ?? "Failed"
-        let name = given.hasPrefix("org.") ? given : BlueZError.namePrefix + given
+        let name = given.hasPrefix("org.") ? given : BlueZErrorName.prefix + given
         guard name.split(separator: ".").count >= 3, !name.hasSuffix(".") else {
             throw invalid("\"\(given)\" is not an error name")
         }

@@ -8,7 +8,7 @@ import RippleLoop
 /// ObjectManager must show nothing but bluetoothd's tree.
 ///
 /// Methods of `org.ripple.BlueZSimulator1` (addresses `"XX:XX:XX:XX:XX:XX"`, UUIDs in any form
-/// ``AttributeUUID`` reads):
+/// ``BluetoothUUID`` reads):
 /// - `Disconnect(s address, s reason)`: the peripheral drops the link; `reason` is `remote` (also for
 ///   `""`), `timeout`, `local`, `unknown`, `authentication`, `suspend`, or `org.bluez.Reason.*`.
 /// - `SetInRange(s address, b inRange)`, `SetPowered(s adapter, b powered)`.

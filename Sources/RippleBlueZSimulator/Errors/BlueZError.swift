@@ -26,12 +26,9 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The error as a D-Bus method-call failure.
     var dbusError: DBusError { .remote(name: name, message: message) }
 
-    /// The prefix of bluetoothd's error names.
-    public static let namePrefix = "org.bluez.Error."
-
     /// `org.bluez.Error.Failed` with `message` (bluetoothd's catch-all, e.g. "Not connected").
     public static func failed(_ message: String) -> BlueZError {
-        BlueZError(name: namePrefix + "Failed", message: message)
+        BlueZError(name: BlueZErrorName.failed, message: message)
     }
 
     /// `org.bluez.Error.InvalidArguments` "Invalid arguments in method call".
@@ -39,61 +36,61 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `org.bluez.Error.InvalidArguments` with `message` ("Invalid offset", "Invalid Length", …).
     public static func invalidArguments(_ message: String) -> BlueZError {
-        BlueZError(name: namePrefix + "InvalidArguments", message: message)
+        BlueZError(name: BlueZErrorName.invalidArguments, message: message)
     }
 
     /// `org.bluez.Error.InProgress` "In Progress": another operation of the kind is outstanding.
-    public static let inProgress = BlueZError(name: namePrefix + "InProgress", message: "In Progress")
+    public static let inProgress = BlueZError(name: BlueZErrorName.inProgress, message: "In Progress")
 
     /// `org.bluez.Error.InProgress` "Operation already in progress" (bluetoothd's "busy").
-    public static let busy = BlueZError(name: namePrefix + "InProgress", message: "Operation already in progress")
+    public static let busy = BlueZError(name: BlueZErrorName.inProgress, message: "Operation already in progress")
 
     /// `org.bluez.Error.AlreadyExists` "Already Exists".
-    public static let alreadyExists = BlueZError(name: namePrefix + "AlreadyExists", message: "Already Exists")
+    public static let alreadyExists = BlueZError(name: BlueZErrorName.alreadyExists, message: "Already Exists")
 
     /// `org.bluez.Error.NotSupported` "Operation is not supported".
     public static let notSupported = BlueZError(
-        name: namePrefix + "NotSupported", message: "Operation is not supported")
+        name: BlueZErrorName.notSupported, message: "Operation is not supported")
 
     /// `org.bluez.Error.NotConnected` "Not Connected".
-    public static let notConnected = BlueZError(name: namePrefix + "NotConnected", message: "Not Connected")
+    public static let notConnected = BlueZError(name: BlueZErrorName.notConnected, message: "Not Connected")
 
     /// `org.bluez.Error.AlreadyConnected` "Already Connected".
-    public static let alreadyConnected = BlueZError(name: namePrefix + "AlreadyConnected", message: "Already Connected")
+    public static let alreadyConnected = BlueZError(name: BlueZErrorName.alreadyConnected, message: "Already Connected")
 
     /// `org.bluez.Error.NotAvailable` "Operation currently not available".
     public static let notAvailable = BlueZError(
-        name: namePrefix + "NotAvailable", message: "Operation currently not available")
+        name: BlueZErrorName.notAvailable, message: "Operation currently not available")
 
     /// `org.bluez.Error.DoesNotExist` "Does Not Exist".
-    public static let doesNotExist = BlueZError(name: namePrefix + "DoesNotExist", message: "Does Not Exist")
+    public static let doesNotExist = BlueZError(name: BlueZErrorName.doesNotExist, message: "Does Not Exist")
 
     /// `org.bluez.Error.NotAuthorized` "Operation Not Authorized".
     public static let notAuthorized = BlueZError(
-        name: namePrefix + "NotAuthorized", message: "Operation Not Authorized")
+        name: BlueZErrorName.notAuthorized, message: "Operation Not Authorized")
 
     /// `org.bluez.Error.NotPermitted` with `message` ("Read not permitted", "Write not permitted", …).
     public static func notPermitted(_ message: String) -> BlueZError {
-        BlueZError(name: namePrefix + "NotPermitted", message: message)
+        BlueZError(name: BlueZErrorName.notPermitted, message: message)
     }
 
     /// `org.bluez.Error.NotReady` "Resource Not Ready" (e.g. the adapter is powered off).
-    public static let notReady = BlueZError(name: namePrefix + "NotReady", message: "Resource Not Ready")
+    public static let notReady = BlueZError(name: BlueZErrorName.notReady, message: "Resource Not Ready")
 
     /// `org.bluez.Error.NoSuchAdapter` "No such adapter".
-    public static let noSuchAdapter = BlueZError(name: namePrefix + "NoSuchAdapter", message: "No such adapter")
+    public static let noSuchAdapter = BlueZError(name: BlueZErrorName.noSuchAdapter, message: "No such adapter")
 
     /// `org.bluez.Error.AgentNotAvailable` "Agent Not Available".
     public static let agentNotAvailable = BlueZError(
-        name: namePrefix + "AgentNotAvailable", message: "Agent Not Available")
+        name: BlueZErrorName.agentNotAvailable, message: "Agent Not Available")
 
     /// `org.bluez.Error.AuthenticationRejected` "Authentication Rejected".
     public static let authenticationRejected = BlueZError(
-        name: namePrefix + "AuthenticationRejected", message: "Authentication Rejected")
+        name: BlueZErrorName.authenticationRejected, message: "Authentication Rejected")
 
     /// `org.bluez.Error.AuthenticationFailed` "Authentication Failed".
     public static let authenticationFailed = BlueZError(
-        name: namePrefix + "AuthenticationFailed", message: "Authentication Failed")
+        name: BlueZErrorName.authenticationFailed, message: "Authentication Failed")
 
     /// What bluetoothd answers a GATT operation that the peripheral failed with the ATT error `code`:
     /// `0x02`/`0x03` → NotPermitted "Read/Write not permitted"; `0x05`/`0x0F`/`0x0C` → NotPermitted
@@ -111,8 +108,7 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
         case 0x06: return notSupported
         case 0x00: return failed("Operation failed")
         default:
-            let hex = String(code, radix: 16)
-            return failed("Operation failed with ATT error: 0x" + (hex.count < 2 ? "0" + hex : hex))
+            return failed("Operation failed with ATT error: 0x" + Hex.digits(of: code, uppercase: false))
         }
     }
 }

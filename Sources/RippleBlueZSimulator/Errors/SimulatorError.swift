@@ -6,11 +6,11 @@ public enum SimulatorError: Error, Sendable, Equatable, CustomStringConvertible 
     /// or address, two adapters of one name, an unknown adapter, …
     case invalidWorld(String)
     /// No peripheral with this address is in the world.
-    case unknownPeripheral(DeviceAddress)
+    case unknownPeripheral(BluetoothAddress)
     /// The peripheral has no characteristic (or descriptor) of this UUID.
-    case unknownAttribute(AttributeUUID)
+    case unknownAttribute(BluetoothUUID)
     /// The operation needs the peripheral connected, and it is not.
-    case notConnected(DeviceAddress)
+    case notConnected(BluetoothAddress)
     /// The simulator is not running (never started, or stopped).
     case notRunning
     /// The bus failed: the private daemon could not start, the connection broke, or `org.bluez` is owned by

@@ -8,21 +8,21 @@ public enum SimulatedOperation: Sendable, Hashable {
     /// `Device1.Pair`.
     case pair
     /// `GattCharacteristic1.ReadValue` of the characteristic.
-    case read(AttributeUUID)
+    case read(BluetoothUUID)
     /// `GattCharacteristic1.WriteValue` of the characteristic.
-    case write(AttributeUUID)
+    case write(BluetoothUUID)
     /// `GattCharacteristic1.StartNotify` of the characteristic.
-    case startNotify(AttributeUUID)
+    case startNotify(BluetoothUUID)
     /// `GattCharacteristic1.StopNotify` of the characteristic.
-    case stopNotify(AttributeUUID)
+    case stopNotify(BluetoothUUID)
     /// `GattCharacteristic1.AcquireNotify` of the characteristic.
-    case acquireNotify(AttributeUUID)
+    case acquireNotify(BluetoothUUID)
     /// `GattCharacteristic1.AcquireWrite` of the characteristic.
-    case acquireWrite(AttributeUUID)
+    case acquireWrite(BluetoothUUID)
     /// `GattDescriptor1.ReadValue` of the descriptor.
-    case readDescriptor(AttributeUUID)
+    case readDescriptor(BluetoothUUID)
     /// `GattDescriptor1.WriteValue` of the descriptor.
-    case writeDescriptor(AttributeUUID)
+    case writeDescriptor(BluetoothUUID)
 }
 
 /// What a peripheral (or bluetoothd) does instead of answering an operation normally.

@@ -42,8 +42,8 @@ final class GATTCharacteristicNode: Sendable {
         self.isBatteryLevel = description.uuid == .batteryLevel
     }
 
-    var uuid: AttributeUUID { description.uuid }
-    var flags: CharacteristicFlags { description.flags }
+    var uuid: BluetoothUUID { description.uuid }
+    var flags: CharacteristicProperties { description.flags }
     var valueHandle: UInt16 { declarationHandle &+ 1 }
     var link: PeripheralLink? { server?.link }
     var notificationsEnabled: Bool { !sessions.isEmpty || notifySocket != nil }

@@ -22,7 +22,7 @@ final class GATTDescriptorNode: Sendable {
         self.value = description.value
     }
 
-    var uuid: AttributeUUID { description.uuid }
+    var uuid: BluetoothUUID { description.uuid }
     var isConfiguration: Bool { uuid == GATTInterface.cccd }
 
     func export(at path: DBusObjectPath, characteristic: DBusObjectPath, link: PeripheralLink) throws(DBusError) {

@@ -28,18 +28,17 @@ struct GATTOptions: Sendable {
 
 /// bluetoothd's GATT interface names.
 enum GATTInterface {
-    static let service = "org.bluez.GattService1"
-    static let characteristic = "org.bluez.GattCharacteristic1"
-    static let descriptor = "org.bluez.GattDescriptor1"
-    static let properties = "org.freedesktop.DBus.Properties"
+    static let service = BlueZInterface.gattService
+    static let characteristic = BlueZInterface.gattCharacteristic
+    static let descriptor = BlueZInterface.gattDescriptor
+    static let properties = BlueZInterface.properties
     /// The Client Characteristic Configuration descriptor.
-    static let cccd = AttributeUUID(0x2902)
+    static let cccd = BluetoothUUID(0x2902)
 }
 
 /// A four-digit lower-case hexadecimal handle, as bluetoothd's paths end (`char000b`).
 func handleComponent(_ prefix: String, _ handle: UInt16) -> String {
-    let hex = String(handle, radix: 16)
-    return prefix + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+    prefix + Hex.digits(of: UInt64(handle), count: 4, uppercase: false)
 }
 
 /// Emits `PropertiesChanged` for `Value` of `interface` on `object` with `value`, whether or not it

@@ -43,26 +43,22 @@ final class GATTServer: PeripheralGATT {
     /// Services that bluetoothd's internal profiles claim, and so never exports as `GattService1`
     /// objects (they still count in the device's `UUIDs`): Generic Access (0x1800), HID (0x1812, the
     /// HoG input plugin) and Scan Parameters (0x1813).
-    static let claimedByBluetoothd: Set<AttributeUUID> = [
-        AttributeUUID(0x1800), AttributeUUID(0x1812), AttributeUUID(0x1813),
+    static let claimedByBluetoothd: Set<BluetoothUUID> = [
+        BluetoothUUID(0x1800), BluetoothUUID(0x1812), BluetoothUUID(0x1813),
     ]
 
     /// The database of `services`, with handles assigned.
     ///
-    /// Throws ``SimulatorError/invalidWorld(_:)`` for a malformed UUID, an unusable notification source,
+    /// Throws ``SimulatorError/invalidWorld(_:)`` for an unusable notification source,
     /// or more attributes than handles.
     init(services: [SimulatedService]) throws(SimulatorError) {
         var handle = 1
         var built: [ServiceNode] = []
         for service in services {
-            guard service.uuid.isValid else { throw .invalidWorld("the service UUID \"\(service.uuid)\" is malformed") }
             let serviceHandle = handle
             handle += 1
             var characteristics: [GATTCharacteristicNode] = []
             for characteristic in service.characteristics {
-                guard characteristic.uuid.isValid else {
-                    throw .invalidWorld("the characteristic UUID \"\(characteristic.uuid)\" is malformed")
-                }
                 if let problem = characteristic.notificationSource?.problem {
                     throw .invalidWorld("\(problem) (characteristic \(characteristic.uuid))")
                 }
@@ -75,9 +71,6 @@ final class GATTServer: PeripheralGATT {
                 }
                 var descriptors: [GATTDescriptorNode] = []
                 for descriptor in descriptions {
-                    guard descriptor.uuid.isValid else {
-                        throw .invalidWorld("the descriptor UUID \"\(descriptor.uuid)\" is malformed")
-                    }
                     descriptors.append(GATTDescriptorNode(descriptor, handle: UInt16(clamping: handle)))
                     handle += 1
                 }
@@ -143,7 +136,7 @@ final class GATTServer: PeripheralGATT {
         }
     }
 
-    var serviceUUIDs: [AttributeUUID] {
+    var serviceUUIDs: [BluetoothUUID] {
         services.filter(\.description.isPrimary).map(\.description.uuid)
     }
 
@@ -229,7 +222,7 @@ final class GATTServer: PeripheralGATT {
     }
 
     var batteryLevel: UInt8? {
-        let levels = services.lazy.filter { $0.description.uuid == .batteryService }.flatMap(\.characteristics)
+        let levels = services.lazy.filter { $0.description.uuid == .battery }.flatMap(\.characteristics)
         guard
             let level = levels.first(where: {
                 $0.uuid == .batteryLevel && $0.flags.contains(.read) && $0.flags.canNotify
@@ -246,14 +239,14 @@ final class GATTServer: PeripheralGATT {
         batteryLevelNotified(percentage)
     }
 
-    func notify(_ characteristic: AttributeUUID, value: [UInt8]) throws(SimulatorError) {
+    func notify(_ characteristic: BluetoothUUID, value: [UInt8]) throws(SimulatorError) {
         guard let node = characteristics.first(where: { $0.uuid == characteristic }) else {
             throw .unknownAttribute(characteristic)
         }
         node.notify(value)
     }
 
-    func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
+    func whenNotifying(_ characteristic: BluetoothUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
     {
         guard let node = characteristics.first(where: { $0.uuid == characteristic }) else {
             throw .unknownAttribute(characteristic)
@@ -265,7 +258,7 @@ final class GATTServer: PeripheralGATT {
         for characteristic in characteristics { characteristic.endSession(of: uniqueName) }
     }
 
-    func value(of attribute: AttributeUUID) -> [UInt8]? {
+    func value(of attribute: BluetoothUUID) -> [UInt8]? {
         for characteristic in characteristics {
             if characteristic.uuid == attribute { return characteristic.value }
             if let descriptor = characteristic.descriptors.first(where: { $0.uuid == attribute }) {

@@ -11,9 +11,9 @@ struct AdvertisementData: Sendable, Hashable {
     /// "peripheral" (connectable) or "broadcast".
     var type: String
     var localName: String?
-    var serviceUUIDs: [AttributeUUID] = []
+    var serviceUUIDs: [BluetoothUUID] = []
     var manufacturerData: [UInt16: [UInt8]] = [:]
-    var serviceData: [AttributeUUID: [UInt8]] = [:]
+    var serviceData: [BluetoothUUID: [UInt8]] = [:]
     var appearance: UInt16?
     var includes: [String] = []
     var txPower: Int16?
@@ -35,8 +35,8 @@ struct AdvertisementData: Sendable, Hashable {
         if let uuids = values["ServiceUUIDs"] {
             guard let elements = uuids.arrayElements else { throw failure }
             for element in elements {
-                guard let text = element.string, AttributeUUID(text).isValid else { throw failure }
-                serviceUUIDs.append(AttributeUUID(text))
+                guard let text = element.string, let uuid = try? BluetoothUUID(text) else { throw failure }
+                serviceUUIDs.append(uuid)
             }
         }
         if let data = values["ManufacturerData"] {
@@ -51,10 +51,10 @@ struct AdvertisementData: Sendable, Hashable {
         if let data = values["ServiceData"] {
             guard let entries = data.dictionaryEntries else { throw failure }
             for entry in entries {
-                guard let text = entry.key.string, AttributeUUID(text).isValid,
+                guard let text = entry.key.string, let uuid = try? BluetoothUUID(text),
                     let bytes = entry.value.unwrappingVariants.bytes
                 else { throw failure }
-                serviceData[AttributeUUID(text)] = bytes
+                serviceData[uuid] = bytes
             }
         }
         if let value = values["Appearance"] {
@@ -82,12 +82,12 @@ struct AdvertisementData: Sendable, Hashable {
     /// data).
     var encodedLength: Int {
         var length = type == "peripheral" ? 3 : 0
-        let short = serviceUUIDs.filter { $0.shortValue != nil }.count
+        let short = serviceUUIDs.filter { $0.shortForm != nil }.count
         let long = serviceUUIDs.count - short
         if short > 0 { length += 2 + 2 * short }
         if long > 0 { length += 2 + 16 * long }
         for bytes in manufacturerData.values { length += 4 + bytes.count }
-        for (uuid, bytes) in serviceData { length += 2 + (uuid.shortValue != nil ? 2 : 16) + bytes.count }
+        for (uuid, bytes) in serviceData { length += 2 + (uuid.shortForm != nil ? 2 : 16) + bytes.count }
         if let localName { length += 2 + localName.utf8.count }
         if appearance != nil || includes.contains("appearance") { length += 4 }
         if txPower != nil || includes.contains("tx-power") { length += 3 }

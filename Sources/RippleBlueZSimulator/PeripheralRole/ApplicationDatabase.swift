@@ -7,15 +7,15 @@ struct ApplicationDatabase: Sendable {
     /// A descriptor of the application.
     struct Descriptor: Sendable {
         let path: DBusObjectPath
-        let uuid: AttributeUUID
+        let uuid: BluetoothUUID
         let flags: [String]
     }
 
     /// A characteristic of the application.
     struct Characteristic: Sendable {
         let path: DBusObjectPath
-        let uuid: AttributeUUID
-        let flags: CharacteristicFlags
+        let uuid: BluetoothUUID
+        let flags: CharacteristicProperties
         /// Whether the application offers `AcquireNotify` (it has a `NotifyAcquired` property).
         let acquiresNotify: Bool
         let descriptors: [Descriptor]
@@ -24,7 +24,7 @@ struct ApplicationDatabase: Sendable {
     /// A service of the application.
     struct Service: Sendable {
         let path: DBusObjectPath
-        let uuid: AttributeUUID
+        let uuid: BluetoothUUID
         let isPrimary: Bool
         let characteristics: [Characteristic]
     }
@@ -60,11 +60,12 @@ struct ApplicationDatabase: Sendable {
         }
         objects.sort { $0.path.rawValue < $1.path.rawValue }
         func uuid(_ properties: [String: DBusValue], _ kind: String, _ path: DBusObjectPath) throws(BlueZError)
-            -> AttributeUUID
+            -> BluetoothUUID
         {
             guard let text = properties["UUID"]?.string else { throw .failed("The \(kind) \(path) has no UUID") }
-            let uuid = AttributeUUID(text)
-            guard uuid.isValid else { throw .failed("The \(kind) \(path) has the malformed UUID \(text)") }
+            guard let uuid = try? BluetoothUUID(text) else {
+                throw .failed("The \(kind) \(path) has the malformed UUID \(text)")
+            }
             return uuid
         }
         var services: [Service] = []
@@ -76,7 +77,7 @@ struct ApplicationDatabase: Sendable {
                     characteristic["Service"]?.objectPath == path
                 else { continue }
                 let names = characteristic["Flags"]?.arrayElements?.compactMap(\.string) ?? []
-                guard let flags = CharacteristicFlags(bluezNames: names.filter(Self.isCharacteristicFlag)) else {
+                guard let flags = CharacteristicProperties(bluezNames: names.filter(Self.isCharacteristicFlag)) else {
                     throw .failed("The characteristic \(characteristicPath) has unknown flags \(names)")
                 }
                 var descriptors: [Descriptor] = []

@@ -44,7 +44,7 @@ final class ForwardedGATT: PeripheralGATT {
     }
 
     private struct Service {
-        let uuid: AttributeUUID
+        let uuid: BluetoothUUID
         let isPrimary: Bool
         let handle: UInt16
         let characteristics: [Characteristic]
@@ -107,7 +107,7 @@ final class ForwardedGATT: PeripheralGATT {
 
     var hasCachedObjects: Bool { exportedGeneration == role.generation }
 
-    var serviceUUIDs: [AttributeUUID] {
+    var serviceUUIDs: [BluetoothUUID] {
         role.applications.flatMap(\.services).filter(\.isPrimary).map(\.uuid)
     }
 
@@ -298,14 +298,14 @@ final class ForwardedGATT: PeripheralGATT {
         }
     }
 
-    func notify(_ characteristic: AttributeUUID, value: [UInt8]) throws(SimulatorError) {
+    func notify(_ characteristic: BluetoothUUID, value: [UInt8]) throws(SimulatorError) {
         guard let node = characteristics.first(where: { $0.source.uuid == characteristic }) else {
             throw .unknownAttribute(characteristic)
         }
         deliver(value, to: node)
     }
 
-    func whenNotifying(_ characteristic: AttributeUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
+    func whenNotifying(_ characteristic: BluetoothUUID, _ action: @escaping @Sendable () -> Void) throws(SimulatorError)
     {
         guard let node = characteristics.first(where: { $0.source.uuid == characteristic }) else {
             throw .unknownAttribute(characteristic)
@@ -323,7 +323,7 @@ final class ForwardedGATT: PeripheralGATT {
         }
     }
 
-    func value(of attribute: AttributeUUID) -> [UInt8]? {
+    func value(of attribute: BluetoothUUID) -> [UInt8]? {
         characteristics.first { $0.source.uuid == attribute }?.value
     }
 

@@ -434,7 +434,7 @@ final class PeripheralRoleRuntime: Sendable {
 
     /// The path, below this adapter, of the device that stands for `observer` when it connects.
     func centralPath(_ observer: AdapterRuntime) -> DBusObjectPath {
-        (try? adapter.path.appending(observer.configuration.address.pathComponent)) ?? adapter.path
+        (try? adapter.path.appending(observer.configuration.address.bluezPathComponent)) ?? adapter.path
     }
 
     /// `observer` connected (its link resolved): its `Device1` object appears below this adapter.
@@ -450,7 +450,7 @@ final class PeripheralRoleRuntime: Sendable {
                 }
             ],
             properties: [
-                DBusProperty(name: "Address", initialValue: .string(address.text)),
+                DBusProperty(name: "Address", initialValue: .string(address.description)),
                 DBusProperty(name: "AddressType", initialValue: .string("public")),
                 DBusProperty(name: "Name", initialValue: .string(observer.configuration.systemName)),
                 DBusProperty(

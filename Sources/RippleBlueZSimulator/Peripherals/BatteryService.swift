@@ -1,14 +1,3 @@
-extension AttributeUUID {
-    /// The Battery service, 0x180F.
-    public static let batteryService = AttributeUUID(0x180F)
-    /// Battery Level, 0x2A19 (read, notify): one byte, 0–100 %.
-    public static let batteryLevel = AttributeUUID(0x2A19)
-    /// Characteristic Presentation Format descriptor, 0x2904.
-    public static let characteristicPresentationFormat = AttributeUUID(0x2904)
-    /// Characteristic User Description descriptor, 0x2901.
-    public static let characteristicUserDescription = AttributeUUID(0x2901)
-}
-
 extension SimulatedService {
     /// The Battery Level's Characteristic Presentation Format: `uint8` (0x04), exponent 0, unit percentage
     /// (0x27AD), namespace Bluetooth SIG (0x01), description 0x0000.
@@ -20,7 +9,7 @@ extension SimulatedService {
     /// `notify`), which notifies listening clients as a battery does.
     public static func battery(level: UInt8 = 87) -> SimulatedService {
         SimulatedService(
-            uuid: .batteryService,
+            uuid: .battery,
             characteristics: [
                 SimulatedCharacteristic(
                     uuid: .batteryLevel, flags: [.read, .notify], value: [min(level, 100)],

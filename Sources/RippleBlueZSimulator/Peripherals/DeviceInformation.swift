@@ -1,24 +1,3 @@
-extension AttributeUUID {
-    /// The Device Information service, 0x180A.
-    public static let deviceInformationService = AttributeUUID(0x180A)
-    /// System ID, 0x2A23.
-    public static let systemID = AttributeUUID(0x2A23)
-    /// Model Number String, 0x2A24.
-    public static let modelNumber = AttributeUUID(0x2A24)
-    /// Serial Number String, 0x2A25.
-    public static let serialNumber = AttributeUUID(0x2A25)
-    /// Firmware Revision String, 0x2A26.
-    public static let firmwareRevision = AttributeUUID(0x2A26)
-    /// Hardware Revision String, 0x2A27.
-    public static let hardwareRevision = AttributeUUID(0x2A27)
-    /// Software Revision String, 0x2A28.
-    public static let softwareRevision = AttributeUUID(0x2A28)
-    /// Manufacturer Name String, 0x2A29.
-    public static let manufacturerName = AttributeUUID(0x2A29)
-    /// PnP ID, 0x2A50.
-    public static let pnpID = AttributeUUID(0x2A50)
-}
-
 /// The PnP ID characteristic (0x2A50): who made the device and which product and version it is, seven
 /// bytes: the vendor ID source, then the vendor ID, product ID and product version as little-endian
 /// `UInt16`s.
@@ -96,23 +75,21 @@ public struct DeviceInformation: Sendable, Hashable {
     /// The System ID many devices derive from their public address: the address as an IEEE EUI-64
     /// (`0xFFFE` inserted after the 24-bit OUI), least significant byte first, which makes the 40-bit
     /// manufacturer-defined identifier followed by the OUI as the characteristic wants them. For
-    /// `AA:BB:CC:DD:EE:FF`: `[FF, EE, DD, FE, FF, CC, BB, AA]`. An invalid address gives eight zero bytes.
-    public static func systemID(for address: DeviceAddress) -> [UInt8] {
-        guard address.isValid else { return [UInt8](repeating: 0, count: 8) }
-        let bytes = address.text.split(separator: ":").compactMap { UInt8($0, radix: 16) }
-        guard bytes.count == 6 else { return [UInt8](repeating: 0, count: 8) }
+    /// `AA:BB:CC:DD:EE:FF`: `[FF, EE, DD, FE, FF, CC, BB, AA]`.
+    public static func systemID(for address: BluetoothAddress) -> [UInt8] {
+        let bytes = address.bytes
         return [bytes[5], bytes[4], bytes[3], 0xFE, 0xFF, bytes[2], bytes[1], bytes[0]]
     }
 
     /// The characteristics, in the order devices commonly list them.
     var characteristics: [SimulatedCharacteristic] {
-        let fields: [(AttributeUUID, [UInt8]?)] = [
-            (.manufacturerName, manufacturerName.map { Array($0.utf8) }),
-            (.modelNumber, modelNumber.map { Array($0.utf8) }),
-            (.serialNumber, serialNumber.map { Array($0.utf8) }),
-            (.hardwareRevision, hardwareRevision.map { Array($0.utf8) }),
-            (.firmwareRevision, firmwareRevision.map { Array($0.utf8) }),
-            (.softwareRevision, softwareRevision.map { Array($0.utf8) }),
+        let fields: [(BluetoothUUID, [UInt8]?)] = [
+            (.manufacturerNameString, manufacturerName.map { Array($0.utf8) }),
+            (.modelNumberString, modelNumber.map { Array($0.utf8) }),
+            (.serialNumberString, serialNumber.map { Array($0.utf8) }),
+            (.hardwareRevisionString, hardwareRevision.map { Array($0.utf8) }),
+            (.firmwareRevisionString, firmwareRevision.map { Array($0.utf8) }),
+            (.softwareRevisionString, softwareRevision.map { Array($0.utf8) }),
             (.systemID, systemID),
             (.pnpID, pnpID?.bytes),
         ]
@@ -125,6 +102,6 @@ public struct DeviceInformation: Sendable, Hashable {
 extension SimulatedService {
     /// The Device Information service (0x180A): one read-only characteristic per field of `information`.
     public static func deviceInformation(_ information: DeviceInformation) -> SimulatedService {
-        SimulatedService(uuid: .deviceInformationService, characteristics: information.characteristics)
+        SimulatedService(uuid: .deviceInformation, characteristics: information.characteristics)
     }
 }

@@ -1,14 +1,3 @@
-extension AttributeUUID {
-    /// The Heart Rate service, 0x180D.
-    public static let heartRateService = AttributeUUID(0x180D)
-    /// Heart Rate Measurement, 0x2A37 (notify).
-    public static let heartRateMeasurement = AttributeUUID(0x2A37)
-    /// Body Sensor Location, 0x2A38 (read).
-    public static let bodySensorLocation = AttributeUUID(0x2A38)
-    /// Heart Rate Control Point, 0x2A39 (write).
-    public static let heartRateControlPoint = AttributeUUID(0x2A39)
-}
-
 extension SimulatedService {
     /// The Heart Rate Control Point's only command: reset the energy expended to 0.
     public static let heartRateResetCommand: UInt8 = 0x01
@@ -43,7 +32,7 @@ extension SimulatedService {
                 notifications: [GATTNotification(resetAnswer, on: .heartRateMeasurement)])
         }
         return SimulatedService(
-            uuid: .heartRateService,
+            uuid: .heartRate,
             characteristics: [
                 SimulatedCharacteristic(
                     uuid: .heartRateMeasurement, flags: [.notify], value: cycle[0].bytes,

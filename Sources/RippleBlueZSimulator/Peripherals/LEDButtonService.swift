@@ -1,14 +1,14 @@
 import Synchronization
 
-extension AttributeUUID {
+extension BluetoothUUID {
     /// The LED/button device's vendor service.
-    public static let ledButtonService = AttributeUUID("5249504c-0000-4c45-4442-7574746f6e00")
+    public static let ledButtonService = BluetoothUUID("5249504c-0000-4c45-4442-7574746f6e00")
     /// The LED state (read, write, write without response): one byte, 0 off, 1 on.
-    public static let ledState = AttributeUUID("5249504c-0001-4c45-4442-7574746f6e00")
+    public static let ledState = BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00")
     /// The button state (read, notify): one byte, 0 released, 1 pressed.
-    public static let buttonState = AttributeUUID("5249504c-0002-4c45-4442-7574746f6e00")
+    public static let buttonState = BluetoothUUID("5249504c-0002-4c45-4442-7574746f6e00")
     /// The LED/button device's control point (write, notify): see ``LEDButtonCommand``.
-    public static let ledButtonControlPoint = AttributeUUID("5249504c-0003-4c45-4442-7574746f6e00")
+    public static let ledButtonControlPoint = BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00")
 }
 
 /// The commands of the LED/button device's control point, and its answers.
@@ -63,7 +63,7 @@ final class LEDCell: Sendable {
 }
 
 extension SimulatedService {
-    /// A vendor service of a development-board LED and button (``AttributeUUID/ledButtonService``):
+    /// A vendor service of a development-board LED and button (``BluetoothUUID/ledButtonService``):
     ///
     /// - LED state (read, write, write without response): one byte, 0 or 1; another length fails with
     ///   Invalid Attribute Value Length, another value with ATT's Value Not Allowed (0x13);

@@ -1,6 +1,6 @@
 extension SimulatedPeripheral {
     /// The Device Information of the ready-made heart-rate monitor at `address`.
-    public static func heartRateMonitorInformation(address: DeviceAddress) -> DeviceInformation {
+    public static func heartRateMonitorInformation(address: BluetoothAddress) -> DeviceInformation {
         DeviceInformation(
             manufacturerName: "Ripple Devices", modelNumber: "RHM-1", serialNumber: "RHM1-0000417",
             hardwareRevision: "B2", firmwareRevision: "1.4.2", softwareRevision: "1.4.2",
@@ -14,13 +14,13 @@ extension SimulatedPeripheral {
     /// client listens), the Battery service at `batteryLevel` and Device Information (manufacturer
     /// "Ripple Devices", model "RHM-1", serial, revisions, a System ID from the address, a PnP ID).
     public static func heartRateMonitor(
-        address: DeviceAddress = "C0:FF:EE:00:00:01", name: String = "Ripple HRM", rssi: Int16 = -55,
+        address: BluetoothAddress = "C0:FF:EE:00:00:01", name: String = "Ripple HRM", rssi: Int16 = -55,
         batteryLevel: UInt8 = 87, measurements: [HeartRateMeasurement] = HeartRateMeasurement.restingMinute,
         rate: Double = 1
     ) -> SimulatedPeripheral {
         SimulatedPeripheral(
             address: address, name: name, appearance: 0x0341, rssi: rssi, rssiVariation: 3,
-            advertisedServices: [.heartRateService],
+            advertisedServices: [.heartRate],
             services: [
                 .heartRate(measurements: measurements, rate: rate, location: .chest),
                 .battery(level: batteryLevel),
@@ -32,7 +32,7 @@ extension SimulatedPeripheral {
     /// advertising its name and its vendor service, with a Battery service at `batteryLevel` and Device
     /// Information (manufacturer "Ripple Devices", model "RLB-1").
     public static func ledButton(
-        address: DeviceAddress = "C0:FF:EE:00:00:02", name: String = "Ripple LED", rssi: Int16 = -65,
+        address: BluetoothAddress = "C0:FF:EE:00:00:02", name: String = "Ripple LED", rssi: Int16 = -65,
         batteryLevel: UInt8 = 100, ledOn: Bool = false, buttonPresses: NotificationSource? = nil
     ) -> SimulatedPeripheral {
         SimulatedPeripheral(

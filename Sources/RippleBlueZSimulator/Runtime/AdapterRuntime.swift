@@ -93,7 +93,7 @@ final class AdapterRuntime: Sendable {
                 },
             ],
             properties: [
-                DBusProperty(name: "Address", initialValue: .string(configuration.address.text)),
+                DBusProperty(name: "Address", initialValue: .string(configuration.address.description)),
                 DBusProperty(name: "AddressType", initialValue: .string("public")),
                 DBusProperty(name: "Name", initialValue: .string(configuration.systemName)),
                 DBusProperty(name: "Alias", access: .readWrite, initialValue: .string(configuration.systemName)),

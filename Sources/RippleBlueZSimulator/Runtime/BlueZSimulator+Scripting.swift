@@ -24,7 +24,7 @@ extension BlueZSimulator {
     }
 
     /// Removes a peripheral from the world: its link drops and its device leaves the tree.
-    public func removePeripheral(_ address: DeviceAddress) async throws(SimulatorError) {
+    public func removePeripheral(_ address: BluetoothAddress) async throws(SimulatorError) {
         try await withCore { core throws(SimulatorError) in try core.removePeripheral(address) }
     }
 
@@ -32,7 +32,7 @@ extension BlueZSimulator {
     /// manufacturer and service data, advertised services, interval, variation). Changes show in
     /// `PropertiesChanged` of its device, as bluetoothd reports a new advertisement.
     public func updateAdvertisement(
-        of peripheral: DeviceAddress, _ body: @escaping @Sendable (inout SimulatedPeripheral) -> Void
+        of peripheral: BluetoothAddress, _ body: @escaping @Sendable (inout SimulatedPeripheral) -> Void
     ) async throws(SimulatorError) {
         try await withDevice(peripheral) { device throws(SimulatorError) in
             let previous = device.peripheral
@@ -63,7 +63,7 @@ extension BlueZSimulator {
     /// Moves a peripheral into range or out of it. Out of range it stops advertising (its device ages out
     /// of the tree), a connection drops with reason "timeout" (supervision timeout), and connection
     /// attempts fail after the connect timeout.
-    public func setInRange(_ inRange: Bool, peripheral: DeviceAddress) async throws(SimulatorError) {
+    public func setInRange(_ inRange: Bool, peripheral: BluetoothAddress) async throws(SimulatorError) {
         try await withDevice(peripheral) { device in
             device.isInRange = inRange
             if !inRange { device.peripheralDisconnected(reason: .timeout) }
@@ -73,12 +73,14 @@ extension BlueZSimulator {
 
     /// The peripheral drops its connection (or aborts a connection attempt); the device reports
     /// `Disconnected(reason)`. Does nothing when it is not connected.
-    public func disconnect(peripheral: DeviceAddress, reason: DisconnectReason = .remote) async throws(SimulatorError) {
+    public func disconnect(peripheral: BluetoothAddress, reason: DisconnectReason = .remote)
+        async throws(SimulatorError)
+    {
         try await withDevice(peripheral) { device in device.peripheralDisconnected(reason: reason) }
     }
 
     /// The peripheral drops its connection `delay` from now (when it is connected then).
-    public func disconnect(peripheral: DeviceAddress, after delay: Duration, reason: DisconnectReason = .remote)
+    public func disconnect(peripheral: BluetoothAddress, after delay: Duration, reason: DisconnectReason = .remote)
         async throws(SimulatorError)
     {
         try await withDevice(peripheral) { device in
@@ -90,7 +92,7 @@ extension BlueZSimulator {
     /// The next `times` calls of `operation` on the peripheral (nil: every call) meet `fault` instead
     /// of the normal answer. Faults wait in the order they were injected.
     public func inject(
-        _ fault: OperationFault, on operation: SimulatedOperation, of peripheral: DeviceAddress, times: Int? = 1
+        _ fault: OperationFault, on operation: SimulatedOperation, of peripheral: BluetoothAddress, times: Int? = 1
     )
         async throws(SimulatorError)
     {
@@ -99,7 +101,7 @@ extension BlueZSimulator {
     }
 
     /// Removes every fault waiting for the peripheral's operations.
-    public func clearFaults(of peripheral: DeviceAddress) async throws(SimulatorError) {
+    public func clearFaults(of peripheral: BluetoothAddress) async throws(SimulatorError) {
         try await withDevice(peripheral) { device in device.faults.removeAll() }
     }
 
@@ -107,7 +109,7 @@ extension BlueZSimulator {
     /// it; the value is stored either way.
     ///
     /// Throws ``SimulatorError/unknownAttribute(_:)`` when it has no such characteristic.
-    public func notify(peripheral: DeviceAddress, characteristic: AttributeUUID, value: [UInt8])
+    public func notify(peripheral: BluetoothAddress, characteristic: BluetoothUUID, value: [UInt8])
         async throws(SimulatorError)
     {
         try await withDevice(peripheral) { device throws(SimulatorError) in
@@ -121,7 +123,7 @@ extension BlueZSimulator {
     /// so that no notification goes out before anyone listens.
     ///
     /// Throws ``SimulatorError/unknownAttribute(_:)`` when the peripheral has no such characteristic.
-    public func waitUntilNotifying(peripheral: DeviceAddress, characteristic: AttributeUUID)
+    public func waitUntilNotifying(peripheral: BluetoothAddress, characteristic: BluetoothUUID)
         async throws(SimulatorError)
     {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
@@ -150,7 +152,7 @@ extension BlueZSimulator {
     ///   - rediscovery: how long bluetoothd takes to export the new database, or nil for at once.
     /// - Throws: ``SimulatorError/invalidWorld(_:)`` for a malformed database.
     public func changeServices(
-        of peripheral: DeviceAddress, to services: [SimulatedService], rediscovery: Duration? = nil
+        of peripheral: BluetoothAddress, to services: [SimulatedService], rediscovery: Duration? = nil
     ) async throws(SimulatorError) {
         try await withDevice(peripheral) { device throws(SimulatorError) in
             try device.gatt.replace(with: services, rediscovery: rediscovery)
@@ -207,17 +209,19 @@ extension BlueZSimulator {
     }
 
     /// The stored value of a characteristic or descriptor of the peripheral, or nil when it has none.
-    public func value(of attribute: AttributeUUID, peripheral: DeviceAddress) async throws(SimulatorError) -> [UInt8]? {
+    public func value(of attribute: BluetoothUUID, peripheral: BluetoothAddress) async throws(SimulatorError)
+        -> [UInt8]?
+    {
         try await withDevice(peripheral) { device in device.gatt.value(of: attribute) }
     }
 
     /// Whether the peripheral is connected (its link up and services resolved).
-    public func isConnected(_ peripheral: DeviceAddress) async throws(SimulatorError) -> Bool {
+    public func isConnected(_ peripheral: BluetoothAddress) async throws(SimulatorError) -> Bool {
         try await withDevice(peripheral) { device in device.isConnected }
     }
 
     /// Whether the peripheral's device is in bluetoothd's tree.
-    public func isInTree(_ peripheral: DeviceAddress) async throws(SimulatorError) -> Bool {
+    public func isInTree(_ peripheral: BluetoothAddress) async throws(SimulatorError) -> Bool {
         try await withDevice(peripheral) { device in device.object != nil }
     }
 

@@ -180,7 +180,7 @@ public final class BlueZSimulator: Sendable {
 
     /// Runs `body` on the simulator's loop with the device of `address`.
     func withDevice<T: Sendable>(
-        _ address: DeviceAddress, _ body: @escaping @Sendable (SimulatedDevice) throws(SimulatorError) -> T
+        _ address: BluetoothAddress, _ body: @escaping @Sendable (SimulatedDevice) throws(SimulatorError) -> T
     ) async throws(SimulatorError) -> T {
         try await withCore { core throws(SimulatorError) in
             guard let device = core.device(address) else { throw .unknownPeripheral(address) }

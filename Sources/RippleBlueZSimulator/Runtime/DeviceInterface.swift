@@ -1,13 +1,9 @@
 import RippleDBus
 
-/// bluetoothd's interface and property names.
-enum BlueZInterface {
-    static let adapter = "org.bluez.Adapter1"
-    static let device = "org.bluez.Device1"
-    static let battery = "org.bluez.Battery1"
-    static let agentManager = "org.bluez.AgentManager1"
-    static let service = "org.bluez"
-    static let root: DBusObjectPath = (try? DBusObjectPath("/org/bluez")) ?? .root
+// bluetoothd's bus name and root path, as the simulator uses them.
+extension BlueZInterface {
+    static let service = serviceName
+    static let root: DBusObjectPath = (try? DBusObjectPath(rootPath)) ?? .root
 }
 
 extension SimulatedPeripheral {
@@ -31,7 +27,7 @@ extension SimulatedPeripheral {
 
     /// The alias bluetoothd shows before anyone sets one: the name, else the address with dashes.
     var defaultAlias: String {
-        name ?? String(address.text.map { $0 == ":" ? "-" : $0 })
+        name ?? String(address.description.map { $0 == ":" ? "-" : $0 })
     }
 }
 
@@ -42,7 +38,7 @@ func makeDeviceInterface(
 ) -> DBusInterface {
     let uuids = DBusValue.array(.string, peripheral.advertisedServices.map { .string($0.uuidString) })
     var properties: [DBusProperty] = [
-        DBusProperty(name: "Address", initialValue: .string(peripheral.address.text)),
+        DBusProperty(name: "Address", initialValue: .string(peripheral.address.description)),
         DBusProperty(name: "AddressType", initialValue: .string(peripheral.addressType.rawValue)),
         DBusProperty(name: "Alias", access: .readWrite, initialValue: .string(peripheral.defaultAlias)),
         DBusProperty(name: "Paired", initialValue: .boolean(paired)),

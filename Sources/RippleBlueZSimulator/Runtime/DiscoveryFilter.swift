@@ -5,7 +5,7 @@ struct DiscoveryFilter: Sendable, Hashable {
     /// The filter's keys, as `GetDiscoveryFilters` lists them.
     static let keys = ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"]
 
-    var uuids: [AttributeUUID] = []
+    var uuids: [BluetoothUUID] = []
     var rssi: Int16?
     var pathloss: UInt16?
     var transport = "auto"
@@ -29,8 +29,7 @@ struct DiscoveryFilter: Sendable, Hashable {
                 guard let elements = value.arrayElements else { throw .invalidArguments }
                 for element in elements {
                     guard let text = element.string else { throw .invalidArguments }
-                    let uuid = AttributeUUID(text)
-                    guard uuid.isValid else { throw .invalidArguments }
+                    guard let uuid = try? BluetoothUUID(text) else { throw .invalidArguments }
                     filter.uuids.append(uuid)
                 }
             case "RSSI":
@@ -78,7 +77,7 @@ struct DiscoveryFilter: Sendable, Hashable {
     /// Whether `pattern` (a prefix of the address or the name) admits `peripheral`; an empty pattern
     /// admits everything.
     static func pattern(_ pattern: String, admits peripheral: SimulatedPeripheral) -> Bool {
-        pattern.isEmpty || peripheral.address.text.hasPrefix(pattern.uppercased())
+        pattern.isEmpty || peripheral.address.description.hasPrefix(pattern.uppercased())
             || (peripheral.name?.hasPrefix(pattern) ?? false)
     }
 }

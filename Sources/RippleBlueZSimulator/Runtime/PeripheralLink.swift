@@ -8,7 +8,7 @@ final class PeripheralLink: Sendable {
     /// The device's object path (`/org/bluez/hci0/dev_C0_FF_EE_00_00_01`); GATT objects live below it.
     let devicePath: DBusObjectPath
     /// The peripheral's address.
-    let address: DeviceAddress
+    let address: BluetoothAddress
     /// The connection that owns `org.bluez` and exports the objects.
     let connection: DBusConnection
     /// The simulator's loop; every method of the GATT objects runs on its thread.
@@ -26,7 +26,7 @@ final class PeripheralLink: Sendable {
     nonisolated(unsafe) var dropLink: (DisconnectReason) -> Void = { _ in }
 
     init(
-        devicePath: DBusObjectPath, address: DeviceAddress, connection: DBusConnection, loop: EventLoop, mtu: Int,
+        devicePath: DBusObjectPath, address: BluetoothAddress, connection: DBusConnection, loop: EventLoop, mtu: Int,
         faults: FaultBook, statistics: SimulatorStatistics, outbox: SignalOutbox? = nil
     ) {
         self.devicePath = devicePath

@@ -9,15 +9,15 @@ import RippleDBus
 extension SimulatedDevice {
     /// Runs the plugins on a database just resolved.
     func runBluetoothdPlugins() {
-        if let name = gatt.value(of: AttributeUUID(0x2A00)).flatMap({ String(validating: $0, as: UTF8.self) }),
+        if let name = gatt.value(of: BluetoothUUID(0x2A00)).flatMap({ String(validating: $0, as: UTF8.self) }),
             !name.isEmpty
         {
             setName(name)
         }
-        if let appearance = gatt.value(of: AttributeUUID(0x2A01)), appearance.count == 2 {
+        if let appearance = gatt.value(of: BluetoothUUID(0x2A01)), appearance.count == 2 {
             set("Appearance", .uint16(UInt16(appearance[0]) | UInt16(appearance[1]) << 8))
         }
-        if let pnp = gatt.value(of: AttributeUUID(0x2A50)), let modalias = Self.modalias(pnpID: pnp) {
+        if let pnp = gatt.value(of: BluetoothUUID(0x2A50)), let modalias = Self.modalias(pnpID: pnp) {
             set("Modalias", .string(modalias))
         }
         addBatteryInterface()
@@ -43,10 +43,7 @@ extension SimulatedDevice {
         case 2: prefix = "usb"
         default: return nil
         }
-        let hex = { (value: UInt16) in
-            let digits = String(value, radix: 16, uppercase: true)
-            return String(repeating: "0", count: 4 - digits.count) + digits
-        }
+        let hex = { (value: UInt16) in Hex.digits(of: UInt64(value), count: 4, uppercase: true) }
         return "\(prefix):v\(hex(field(1)))p\(hex(field(3)))d\(hex(field(5)))"
     }
 

@@ -277,7 +277,7 @@ extension SimulatedDevice {
         // bluetoothd's own calls flush what GDBus holds first (g_dbus_send_message_with_reply).
         core.outbox?.flushAll()
         let question = core.connection.call(
-            destination: agent.name, path: agent.path, interface: "org.bluez.Agent1", member: member,
+            destination: agent.name, path: agent.path, interface: BlueZInterface.agent, member: member,
             arguments: arguments
         ).sink(
             receiveCompletion: { [weak self] completion in
@@ -316,7 +316,7 @@ extension SimulatedDevice {
         guard let (invocation, _) = pairing else { throw BlueZError.doesNotExist.dbusError }
         pairing = nil
         _ = invocation.fail(
-            BlueZError(name: "org.bluez.Error.AuthenticationCanceled", message: "Authentication Canceled").dbusError)
+            BlueZError(name: BlueZErrorName.authenticationCanceled, message: "Authentication Canceled").dbusError)
     }
 
     private func fail(_ invocation: DBusMethodInvocation, _ error: BlueZError) {

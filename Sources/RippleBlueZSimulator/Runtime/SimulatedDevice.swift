@@ -53,7 +53,7 @@ final class SimulatedDevice: Sendable {
 
     /// The device's object path.
     var path: DBusObjectPath {
-        (try? adapter.path.appending(peripheral.address.pathComponent)) ?? adapter.path
+        (try? adapter.path.appending(peripheral.address.bluezPathComponent)) ?? adapter.path
     }
 
     var isConnected: Bool {

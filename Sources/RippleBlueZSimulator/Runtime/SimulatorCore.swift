@@ -60,9 +60,6 @@ final class SimulatorCore: Sendable {
         guard DBusObjectPath.isValidElement(adapter.name), !adapter.name.isEmpty else {
             throw .invalidWorld("the adapter name \"\(adapter.name)\" cannot be an object path element")
         }
-        guard adapter.address.isValid else {
-            throw .invalidWorld("the adapter \(adapter.name) has the address \"\(adapter.address)\"")
-        }
         guard !adapters.contains(where: { $0.configuration.name == adapter.name }) else {
             throw .invalidWorld("two adapters are named \(adapter.name)")
         }
@@ -74,15 +71,9 @@ final class SimulatorCore: Sendable {
     }
 
     func addPeripheral(_ peripheral: SimulatedPeripheral, adapter name: String) throws(SimulatorError) {
-        guard peripheral.address.isValid else {
-            throw .invalidWorld("the peripheral address \"\(peripheral.address)\" is not an address")
-        }
         guard let adapter = adapter(named: name) else { throw .invalidWorld("no adapter is named \(name)") }
         guard device(peripheral.address) == nil else {
             throw .invalidWorld("two peripherals have the address \(peripheral.address)")
-        }
-        for uuid in peripheral.advertisedServices + Array(peripheral.serviceData.keys) where !uuid.isValid {
-            throw .invalidWorld("the peripheral \(peripheral.address) advertises the malformed UUID \"\(uuid)\"")
         }
         let device = SimulatedDevice(peripheral: peripheral, adapter: adapter, gatt: try makeGATT(peripheral.services))
         adapter.devices.append(device)
@@ -92,7 +83,7 @@ final class SimulatorCore: Sendable {
         }
     }
 
-    func removePeripheral(_ address: DeviceAddress) throws(SimulatorError) {
+    func removePeripheral(_ address: BluetoothAddress) throws(SimulatorError) {
         guard let device = device(address) else { throw .unknownPeripheral(address) }
         device.removeObject()
         device.updateAdvertising()
@@ -103,7 +94,7 @@ final class SimulatorCore: Sendable {
         adapters.first { $0.configuration.name == name }
     }
 
-    func device(_ address: DeviceAddress) -> SimulatedDevice? {
+    func device(_ address: BluetoothAddress) -> SimulatedDevice? {
         for adapter in adapters {
             if let device = adapter.devices.first(where: { $0.peripheral.address == address }) { return device }
         }

@@ -79,12 +79,12 @@ public struct GATTWriteResponse: Sendable {
 /// peripheral.
 public struct GATTNotification: Sendable, Hashable {
     /// The characteristic that notifies; nil for the one the handler belongs to.
-    public var characteristic: AttributeUUID?
+    public var characteristic: BluetoothUUID?
     /// The bytes notified.
     public var value: [UInt8]
 
     /// `value` notified on `characteristic` (nil: the handler's own).
-    public init(_ value: [UInt8], on characteristic: AttributeUUID? = nil) {
+    public init(_ value: [UInt8], on characteristic: BluetoothUUID? = nil) {
         self.characteristic = characteristic
         self.value = value
     }

@@ -4,7 +4,7 @@ public struct SimulatedAdapter: Sendable, Hashable {
     /// The adapter's name and the last component of its path: `hci0`, `hci1`, …
     public var name: String
     /// Its address.
-    public var address: DeviceAddress
+    public var address: BluetoothAddress
     /// Its system name (`Adapter1.Name`) and initial alias.
     public var systemName: String
     /// Whether it is powered at first.
@@ -12,7 +12,7 @@ public struct SimulatedAdapter: Sendable, Hashable {
 
     /// An adapter `name` (`hci0`) at `address`.
     public init(
-        name: String = "hci0", address: DeviceAddress = "00:1A:7D:DA:71:13", systemName: String = "ripple-sim",
+        name: String = "hci0", address: BluetoothAddress = "00:1A:7D:DA:71:13", systemName: String = "ripple-sim",
         isPowered: Bool = true
     ) {
         self.name = name

@@ -6,9 +6,9 @@
 /// ``NotificationSource`` makes it notify by itself while a client listens.
 public struct SimulatedCharacteristic: Sendable {
     /// The characteristic's type.
-    public var uuid: AttributeUUID
+    public var uuid: BluetoothUUID
     /// Its properties and permissions.
-    public var flags: CharacteristicFlags
+    public var flags: CharacteristicProperties
     /// Its value at first.
     public var value: [UInt8]
     /// Its descriptors, besides the Client Characteristic Configuration descriptor the simulator adds
@@ -23,7 +23,8 @@ public struct SimulatedCharacteristic: Sendable {
 
     /// A characteristic of type `uuid`.
     public init(
-        uuid: AttributeUUID, flags: CharacteristicFlags, value: [UInt8] = [], descriptors: [SimulatedDescriptor] = [],
+        uuid: BluetoothUUID, flags: CharacteristicProperties, value: [UInt8] = [],
+        descriptors: [SimulatedDescriptor] = [],
         onRead: GATTReadHandler? = nil, onWrite: GATTWriteHandler? = nil, notificationSource: NotificationSource? = nil
     ) {
         self.uuid = uuid

@@ -5,7 +5,7 @@
 /// (clients use `StartNotify`/`StopNotify`), and reads show whether notifications are on.
 public struct SimulatedDescriptor: Sendable {
     /// The descriptor's type.
-    public var uuid: AttributeUUID
+    public var uuid: BluetoothUUID
     /// What clients may do with it.
     public var flags: DescriptorFlags
     /// Its value at first.
@@ -17,7 +17,7 @@ public struct SimulatedDescriptor: Sendable {
 
     /// A descriptor of type `uuid`.
     public init(
-        uuid: AttributeUUID, flags: DescriptorFlags = [.read], value: [UInt8] = [], onRead: GATTReadHandler? = nil,
+        uuid: BluetoothUUID, flags: DescriptorFlags = [.read], value: [UInt8] = [], onRead: GATTReadHandler? = nil,
         onWrite: GATTWriteHandler? = nil
     ) {
         self.uuid = uuid

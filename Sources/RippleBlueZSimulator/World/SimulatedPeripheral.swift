@@ -15,7 +15,7 @@ public struct SimulatedPeripheral: Sendable {
     }
 
     /// The device address.
-    public var address: DeviceAddress
+    public var address: BluetoothAddress
     /// Whether ``address`` is public or random.
     public var addressType: AddressType
     /// The advertised local name; nil when it advertises none.
@@ -32,9 +32,9 @@ public struct SimulatedPeripheral: Sendable {
     /// Manufacturer-specific data by company identifier.
     public var manufacturerData: [UInt16: [UInt8]]
     /// Service data by service UUID.
-    public var serviceData: [AttributeUUID: [UInt8]]
+    public var serviceData: [BluetoothUUID: [UInt8]]
     /// The service UUIDs the peripheral advertises.
-    public var advertisedServices: [AttributeUUID]
+    public var advertisedServices: [BluetoothUUID]
     /// The time between two advertisements.
     public var advertisingInterval: Duration
     /// Whether it accepts connections.
@@ -57,7 +57,7 @@ public struct SimulatedPeripheral: Sendable {
 
     /// A peripheral at `address`; everything else has the default of a typical LE sensor.
     public init(
-        address: DeviceAddress,
+        address: BluetoothAddress,
         addressType: AddressType = .public,
         name: String? = nil,
         appearance: UInt16? = nil,
@@ -65,8 +65,8 @@ public struct SimulatedPeripheral: Sendable {
         rssiVariation: Int16 = 0,
         txPower: Int16? = nil,
         manufacturerData: [UInt16: [UInt8]] = [:],
-        serviceData: [AttributeUUID: [UInt8]] = [:],
-        advertisedServices: [AttributeUUID] = [],
+        serviceData: [BluetoothUUID: [UInt8]] = [:],
+        advertisedServices: [BluetoothUUID] = [],
         advertisingInterval: Duration = .milliseconds(100),
         isConnectable: Bool = true,
         isInRange: Bool = true,

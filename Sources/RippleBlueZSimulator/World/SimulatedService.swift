@@ -2,14 +2,14 @@
 /// is connected.
 public struct SimulatedService: Sendable {
     /// The service's type.
-    public var uuid: AttributeUUID
+    public var uuid: BluetoothUUID
     /// Whether it is a primary service.
     public var isPrimary: Bool
     /// Its characteristics, in handle order.
     public var characteristics: [SimulatedCharacteristic]
 
     /// A service of type `uuid` with `characteristics`.
-    public init(uuid: AttributeUUID, isPrimary: Bool = true, characteristics: [SimulatedCharacteristic] = []) {
+    public init(uuid: BluetoothUUID, isPrimary: Bool = true, characteristics: [SimulatedCharacteristic] = []) {
         self.uuid = uuid
         self.isPrimary = isPrimary
         self.characteristics = characteristics

@@ -40,7 +40,7 @@ private struct WorldChecker {
             }
             reportDuplicates(adapters.map(\.name).enumerated().map { ($0, $1) }, path: "adapters", field: "name")
             reportDuplicates(
-                adapters.map(\.address.text).enumerated().map { ($0, $1) }, path: "adapters", field: "address")
+                adapters.map(\.address.description).enumerated().map { ($0, $1) }, path: "adapters", field: "address")
         } else {
             adapters = [SimulatedAdapter()]
         }
@@ -57,7 +57,7 @@ private struct WorldChecker {
             }
             if let made = self.peripheral(peripheral, path: path) {
                 placements.append(SimulatedWorld.Placement(made, adapter: adapterName))
-                addresses.append((index, made.address.text))
+                addresses.append((index, made.address.description))
             }
         }
         reportDuplicates(addresses, path: "peripherals", field: "address")
@@ -78,7 +78,8 @@ private struct WorldChecker {
 
     mutating func adapter(_ adapter: WorldDescription.Adapter, index: Int, path: String) -> SimulatedAdapter {
         var made = SimulatedAdapter(
-            name: "hci\(index)", address: DeviceAddress("00:1A:7D:DA:71:\(hexByte(index + 0x13))"))
+            name: "hci\(index)",
+            address: BluetoothAddress(rawValue: 0x001A_7DDA_7100 | UInt64(UInt8(truncatingIfNeeded: index + 0x13))))
         if let name = adapter.name {
             if name.hasPrefix("hci"), name.count > 3, name.dropFirst(3).allSatisfy(\.isASCIIDigit) {
                 made.name = name
@@ -86,7 +87,9 @@ private struct WorldChecker {
                 report(path + ".name", "\"\(name)\" is not an adapter name (hci0, hci1, …)")
             }
         }
-        if let address = adapter.address { made.address = self.address(address, path: path + ".address") }
+        if let text = adapter.address, let address = self.address(text, path: path + ".address") {
+            made.address = address
+        }
         if let systemName = adapter.systemName { made.systemName = systemName }
         if let powered = adapter.powered { made.isPowered = powered }
         return made
@@ -95,7 +98,9 @@ private struct WorldChecker {
     // MARK: Peripherals
 
     mutating func peripheral(_ description: WorldDescription.Peripheral, path: String) -> SimulatedPeripheral? {
-        let address = description.address.map { self.address($0, path: path + ".address") }
+        let address = description.address.flatMap { self.address($0, path: path + ".address") }
+        // An address that is not one is reported already; the peripheral is left out.
+        if description.address != nil, address == nil { return nil }
         var battery: UInt8?
         if let level = description.batteryLevel {
             if description.preset == nil {
@@ -175,7 +180,7 @@ private struct WorldChecker {
             peripheral.manufacturerData = made
         }
         if let data = description.serviceData {
-            var made: [AttributeUUID: [UInt8]] = [:]
+            var made: [BluetoothUUID: [UInt8]] = [:]
             for (key, value) in data.sorted(by: { $0.key < $1.key }) {
                 let entryPath = "\(path).serviceData[\"\(key)\"]"
                 let uuid = self.uuid(key, path: entryPath)
@@ -347,15 +352,15 @@ private struct WorldChecker {
         -> SimulatedCharacteristic?
     {
         let uuid = self.uuid(description.uuid, path: path + ".uuid")
-        var flags: CharacteristicFlags = []
+        var flags: CharacteristicProperties = []
         for (index, name) in description.flags.enumerated() {
-            if let flag = CharacteristicFlags(bluezNames: [name]) {
+            if let flag = CharacteristicProperties(bluezNames: [name]) {
                 flags.insert(flag)
             } else {
                 report(
                     "\(path).flags[\(index)]",
                     "unknown flag \"\(name)\" (the flags are: "
-                        + CharacteristicFlags.names.map(\.1).joined(separator: ", ") + ")")
+                        + CharacteristicProperties.names.map(\.1).joined(separator: ", ") + ")")
             }
         }
         if description.flags.isEmpty { report(path + ".flags", "a characteristic needs at least one flag") }
@@ -390,7 +395,7 @@ private struct WorldChecker {
 
     mutating func descriptor(_ description: WorldDescription.Descriptor, path: String) -> SimulatedDescriptor? {
         let uuid = self.uuid(description.uuid, path: path + ".uuid")
-        if uuid == AttributeUUID(0x2902) {
+        if uuid == BluetoothUUID(0x2902) {
             report(
                 path + ".uuid",
                 "the Client Characteristic Configuration descriptor (2902) is added by the simulator itself")
@@ -451,17 +456,16 @@ private struct WorldChecker {
 
     // MARK: Scalars
 
-    mutating func address(_ text: String, path: String) -> DeviceAddress {
-        let address = DeviceAddress(text)
-        if !address.isValid {
+    mutating func address(_ text: String, path: String) -> BluetoothAddress? {
+        guard let address = try? BluetoothAddress(text) else {
             report(path, "\"\(text)\" is not a device address (six hex bytes separated by colons)")
+            return nil
         }
         return address
     }
 
-    mutating func uuid(_ text: String, path: String) -> AttributeUUID? {
-        let uuid = AttributeUUID(text)
-        guard uuid.isValid else {
+    mutating func uuid(_ text: String, path: String) -> BluetoothUUID? {
+        guard let uuid = try? BluetoothUUID(text) else {
             report(path, "\"\(text)\" is not a UUID (4 or 8 hex digits, or 128 bits as 8-4-4-4-12 hex digits)")
             return nil
         }
@@ -469,7 +473,7 @@ private struct WorldChecker {
     }
 
     mutating func bytes(_ text: String, count: Int? = nil, path: String) -> [UInt8]? {
-        guard let bytes = HexBytes.parse(text) else {
+        guard let bytes = try? Hex.bytes(text) else {
             report(path, "\"\(text)\" is not hexadecimal bytes (like \"0a0b\", \"0a 0b\" or \"0a:0b\")")
             return nil
         }
@@ -541,11 +545,6 @@ private struct WorldChecker {
         }
         return .microseconds(Int64((milliseconds * 1000).rounded()))
     }
-
-    private func hexByte(_ value: Int) -> String {
-        let hex = String(UInt8(truncatingIfNeeded: value), radix: 16, uppercase: true)
-        return hex.count < 2 ? "0" + hex : hex
-    }
 }
 
 extension WorldDescription.Scalar {
@@ -561,32 +560,4 @@ extension WorldDescription.Scalar {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-/// Bytes written as hexadecimal text.
-enum HexBytes {
-    /// The bytes `text` spells: pairs of hex digits, optionally after `0x`, optionally separated by spaces,
-    /// colons or dashes; nil when it is not that.
-    static func parse(_ text: String) -> [UInt8]? {
-        var body = Substring(text)
-        if body.hasPrefix("0x") || body.hasPrefix("0X") { body = body.dropFirst(2) }
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for character in body {
-            if character == " " || character == ":" || character == "-" {
-                guard high == nil else { return nil }
-                continue
-            }
-            guard character.isASCII, let digit = character.hexDigitValue.flatMap(UInt8.init(exactly:)) else {
-                return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | digit)
-                high = nil
-            } else {
-                high = digit
-            }
-        }
-        return high == nil ? bytes : nil
-    }
 }

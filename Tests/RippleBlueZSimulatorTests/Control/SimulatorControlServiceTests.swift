@@ -9,31 +9,31 @@ import Testing
 /// A simulator that records what it is asked; only `C0:FF:EE:00:00:01` and adapter `hci0` exist.
 private final class RecordingSimulator: SimulatorScripting {
     enum Call: Equatable, Sendable {
-        case disconnect(DeviceAddress, DisconnectReason)
-        case setInRange(Bool, DeviceAddress)
+        case disconnect(BluetoothAddress, DisconnectReason)
+        case setInRange(Bool, BluetoothAddress)
         case setPowered(Bool, String)
-        case notify(DeviceAddress, AttributeUUID, [UInt8])
-        case inject(OperationFault, SimulatedOperation, DeviceAddress, Int?)
-        case clearFaults(DeviceAddress)
+        case notify(BluetoothAddress, BluetoothUUID, [UInt8])
+        case inject(OperationFault, SimulatedOperation, BluetoothAddress, Int?)
+        case clearFaults(BluetoothAddress)
         case restart(Duration)
     }
 
-    static let known: DeviceAddress = "C0:FF:EE:00:00:01"
+    static let known: BluetoothAddress = "C0:FF:EE:00:00:01"
     private let recorded = Mutex<[Call]>([])
     let statistics = SimulatorStatistics()
 
     var calls: [Call] { recorded.withLock { $0 } }
 
-    private func record(_ call: Call, peripheral: DeviceAddress? = nil) throws(SimulatorError) {
+    private func record(_ call: Call, peripheral: BluetoothAddress? = nil) throws(SimulatorError) {
         if let peripheral, peripheral != Self.known { throw .unknownPeripheral(peripheral) }
         recorded.withLock { $0.append(call) }
     }
 
-    func disconnect(peripheral: DeviceAddress, reason: DisconnectReason) async throws(SimulatorError) {
+    func disconnect(peripheral: BluetoothAddress, reason: DisconnectReason) async throws(SimulatorError) {
         try record(.disconnect(peripheral, reason), peripheral: peripheral)
     }
 
-    func setInRange(_ inRange: Bool, peripheral: DeviceAddress) async throws(SimulatorError) {
+    func setInRange(_ inRange: Bool, peripheral: BluetoothAddress) async throws(SimulatorError) {
         try record(.setInRange(inRange, peripheral), peripheral: peripheral)
     }
 
@@ -42,19 +42,21 @@ private final class RecordingSimulator: SimulatorScripting {
         try record(.setPowered(powered, adapter))
     }
 
-    func notify(peripheral: DeviceAddress, characteristic: AttributeUUID, value: [UInt8]) async throws(SimulatorError) {
+    func notify(peripheral: BluetoothAddress, characteristic: BluetoothUUID, value: [UInt8])
+        async throws(SimulatorError)
+    {
         // Yield a few times so that a service running calls concurrently would reorder them.
         for _ in 0..<Int(value.first ?? 0) % 4 { await Task.yield() }
         try record(.notify(peripheral, characteristic, value), peripheral: peripheral)
     }
 
-    func inject(_ fault: OperationFault, on operation: SimulatedOperation, of peripheral: DeviceAddress, times: Int?)
+    func inject(_ fault: OperationFault, on operation: SimulatedOperation, of peripheral: BluetoothAddress, times: Int?)
         async throws(SimulatorError)
     {
         try record(.inject(fault, operation, peripheral, times), peripheral: peripheral)
     }
 
-    func clearFaults(of peripheral: DeviceAddress) async throws(SimulatorError) {
+    func clearFaults(of peripheral: BluetoothAddress) async throws(SimulatorError) {
         try record(.clearFaults(peripheral), peripheral: peripheral)
     }
 

@@ -12,8 +12,8 @@ import Testing
 @Suite struct ShuffledOrderTests {
     private static let seeds: ClosedRange<UInt64> = 1...16
     private static let device = "hci0/dev_C0_FF_EE_00_00_01"
-    private static let stream = AttributeUUID(0xAAA1)
-    private static let echo = AttributeUUID(0xAAA2)
+    private static let stream = BluetoothUUID(0xAAA1)
+    private static let echo = BluetoothUUID(0xAAA2)
 
     /// The monitor with a characteristic that notifies `count` numbered values as fast as it can, and one
     /// that answers a write with a notification of the written bytes.

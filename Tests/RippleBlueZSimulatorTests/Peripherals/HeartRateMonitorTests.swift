@@ -3,7 +3,7 @@ import Testing
 @testable import RippleBlueZSimulator
 
 @Suite struct HeartRateMonitorTests {
-    private func characteristic(_ uuid: AttributeUUID, in service: SimulatedService) -> SimulatedCharacteristic? {
+    private func characteristic(_ uuid: BluetoothUUID, in service: SimulatedService) -> SimulatedCharacteristic? {
         service.characteristics.first { $0.uuid == uuid }
     }
 
@@ -64,7 +64,7 @@ import Testing
 
     @Test func heartRateServiceHasTheAssignedNumbersAndFlags() throws {
         let service = SimulatedService.heartRate(location: .wrist)
-        #expect(service.uuid == AttributeUUID("0000180d-0000-1000-8000-00805f9b34fb"))
+        #expect(service.uuid == BluetoothUUID("0000180d-0000-1000-8000-00805f9b34fb"))
         #expect(service.isPrimary)
         #expect(service.characteristics.map(\.uuid) == [0x2A37, 0x2A38, 0x2A39])
         let measurement = try #require(characteristic(0x2A37, in: service))
@@ -121,6 +121,7 @@ import Testing
             information.characteristics.first { $0.uuid == .systemID }?.value
                 == [0xFF, 0xEE, 0xDD, 0xFE, 0xFF, 0xCC, 0xBB, 0xAA])
         #expect(
-            information.characteristics.first { $0.uuid == .manufacturerName }?.value == Array("Ripple Devices".utf8))
+            information.characteristics.first { $0.uuid == .manufacturerNameString }?.value
+                == Array("Ripple Devices".utf8))
     }
 }

@@ -22,7 +22,7 @@ import Testing
 
     @Test func serviceLayoutAndFlags() {
         let device = Device(service: .ledButton())
-        #expect(device.service.uuid == AttributeUUID("5249504C-0000-4C45-4442-7574746F6E00"))
+        #expect(device.service.uuid == BluetoothUUID("5249504C-0000-4C45-4442-7574746F6E00"))
         #expect(device.service.characteristics.map(\.uuid) == [.ledState, .buttonState, .ledButtonControlPoint])
         #expect(device.led.flags == [.read, .write, .writeWithoutResponse])
         #expect(device.button.flags == [.read, .notify])
@@ -100,6 +100,6 @@ import Testing
         #expect(board.name == "Ripple LED")
         #expect(board.address == "C0:FF:EE:00:00:02")
         #expect(board.advertisedServices == [.ledButtonService])
-        #expect(board.services.map(\.uuid) == [.ledButtonService, .batteryService, .deviceInformationService])
+        #expect(board.services.map(\.uuid) == [.ledButtonService, .battery, .deviceInformation])
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RippleBlueZSimulator
 
-private let otherAddress: DeviceAddress = "C0:FF:EE:00:00:02"
+private let otherAddress: BluetoothAddress = "C0:FF:EE:00:00:02"
 private let otherPath = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02"
 
 private func world(variation: Int16 = 1) -> SimulatedWorld {

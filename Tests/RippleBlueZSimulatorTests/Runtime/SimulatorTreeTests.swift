@@ -4,7 +4,7 @@ import Testing
 @testable import RippleBlueZSimulator
 
 let hci0 = "/org/bluez/hci0"
-let monitorAddress: DeviceAddress = "C0:FF:EE:00:00:01"
+let monitorAddress: BluetoothAddress = "C0:FF:EE:00:00:01"
 let monitorPath = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01"
 let adapterInterface = "org.bluez.Adapter1"
 let deviceInterface = "org.bluez.Device1"
@@ -38,7 +38,7 @@ func monitor(known: Bool = false, rssi: Int16 = -52) -> SimulatedPeripheral {
         #expect(adapter["Discovering"] == .boolean(false))
         #expect(adapter["Roles"] == .array(.string, [.string("central"), .string("peripheral")]))
         let device = try #require(tree[monitorPath]?[deviceInterface])
-        #expect(device["Address"] == .string(monitorAddress.text))
+        #expect(device["Address"] == .string(monitorAddress.description))
         #expect(device["Name"] == .string("Monitor"))
         #expect(device["Connected"] == .boolean(false))
         #expect(device["Adapter"] == .objectPath(try DBusObjectPath(hci0)))
@@ -56,8 +56,12 @@ func monitor(known: Bool = false, rssi: Int16 = -52) -> SimulatedPeripheral {
     @Test func anInvalidWorldIsRefusedWithItsReason() async throws {
         let bus = try SimulatedBus()
         let simulator = BlueZSimulator(
-            world: SimulatedWorld(peripherals: [.init(SimulatedPeripheral(address: "nope"))]), bus: bus.bus)
-        await #expect(throws: SimulatorError.invalidWorld("the peripheral address \"nope\" is not an address")) {
+            world: SimulatedWorld(
+                peripherals: [
+                    .init(SimulatedPeripheral(address: "C0:FF:EE:00:00:0A")),
+                    .init(SimulatedPeripheral(address: "C0:FF:EE:00:00:0A")),
+                ]), bus: bus.bus)
+        await #expect(throws: SimulatorError.invalidWorld("two peripherals have the address C0:FF:EE:00:00:0A")) {
             try await simulator.start()
         }
         #expect(!simulator.isRunning)

@@ -7,34 +7,6 @@ import Glibc
 #endif
 
 @Suite struct WorldValueTests {
-    @Test func shortFormsExpandOnTheBaseUUID() {
-        #expect(AttributeUUID(0x180D).uuidString == "0000180d-0000-1000-8000-00805f9b34fb")
-        #expect(AttributeUUID("0x2A37").uuidString == "00002a37-0000-1000-8000-00805f9b34fb")
-        #expect(AttributeUUID("2a37") == AttributeUUID(0x2A37))
-        #expect(AttributeUUID("0000FEED").shortValue == 0xFEED)
-    }
-
-    @Test func fullFormsAreLowerCased() {
-        let uuid = AttributeUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")
-        #expect(uuid.isValid)
-        #expect(uuid.uuidString == "6e400001-b5a3-f393-e0a9-e50e24dcca9e")
-        #expect(uuid.shortValue == nil)
-    }
-
-    @Test func malformedTextIsInvalidNotATrap() {
-        for text in ["", "18", "xyz1", "6E400001-B5A3-F393-E0A9", "6E400001-B5A3-F393-E0A9-E50E24DCCA9G"] {
-            #expect(!AttributeUUID(text).isValid, "\(text)")
-        }
-        #expect(!AttributeUUID(integerLiteral: -1).isValid)
-    }
-
-    @Test func addressesAreUpperCasedAndValidated() {
-        #expect(DeviceAddress("c0:ff:ee:00:00:01").text == "C0:FF:EE:00:00:01")
-        #expect(DeviceAddress("C0:FF:EE:00:00:01").pathComponent == "dev_C0_FF_EE_00_00_01")
-        #expect(!DeviceAddress("C0:FF:EE:00:00").isValid)
-        #expect(!DeviceAddress("C0:FF:EE:00:00:0G").isValid)
-    }
-
     @Test func attErrorsMapAsBluetoothdMapsThem() {
         #expect(BlueZError.attError(0x02) == .notPermitted("Read not permitted"))
         #expect(BlueZError.attError(0x0D) == .invalidArguments("Invalid Length"))

@@ -152,7 +152,7 @@ import Testing
             "\(path).flags[1]: unknown flag \"notfy\" (the flags are: broadcast, read, write-without-response, "
                 + "write, notify, indicate, authenticated-signed-writes, extended-properties, reliable-write, "
                 + "writable-auxiliaries, encrypt-read, encrypt-write, encrypt-authenticated-read, "
-                + "encrypt-authenticated-write, authorize)")
+                + "encrypt-authenticated-write, authorize, encrypt-notify)")
         expectProblem(
             WorldJSON.characteristics(#"{"uuid": "ffe1", "flags": []}"#),
             "\(path).flags: a characteristic needs at least one flag")

@@ -6,7 +6,7 @@ import Testing
 /// The transient failures of `Connect()` that bluetoothd at normal priority produces are retried by the
 /// central itself, within the connect timeout (``ConnectRetryPolicy``).
 @Suite(.timeLimit(.minutes(1))) struct ConnectRetryTests {
-    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
 
     static let transientFailures: [BlueZError] = [
         .failed("le-connection-abort-by-local"), .failed("Input/output error"), .inProgress,

@@ -12,7 +12,7 @@ import Testing
         peripherals: (1...5).map { index in
             .init(
                 SimulatedPeripheral(
-                    address: DeviceAddress("C0:FF:EE:00:05:0\(index)"),
+                    address: BluetoothAddress(rawValue: 0xC0FF_EE00_0500 + UInt64(index)),
                     name: "Scan \(index)", rssi: Int16(-40 - index), rssiVariation: 0))
         })
     static let addresses = Set((1...5).map { "C0:FF:EE:00:05:0\($0)" })

@@ -17,8 +17,8 @@ import Testing
         case reconnection
     }
 
-    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
-    private static let added = "5249504c-1ab0-4000-8000-0000000000ff"
+    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private static let added: BluetoothUUID = "5249504c-1ab0-4000-8000-0000000000ff"
     /// Long enough that the reads are asked for before the export even on a loaded machine.
     private let rediscovery: Duration = .milliseconds(2_500)
 
@@ -26,12 +26,12 @@ import Testing
     private var updatedServices: [SimulatedService] {
         var services = Lab.peripheral.services
         services[0].characteristics.insert(
-            SimulatedCharacteristic(uuid: AttributeUUID(Self.added), flags: [.read], value: [0x42]), at: 0)
+            SimulatedCharacteristic(uuid: Self.added, flags: [.read], value: [0x42]), at: 0)
         return services
     }
 
     private var addedReference: CharacteristicReference {
-        CharacteristicReference(BluetoothUUID(uuidString: Self.added) ?? BluetoothUUID(0))
+        CharacteristicReference(Self.added)
     }
 
     /// Changes the lab's database the way `change` says and returns the peripheral, connected, with the

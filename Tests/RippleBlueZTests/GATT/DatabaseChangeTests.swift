@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DatabaseChangeTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
 
     /// The lab's database after a firmware update: a new characteristic before the sensor, so that the
     /// sensor's handle and object path change.
@@ -37,7 +37,7 @@ import Testing
         #expect(listener.values == [[1], [2]])
         #expect(listener.completion == nil)
         #expect(try await peripheral.readValue(sensor) == [2])
-        let added = CharacteristicReference(try BluetoothUUID("5249504c-1ab0-4000-8000-0000000000ff"))
+        let added = CharacteristicReference(BluetoothUUID("5249504c-1ab0-4000-8000-0000000000ff"))
         #expect(try await peripheral.readValue(added) == [0x42])
         await fixture.stop()
     }

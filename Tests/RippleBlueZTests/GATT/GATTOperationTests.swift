@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct GATTOperationTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let labAddress: DeviceAddress = "C0:FF:EE:00:00:0A"
+    private let labAddress: BluetoothAddress = "C0:FF:EE:00:00:0A"
 
     @Test func theTreeHasServicesCharacteristicsAndDescriptorsWithTheirUUIDs() async throws {
         let fixture = try await CentralFixture(world: Lab.world)

@@ -288,8 +288,8 @@ import Testing
         let world = SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))])
         let fixture = try await CentralFixture(world: world)
         let peripheral = try await fixture.connect("C0:FF:EE:00:00:0B")
-        let controlPoint = CharacteristicReference(try BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00"))
-        let led = CharacteristicReference(try BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00"))
+        let controlPoint = CharacteristicReference(BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00"))
+        let led = CharacteristicReference(BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00"))
         let reply = try await peripheral.writeAndListen(
             [LEDButtonCommand.setLED.rawValue, 1], to: controlPoint, reply: controlPoint
         )

@@ -6,7 +6,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
 
     private func connected(_ fixture: CentralFixture, policy: ReconnectPolicy) async throws -> Peripheral {
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
@@ -149,7 +149,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct BluetoothdRestartTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let lab: DeviceAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
 
     private func fixtureWithStoredLab() async throws -> CentralFixture {
         var stored = Lab.peripheral

@@ -6,24 +6,24 @@ import RippleBlueZSimulator
 /// so that every test can expect exact sequences.
 enum Lab {
     static let address = "C0:FF:EE:00:00:0A"
-    static let service: AttributeUUID = "5249504c-1ab0-4000-8000-000000000000"
+    static let service: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000000"
     /// Reads, writes (with and without response) and notifies.
-    static let sensor: AttributeUUID = "5249504c-1ab0-4000-8000-000000000001"
+    static let sensor: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000001"
     /// Notifies: the marker a test sends after the notifications it counts (on the bus, signals keep
     /// their order across characteristics).
-    static let marker: AttributeUUID = "5249504c-1ab0-4000-8000-000000000002"
+    static let marker: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000002"
     /// Indicates only: bluetoothd offers no socket for it.
-    static let indicator: AttributeUUID = "5249504c-1ab0-4000-8000-000000000003"
+    static let indicator: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000003"
     /// Notifies a numbered stream by itself (10,000 notifications of 20 bytes, as fast as possible).
-    static let stream: AttributeUUID = "5249504c-1ab0-4000-8000-000000000004"
+    static let stream: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000004"
     /// A vendor descriptor of `sensor` that can be read and written.
-    static let setting: AttributeUUID = "5249504c-1ab0-4000-8000-0000000000d1"
+    static let setting: BluetoothUUID = "5249504c-1ab0-4000-8000-0000000000d1"
 
-    static func reference(_ uuid: AttributeUUID) -> CharacteristicReference {
+    static func reference(_ uuid: BluetoothUUID) -> CharacteristicReference {
         CharacteristicReference(BluetoothUUID(uuidString: uuid.description) ?? BluetoothUUID(0))
     }
 
-    static func uuid(_ uuid: AttributeUUID) -> BluetoothUUID {
+    static func uuid(_ uuid: BluetoothUUID) -> BluetoothUUID {
         BluetoothUUID(uuidString: uuid.description) ?? BluetoothUUID(0)
     }
 
@@ -82,10 +82,10 @@ extension CentralFixture {
     }
 
     /// Sends `values` from the lab peripheral's `characteristic`, one after the other.
-    func notify(_ characteristic: AttributeUUID, _ values: [[UInt8]], peripheral: String = Lab.address) async throws {
+    func notify(_ characteristic: BluetoothUUID, _ values: [[UInt8]], peripheral: String = Lab.address) async throws {
         for value in values {
             try await simulator.notify(
-                peripheral: DeviceAddress(peripheral), characteristic: characteristic, value: value)
+                peripheral: BluetoothAddress(peripheral), characteristic: characteristic, value: value)
         }
     }
 }

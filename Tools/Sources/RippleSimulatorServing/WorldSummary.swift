@@ -11,7 +11,7 @@ public enum WorldSummary {
                 let peripheral = placement.peripheral
                 let name = peripheral.name.map { "\"\($0)\"" } ?? "(no name)"
                 let services = peripheral.services.map { service in
-                    service.uuid.shortValue.map { hex4($0) } ?? service.uuid.uuidString
+                    service.uuid.shortForm.map { hex4($0) } ?? service.uuid.uuidString
                 }
                 lines.append(
                     "  \(peripheral.address) \(name) rssi \(peripheral.rssi) dBm, services: "
@@ -22,7 +22,6 @@ public enum WorldSummary {
     }
 
     private static func hex4(_ value: UInt16) -> String {
-        let hex = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: 4 - hex.count) + hex
+        "0x" + Hex.digits(of: UInt64(value), count: 4, uppercase: false)
     }
 }

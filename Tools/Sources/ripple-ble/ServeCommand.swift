@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
             let peripherals = try WorldFileLoader.load(world).1.peripherals.map(\.peripheral)
             guard
                 let found = peripherals.first(where: {
-                    peripheral == nil || $0.address.text == peripheral || $0.name == peripheral
+                    peripheral == nil || $0.address.description == peripheral || $0.name == peripheral
                 })
             else {
                 throw ValidationError("the world file has no peripheral \(peripheral ?? "")")
@@ -65,44 +65,39 @@ struct ServedPeripheral: Sendable {
         self.description = description
     }
 
-    static func uuid(_ uuid: AttributeUUID) -> BluetoothUUID {
-        BluetoothUUID(uuidString: uuid.uuidString) ?? BluetoothUUID(UInt16(0))
-    }
-
     /// The services, without the configuration descriptors bluetoothd adds itself.
     var services: [LocalService] {
         description.services.map { service in
             LocalService(
-                Self.uuid(service.uuid), isPrimary: service.isPrimary,
+                service.uuid, isPrimary: service.isPrimary,
                 characteristics: service.characteristics.map { characteristic in
                     LocalCharacteristic(
-                        Self.uuid(characteristic.uuid), properties: Self.properties(characteristic.flags),
+                        characteristic.uuid, properties: Self.properties(characteristic.flags),
                         value: characteristic.value,
-                        descriptors: characteristic.descriptors.filter { $0.uuid != AttributeUUID(0x2902) }.map {
-                            LocalDescriptor(
-                                Self.uuid($0.uuid),
-                                properties: $0.flags.contains(.write) ? [.read, .write] : [.read], value: $0.value)
-                        })
+                        descriptors: characteristic.descriptors.filter { $0.uuid != .clientCharacteristicConfiguration }
+                            .map {
+                                LocalDescriptor(
+                                    $0.uuid,
+                                    properties: $0.flags.contains(.write) ? [.read, .write] : [.read], value: $0.value)
+                            })
                 })
         }
     }
 
-    static func properties(_ flags: CharacteristicFlags) -> CharacteristicProperties {
-        let pairs: [(CharacteristicFlags, CharacteristicProperties)] = [
-            (.read, .read), (.write, .write), (.writeWithoutResponse, .writeWithoutResponse), (.notify, .notify),
-            (.indicate, .indicate), (.encryptRead, .encryptRead), (.encryptWrite, .encryptWrite),
-            (.encryptAuthenticatedRead, .encryptAuthenticatedRead),
-            (.encryptAuthenticatedWrite, .encryptAuthenticatedWrite),
-        ]
-        return CharacteristicProperties(pairs.filter { flags.contains($0.0) }.map(\.1))
+    /// The properties a served characteristic keeps of a world file's: what a central sees and the link
+    /// security; the rest (broadcast, reliable writes, …) bluetoothd does not take from an application.
+    static func properties(_ flags: CharacteristicProperties) -> CharacteristicProperties {
+        flags.intersection([
+            .read, .write, .writeWithoutResponse, .notify, .indicate, .encryptRead, .encryptWrite,
+            .encryptAuthenticatedRead, .encryptAuthenticatedWrite,
+        ])
     }
 
     var advertisement: Advertisement {
         Advertisement(
-            localName: description.name, serviceUUIDs: description.advertisedServices.map(Self.uuid),
+            localName: description.name, serviceUUIDs: description.advertisedServices,
             manufacturerData: description.manufacturerData,
-            serviceData: Dictionary(
-                uniqueKeysWithValues: description.serviceData.map { (Self.uuid($0.key), $0.value) }),
+            serviceData: description.serviceData,
             appearance: description.appearance)
     }
 
@@ -129,13 +124,13 @@ struct ServedPeripheral: Sendable {
         let notifiers = description.services.flatMap(\.characteristics).compactMap { characteristic in
             characteristic.notificationSource.map {
                 Notifier(
-                    manager: manager, characteristic: CharacteristicReference(Self.uuid(characteristic.uuid)),
+                    manager: manager, characteristic: CharacteristicReference(characteristic.uuid),
                     source: $0)
             }
         }
         let tasks = notifiers.map { notifier in Task { await notifier.run() } }
         defer { for task in tasks { task.cancel() } }
-        Output.line("serving \(description.name ?? description.address.text) on \(adapter)")
+        Output.line("serving \(description.name ?? description.address.description) on \(adapter)")
         let signal = await TerminationSignal.wait()
         Output.error("signal \(signal): stopping")
     }

@@ -54,7 +54,7 @@ final class SoakChaos: Sendable {
             tick += 1
             if tick % 4 == 0, let lane = lanes.isEmpty ? nil : lanes[(tick / 4) % lanes.count] {
                 await act("link drop") { () async throws in
-                    try await simulator.disconnect(peripheral: DeviceAddress(lane.address), reason: .remote)
+                    try await simulator.disconnect(peripheral: try BluetoothAddress(lane.address), reason: .remote)
                 }
                 counts.withLock { $0.linkDrops += 1 }
             }

@@ -5,10 +5,10 @@ import RippleBlueZSimulator
 /// to over the socket path, one over D-Bus signals), both known to bluetoothd so that they survive its
 /// restarts, and three advertisers for the scans.
 enum SoakWorld {
-    static let service: AttributeUUID = "5249504c-50ac-4000-8000-000000000000"
-    static let flood: AttributeUUID = "5249504c-50ac-4000-8000-000000000001"
-    static let socketAddress = "C0:FF:EE:50:AC:01"
-    static let busAddress = "C0:FF:EE:50:AC:02"
+    static let service: BluetoothUUID = "5249504c-50ac-4000-8000-000000000000"
+    static let flood: BluetoothUUID = "5249504c-50ac-4000-8000-000000000001"
+    static let socketAddress: BluetoothAddress = "C0:FF:EE:50:AC:01"
+    static let busAddress: BluetoothAddress = "C0:FF:EE:50:AC:02"
 
     /// The flood characteristic, as the central names it.
     static var floodReference: CharacteristicReference {
@@ -25,14 +25,15 @@ enum SoakWorld {
                 + (1...3).map { index in
                     .init(
                         SimulatedPeripheral(
-                            address: DeviceAddress("C0:FF:EE:50:AD:0\(index)"), name: "Soak beacon \(index)",
+                            address: BluetoothAddress(rawValue: 0xC0FF_EE50_AD00 + UInt64(index)),
+                            name: "Soak beacon \(index)",
                             rssi: Int16(-50 - 10 * index), rssiVariation: 4))
                 })
     }
 
-    private static func flooding(_ address: String, name: String, rate: Double) -> SimulatedPeripheral {
+    private static func flooding(_ address: BluetoothAddress, name: String, rate: Double) -> SimulatedPeripheral {
         SimulatedPeripheral(
-            address: DeviceAddress(address), name: name, advertisedServices: [service], isKnown: true,
+            address: address, name: name, advertisedServices: [service], isKnown: true,
             services: [
                 SimulatedService(
                     uuid: service,

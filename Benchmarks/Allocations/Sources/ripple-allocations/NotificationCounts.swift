@@ -17,7 +17,7 @@ struct NotificationRig {
     /// One measured path: a characteristic of the simulated peripheral and the transport asked for.
     struct Path: Sendable {
         let name: String
-        let characteristic: AttributeUUID
+        let characteristic: BluetoothUUID
         let payloadSize: Int
         let transport: NotificationTransport
     }
@@ -30,8 +30,8 @@ struct NotificationRig {
         var rest: Double { all - libdbus }
     }
 
-    static let address: DeviceAddress = "C0:FF:EE:00:00:21"
-    static let service: AttributeUUID = "52495054-0000-4000-8000-0000000000c0"
+    static let address: BluetoothAddress = "C0:FF:EE:00:00:21"
+    static let service: BluetoothUUID = "52495054-0000-4000-8000-0000000000c0"
     static let paths = [
         Path(
             name: "bus 20 B", characteristic: "52495054-0000-4000-8000-0000000000c1", payloadSize: 20, transport: .bus),

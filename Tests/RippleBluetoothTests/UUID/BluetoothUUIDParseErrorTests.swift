@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RippleBlueZ
+@testable import RippleBluetooth
 
 @Suite struct BluetoothUUIDParseErrorTests {
     private func reason(parsing string: String) -> BluetoothUUID.ParseError.Reason? {

@@ -55,3 +55,44 @@ extension BluetoothUUID {
         self = uuid
     }
 }
+
+extension BluetoothUUID: ExpressibleByStringLiteral {
+    /// Creates the UUID a string literal writes, in any form ``init(_:)-(String)`` accepts:
+    /// `let sensor: BluetoothUUID = "5249504C-1AB0-4000-8000-000000000001"`.
+    ///
+    /// A literal that is not a UUID is a programming error, like an out-of-range literal array index: it
+    /// stops the program with a message naming the literal, on the first run that reaches it. Strings that
+    /// arrive at run time (user input, files, the bus) go through the throwing ``init(_:)-(String)``.
+    /// - Parameter value: The literal.
+    public init(stringLiteral value: String) {
+        do {
+            try self.init(value)
+        } catch {
+            fatalError("invalid BluetoothUUID literal: \(error)")
+        }
+    }
+}
+
+extension BluetoothUUID: Codable {
+    /// Decodes a UUID from a string in any form ``init(_:)-(String)`` accepts.
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError.dataCorrupted` naming the string when it is not a UUID, or the decoder's
+    ///   error when the value is not a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            try self.init(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    /// Encodes the UUID as its full lower-case string, ``uuidString``.
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uuidString)
+    }
+}

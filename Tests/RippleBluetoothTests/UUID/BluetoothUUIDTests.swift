@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RippleBlueZ
+@testable import RippleBluetooth
 
 @Suite struct BluetoothUUIDTests {
     static let heartRateForms = [
@@ -36,9 +36,9 @@ import Testing
         #expect(uuid.shortForm == nil)
         #expect(uuid.value32 == 0x1234_5678)
         #expect(uuid.name == nil)
-        #expect(try BluetoothUUID("12345678") == uuid)
-        #expect(try BluetoothUUID("0x12345678") == uuid)
-        #expect(try BluetoothUUID("12345678-0000-1000-8000-00805F9B34FB") == uuid)
+        #expect(BluetoothUUID("12345678") == uuid)
+        #expect(BluetoothUUID("0x12345678") == uuid)
+        #expect(BluetoothUUID("12345678-0000-1000-8000-00805F9B34FB") == uuid)
     }
 
     @Test func aThirtyTwoBitNumberBelow0x10000IsASixteenBitForm() {
@@ -58,24 +58,24 @@ import Testing
         #expect(uuid.shortForm == nil)
         #expect(uuid.value32 == nil)
         #expect(uuid.name == nil)
-        #expect(try BluetoothUUID("6E400001B5A3F393E0A9E50E24DCCA9E") == uuid)
+        #expect(BluetoothUUID("6E400001B5A3F393E0A9E50E24DCCA9E") == uuid)
         #expect(uuid == BluetoothUUID(high: 0x6E40_0001_B5A3_F393, low: 0xE0A9_E50E_24DC_CA9E))
     }
 
     @Test func baseUUIDItselfIsTheNumberZero() throws {
-        let base = try BluetoothUUID("00000000-0000-1000-8000-00805F9B34FB")
+        let base = BluetoothUUID("00000000-0000-1000-8000-00805F9B34FB")
         #expect(base == BluetoothUUID(UInt16(0)))
         #expect(base.shortForm == 0)
         #expect(base.description == "0000")
     }
 
     @Test func nearlyTheBaseUUIDIsNotAShortForm() throws {
-        let uuid = try BluetoothUUID("0000180d-0000-1000-8000-00805f9b34fc")
+        let uuid = BluetoothUUID("0000180d-0000-1000-8000-00805f9b34fc")
         #expect(uuid != BluetoothUUID.heartRate)
         #expect(uuid.shortForm == nil)
         #expect(uuid.value32 == nil)
         #expect(uuid.description == "0000180D-0000-1000-8000-00805F9B34FC")
-        let otherHigh = try BluetoothUUID("0000180d-0001-1000-8000-00805f9b34fb")
+        let otherHigh = BluetoothUUID("0000180d-0001-1000-8000-00805f9b34fb")
         #expect(otherHigh.shortForm == nil)
         #expect(otherHigh.value32 == nil)
     }
@@ -85,7 +85,7 @@ import Testing
             BluetoothUUID.heartRate.bytes == [
                 0x00, 0x00, 0x18, 0x0D, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5F, 0x9B, 0x34, 0xFB,
             ])
-        let custom = try BluetoothUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")
+        let custom = BluetoothUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")
         #expect(
             custom.bytes == [
                 0x6E, 0x40, 0x00, 0x01, 0xB5, 0xA3, 0xF3, 0x93, 0xE0, 0xA9, 0xE5, 0x0E, 0x24, 0xDC, 0xCA, 0x9E,
@@ -96,7 +96,7 @@ import Testing
         #expect(BluetoothUUID(bytes: [0x18, 0x0D]) == .heartRate)
         #expect(BluetoothUUID(bytes: [0x00, 0x00, 0x18, 0x0D]) == .heartRate)
         #expect(BluetoothUUID(bytes: [0x12, 0x34, 0x56, 0x78]) == BluetoothUUID(UInt32(0x1234_5678)))
-        let custom = try BluetoothUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")
+        let custom = BluetoothUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")
         #expect(BluetoothUUID(bytes: custom.bytes) == custom)
         #expect(BluetoothUUID(bytes: BluetoothUUID.heartRate.bytes) == .heartRate)
     }
@@ -109,8 +109,8 @@ import Testing
     @Test func ordersByTheOneHundredTwentyEightBitValue() throws {
         let low: BluetoothUUID = 0x1800
         let high: BluetoothUUID = 0x2A37
-        let beyond = try BluetoothUUID("ffffffff-0000-0000-0000-000000000000")
-        let lowHalfOnly = try BluetoothUUID("00000000-0000-0000-ffff-ffffffffffff")
+        let beyond = BluetoothUUID("ffffffff-0000-0000-0000-000000000000")
+        let lowHalfOnly = BluetoothUUID("00000000-0000-0000-ffff-ffffffffffff")
         #expect(low < high)
         #expect(!(high < low))
         #expect(high < beyond)
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func hashableAcrossForms() throws {
-        let set: Set<BluetoothUUID> = [0x180D, try BluetoothUUID("0000180D-0000-1000-8000-00805F9B34FB"), .heartRate]
+        let set: Set<BluetoothUUID> = [0x180D, BluetoothUUID("0000180D-0000-1000-8000-00805F9B34FB"), .heartRate]
         #expect(set.count == 1)
     }
 }

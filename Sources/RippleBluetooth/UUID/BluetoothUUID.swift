@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let heartRate: BluetoothUUID = 0x180D
-/// heartRate == (try BluetoothUUID("0000180D-0000-1000-8000-00805F9B34FB"))   // true
+/// heartRate == "0000180D-0000-1000-8000-00805F9B34FB"   // true
 /// heartRate.description   // "180D"
 /// heartRate.uuidString    // "0000180d-0000-1000-8000-00805f9b34fb"
 /// heartRate.name          // "Heart Rate"

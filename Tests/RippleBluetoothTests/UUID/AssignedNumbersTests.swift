@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RippleBlueZ
+@testable import RippleBluetooth
 
 @Suite struct AssignedNumbersTests {
     /// Every named constant, its 16-bit number and the SIG's name for it.
