@@ -6,7 +6,7 @@ extension SimulatedService {
     ///
     /// - Heart Rate Measurement (0x2A37, notify): while a client listens it notifies `measurements` in turn
     ///   at `rate` per second (once a second by default: a resting minute, see
-    ///   ``HeartRateMeasurement/restingMinute``), starting again after the last;
+    ///   ``SimulatedHeartRateMeasurement/restingMinute``), starting again after the last;
     /// - Body Sensor Location (0x2A38, read): `location`;
     /// - Heart Rate Control Point (0x2A39, write): `0x01` (Reset Energy Expended) is accepted and answered
     ///   by a measurement showing 0 kJ, notified on 0x2A37 (when notifications are on); any other value,
@@ -16,10 +16,10 @@ extension SimulatedService {
     /// An empty `measurements` falls back to the resting minute; a `rate` that is not a positive number is
     /// refused when the peripheral is added, like any notification source's.
     public static func heartRate(
-        measurements: [HeartRateMeasurement] = HeartRateMeasurement.restingMinute, rate: Double = 1,
-        location: BodySensorLocation = .chest
+        measurements: [SimulatedHeartRateMeasurement] = SimulatedHeartRateMeasurement.restingMinute, rate: Double = 1,
+        location: SimulatedBodySensorLocation = .chest
     ) -> SimulatedService {
-        let cycle = measurements.isEmpty ? HeartRateMeasurement.restingMinute : measurements
+        let cycle = measurements.isEmpty ? SimulatedHeartRateMeasurement.restingMinute : measurements
         var afterReset = cycle[0]
         afterReset.energyExpended = 0
         let resetAnswer = afterReset.bytes
@@ -29,7 +29,7 @@ extension SimulatedService {
             }
             return GATTWriteResponse(
                 storedValue: request.storedValue,
-                notifications: [GATTNotification(resetAnswer, on: .heartRateMeasurement)])
+                notifications: [SimulatedNotification(resetAnswer, on: .heartRateMeasurement)])
         }
         return SimulatedService(
             uuid: .heartRate,

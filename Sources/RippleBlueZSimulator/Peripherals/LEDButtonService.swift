@@ -95,7 +95,7 @@ extension SimulatedService {
                 [LEDButtonCommand.responseCode, opcode]
                 + ledButtonAnswer(opcode: opcode, operands: request.value.dropFirst(), led: led)
             answer = Array(answer.prefix(Swift.max(request.mtu - 3, 3)))
-            return GATTWriteResponse(storedValue: request.storedValue, notifications: [GATTNotification(answer)])
+            return GATTWriteResponse(storedValue: request.storedValue, notifications: [SimulatedNotification(answer)])
         }
         return SimulatedService(
             uuid: .ledButtonService,

@@ -1,11 +1,11 @@
 extension SimulatedPeripheral {
     /// The Device Information of the ready-made heart-rate monitor at `address`.
-    public static func heartRateMonitorInformation(address: BluetoothAddress) -> DeviceInformation {
-        DeviceInformation(
+    public static func heartRateMonitorInformation(address: BluetoothAddress) -> SimulatedDeviceInformation {
+        SimulatedDeviceInformation(
             manufacturerName: "Ripple Devices", modelNumber: "RHM-1", serialNumber: "RHM1-0000417",
             hardwareRevision: "B2", firmwareRevision: "1.4.2", softwareRevision: "1.4.2",
-            systemID: DeviceInformation.systemID(for: address),
-            pnpID: PnPID(vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
+            systemID: SimulatedDeviceInformation.systemID(for: address),
+            pnpID: SimulatedPnPID(vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
     }
 
     /// A chest-strap heart-rate monitor, as such straps are: it advertises its name and the Heart Rate
@@ -15,7 +15,8 @@ extension SimulatedPeripheral {
     /// "Ripple Devices", model "RHM-1", serial, revisions, a System ID from the address, a PnP ID).
     public static func heartRateMonitor(
         address: BluetoothAddress = "C0:FF:EE:00:00:01", name: String = "Ripple HRM", rssi: Int16 = -55,
-        batteryLevel: UInt8 = 87, measurements: [HeartRateMeasurement] = HeartRateMeasurement.restingMinute,
+        batteryLevel: UInt8 = 87,
+        measurements: [SimulatedHeartRateMeasurement] = SimulatedHeartRateMeasurement.restingMinute,
         rate: Double = 1
     ) -> SimulatedPeripheral {
         SimulatedPeripheral(
@@ -41,10 +42,10 @@ extension SimulatedPeripheral {
                 .ledButton(ledOn: ledOn, buttonPresses: buttonPresses),
                 .battery(level: batteryLevel),
                 .deviceInformation(
-                    DeviceInformation(
+                    SimulatedDeviceInformation(
                         manufacturerName: "Ripple Devices", modelNumber: "RLB-1", serialNumber: "RLB1-0000023",
-                        firmwareRevision: "0.9.0", systemID: DeviceInformation.systemID(for: address),
-                        pnpID: PnPID(vendorID: 0xFFFF, productID: 0x0002, productVersion: 0x0090))),
+                        firmwareRevision: "0.9.0", systemID: SimulatedDeviceInformation.systemID(for: address),
+                        pnpID: SimulatedPnPID(vendorID: 0xFFFF, productID: 0x0002, productVersion: 0x0090))),
             ])
     }
 }

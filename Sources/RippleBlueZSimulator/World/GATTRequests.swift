@@ -63,10 +63,10 @@ public struct GATTWriteResponse: Sendable {
     /// The value stored after the write; nil keeps the default (the written bytes placed at the offset).
     public var storedValue: [UInt8]?
     /// Notifications (or indications) the peripheral sends after answering the write, in order.
-    public var notifications: [GATTNotification]
+    public var notifications: [SimulatedNotification]
 
     /// A response storing `storedValue` (nil: the written bytes) and sending `notifications`.
-    public init(storedValue: [UInt8]? = nil, notifications: [GATTNotification] = []) {
+    public init(storedValue: [UInt8]? = nil, notifications: [SimulatedNotification] = []) {
         self.storedValue = storedValue
         self.notifications = notifications
     }
@@ -77,7 +77,7 @@ public struct GATTWriteResponse: Sendable {
 
 /// A value a peripheral notifies, on the characteristic written to or on another one of the same
 /// peripheral.
-public struct GATTNotification: Sendable, Hashable {
+public struct SimulatedNotification: Sendable, Hashable {
     /// The characteristic that notifies; nil for the one the handler belongs to.
     public var characteristic: BluetoothUUID?
     /// The bytes notified.

@@ -261,12 +261,12 @@ private struct WorldChecker {
         }
         switch preset {
         case "heart-rate":
-            var location = BodySensorLocation.chest
+            var location = SimulatedBodySensorLocation.chest
             if let name = description.location {
-                if let known = BodySensorLocation(name: name) {
+                if let known = SimulatedBodySensorLocation(name: name) {
                     location = known
                 } else {
-                    let names = BodySensorLocation.allCases.map(\.name).joined(separator: ", ")
+                    let names = SimulatedBodySensorLocation.allCases.map(\.name).joined(separator: ", ")
                     report(path + ".location", "unknown body sensor location \"\(name)\" (the locations are: \(names))")
                 }
             }
@@ -288,7 +288,7 @@ private struct WorldChecker {
         default:
             let systemID = description.systemID.flatMap { bytes($0, count: 8, path: path + ".systemID") }
             let pnp = description.pnpID.flatMap { bytes($0, count: 7, path: path + ".pnpID") }
-            let information = DeviceInformation(
+            let information = SimulatedDeviceInformation(
                 manufacturerName: description.manufacturerName, modelNumber: description.modelNumber,
                 serialNumber: description.serialNumber, hardwareRevision: description.hardwareRevision,
                 firmwareRevision: description.firmwareRevision, softwareRevision: description.softwareRevision,
@@ -384,7 +384,7 @@ private struct WorldChecker {
                 report(path + ".echo", "needs a writable characteristic that can notify or indicate")
             }
             onWrite = { (request: GATTWriteRequest) throws(BlueZError) -> GATTWriteResponse in
-                GATTWriteResponse(notifications: [GATTNotification(request.value)])
+                GATTWriteResponse(notifications: [SimulatedNotification(request.value)])
             }
         }
         guard let uuid else { return nil }

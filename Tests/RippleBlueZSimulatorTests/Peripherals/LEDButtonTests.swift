@@ -14,7 +14,7 @@ import Testing
             return try read(GATTReadRequest(offset: offset, storedValue: led.value))
         }
 
-        func command(_ bytes: [UInt8], mtu: Int = 23) throws(BlueZError) -> [GATTNotification] {
+        func command(_ bytes: [UInt8], mtu: Int = 23) throws(BlueZError) -> [SimulatedNotification] {
             guard let write = controlPoint.onWrite else { return [] }
             return try write(GATTWriteRequest(value: bytes, mtu: mtu)).notifications
         }
@@ -57,24 +57,24 @@ import Testing
 
     @Test func controlPointAnswersEachCommandWithANotification() throws {
         let device = Device(service: .ledButton())
-        #expect(try device.command([0x02]) == [GATTNotification([0x10, 0x02, 0x01, 0x00])])
-        #expect(try device.command([0x01, 0x01]) == [GATTNotification([0x10, 0x01, 0x01])])
+        #expect(try device.command([0x02]) == [SimulatedNotification([0x10, 0x02, 0x01, 0x00])])
+        #expect(try device.command([0x01, 0x01]) == [SimulatedNotification([0x10, 0x01, 0x01])])
         #expect(try device.readLED() == [1])
-        #expect(try device.command([0x03]) == [GATTNotification([0x10, 0x03, 0x01, 0x00])])
+        #expect(try device.command([0x03]) == [SimulatedNotification([0x10, 0x03, 0x01, 0x00])])
         #expect(try device.readLED() == [0])
-        #expect(try device.command([0x03]) == [GATTNotification([0x10, 0x03, 0x01, 0x01])])
-        #expect(try device.command([0x04, 9, 8, 7]) == [GATTNotification([0x10, 0x04, 0x01, 9, 8, 7])])
-        #expect(try device.command([0x04]) == [GATTNotification([0x10, 0x04, 0x01])])
+        #expect(try device.command([0x03]) == [SimulatedNotification([0x10, 0x03, 0x01, 0x01])])
+        #expect(try device.command([0x04, 9, 8, 7]) == [SimulatedNotification([0x10, 0x04, 0x01, 9, 8, 7])])
+        #expect(try device.command([0x04]) == [SimulatedNotification([0x10, 0x04, 0x01])])
     }
 
     @Test func controlPointReportsBadCommandsInItsAnswer() throws {
         let device = Device(service: .ledButton())
-        #expect(try device.command([0x7F]) == [GATTNotification([0x10, 0x7F, 0x02])])
-        #expect(try device.command([0x01]) == [GATTNotification([0x10, 0x01, 0x03])])
-        #expect(try device.command([0x01, 0x02]) == [GATTNotification([0x10, 0x01, 0x03])])
-        #expect(try device.command([0x01, 0x01, 0x01]) == [GATTNotification([0x10, 0x01, 0x03])])
-        #expect(try device.command([0x02, 0x00]) == [GATTNotification([0x10, 0x02, 0x03])])
-        #expect(try device.command([0x03, 0x00]) == [GATTNotification([0x10, 0x03, 0x03])])
+        #expect(try device.command([0x7F]) == [SimulatedNotification([0x10, 0x7F, 0x02])])
+        #expect(try device.command([0x01]) == [SimulatedNotification([0x10, 0x01, 0x03])])
+        #expect(try device.command([0x01, 0x02]) == [SimulatedNotification([0x10, 0x01, 0x03])])
+        #expect(try device.command([0x01, 0x01, 0x01]) == [SimulatedNotification([0x10, 0x01, 0x03])])
+        #expect(try device.command([0x02, 0x00]) == [SimulatedNotification([0x10, 0x02, 0x03])])
+        #expect(try device.command([0x03, 0x00]) == [SimulatedNotification([0x10, 0x03, 0x03])])
         #expect(try device.readLED() == [0])
         #expect(throws: BlueZError.invalidArguments("Invalid Length")) { try device.command([]) }
     }

@@ -20,10 +20,10 @@ import Testing
     }
 
     @Test func deviceInformationListsThePresentFieldsInOrder() {
-        let information = DeviceInformation(
+        let information = SimulatedDeviceInformation(
             manufacturerName: "Acme", modelNumber: "M1", serialNumber: "S1", hardwareRevision: "H",
             firmwareRevision: "F", softwareRevision: "W", systemID: [1, 2, 3, 4, 5, 6, 7, 8],
-            pnpID: PnPID(
+            pnpID: SimulatedPnPID(
                 vendorIDSource: .usbImplementersForum, vendorID: 0x1915, productID: 0x520F, productVersion: 0x0102))
         let service = SimulatedService.deviceInformation(information)
         #expect(service.uuid == 0x180A)
@@ -33,18 +33,20 @@ import Testing
         #expect(service.characteristics[0].value == Array("Acme".utf8))
         #expect(service.characteristics[6].value == [1, 2, 3, 4, 5, 6, 7, 8])
         #expect(service.characteristics[7].value == [0x02, 0x15, 0x19, 0x0F, 0x52, 0x02, 0x01])
-        let sparse = SimulatedService.deviceInformation(DeviceInformation(modelNumber: "only"))
+        let sparse = SimulatedService.deviceInformation(SimulatedDeviceInformation(modelNumber: "only"))
         #expect(sparse.characteristics.map(\.uuid) == [0x2A24])
     }
 
     @Test func pnpIDIsSevenLittleEndianBytes() {
-        let pnp = PnPID(vendorID: 0x0059, productID: 0x0001, productVersion: 0x0142)
+        let pnp = SimulatedPnPID(vendorID: 0x0059, productID: 0x0001, productVersion: 0x0142)
         #expect(pnp.bytes == [0x01, 0x59, 0x00, 0x01, 0x00, 0x42, 0x01])
     }
 
     @Test func systemIDIsTheAddressAsEUI64LeastSignificantFirst() {
         #expect(
-            DeviceInformation.systemID(for: "00:1A:7D:DA:71:13") == [0x13, 0x71, 0xDA, 0xFE, 0xFF, 0x7D, 0x1A, 0x00])
+            SimulatedDeviceInformation.systemID(for: "00:1A:7D:DA:71:13") == [
+                0x13, 0x71, 0xDA, 0xFE, 0xFF, 0x7D, 0x1A, 0x00,
+            ])
     }
 
     @Test func readyMadeAttributeNumbers() {

@@ -92,7 +92,7 @@ import Testing
         #expect(second.value == Array("hé".utf8))
         #expect(second.notificationSource?.payload == .cycle([[1], [2, 3]]))
         let echo = try #require(service.characteristics[2].onWrite)
-        #expect(try echo(GATTWriteRequest(value: [7, 8])).notifications == [GATTNotification([7, 8])])
+        #expect(try echo(GATTWriteRequest(value: [7, 8])).notifications == [SimulatedNotification([7, 8])])
     }
 
     @Test func presetsTakeOverridesAndAppendedServices() throws {
@@ -122,7 +122,7 @@ import Testing
             ])
         #expect(strap.peripheral.services[1].characteristics[0].value == [12])
         let systemID = strap.peripheral.services[2].characteristics.first { $0.uuid == .systemID }
-        #expect(systemID?.value == DeviceInformation.systemID(for: "AA:BB:CC:DD:EE:FF"))
+        #expect(systemID?.value == SimulatedDeviceInformation.systemID(for: "AA:BB:CC:DD:EE:FF"))
         #expect(strap.peripheral.services[3].characteristics[0].value == [1])
         let board = try #require(world.peripherals.last)
         #expect(board.adapter == "hci0")
@@ -142,7 +142,7 @@ import Testing
                 {"uuid": "ffe0", "primary": false}
                 """))
         let services = try #require(world.peripherals.first?.peripheral.services)
-        #expect(services[0].characteristics[1].value == [BodySensorLocation.wrist.rawValue])
+        #expect(services[0].characteristics[1].value == [SimulatedBodySensorLocation.wrist.rawValue])
         #expect(services[0].characteristics[0].notificationSource?.rate == 4)
         #expect(services[1].characteristics[0].value == [100])
         #expect(

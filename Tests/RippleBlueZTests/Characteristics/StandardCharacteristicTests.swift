@@ -54,11 +54,11 @@ import Testing
     }
 
     @Test func pnpIDAndDateTimeRoundTrip() throws {
-        let pnp = RippleBlueZ.PnPID(
+        let pnp = PnPID(
             vendorIDSource: .bluetoothSIG, vendorID: 0x004C, productID: 0x0001, productVersion: 0x0142)
         #expect(pnp.bluetoothBytes == [0x01, 0x4C, 0x00, 0x01, 0x00, 0x42, 0x01])
-        #expect(try RippleBlueZ.PnPID(bluetoothBytes: pnp.bluetoothBytes) == pnp)
-        #expect(try RippleBlueZ.PnPID(bluetoothBytes: [9, 0, 0, 0, 0, 0, 0]).vendorIDSource == .reserved(9))
+        #expect(try PnPID(bluetoothBytes: pnp.bluetoothBytes) == pnp)
+        #expect(try PnPID(bluetoothBytes: [9, 0, 0, 0, 0, 0, 0]).vendorIDSource == .reserved(9))
         let time = DateTime(year: 2026, month: 1, day: 2, hours: 3, minutes: 4, seconds: 5)
         #expect(try DateTime(bluetoothBytes: time.bluetoothBytes) == time)
         #expect(time.description == "2026-01-02 03:04:05")
@@ -83,7 +83,7 @@ import Testing
                 { bytes throws(ValueDecodingError) in _ = try TemperatureMeasurement(bluetoothBytes: bytes) }
             ),
             ("DateTime", { bytes throws(ValueDecodingError) in _ = try DateTime(bluetoothBytes: bytes) }),
-            ("PnPID", { bytes throws(ValueDecodingError) in _ = try RippleBlueZ.PnPID(bluetoothBytes: bytes) }),
+            ("PnPID", { bytes throws(ValueDecodingError) in _ = try PnPID(bluetoothBytes: bytes) }),
         ]
         for (name, decode) in decoders {
             var decoded = 0
@@ -115,7 +115,7 @@ import Testing
         #expect(information?.softwareRevision == "1.4.2")
         #expect(
             information?.pnpID
-                == RippleBlueZ.PnPID(
+                == PnPID(
                     vendorIDSource: .bluetoothSIG, vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
         #expect(try await peripheral.readValue(.batteryLevel, as: BatteryLevel.self) == BatteryLevel(percent: 87))
         #expect(try await peripheral.readValue(.bodySensorLocation, as: BodySensorLocation.self) == .chest)

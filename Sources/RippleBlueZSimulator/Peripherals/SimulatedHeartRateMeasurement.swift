@@ -7,7 +7,7 @@
 /// - the heart rate in beats per minute (`UINT8`, or little-endian `UINT16`);
 /// - the energy expended in kilojoules since the last reset (little-endian `UINT16`), when present;
 /// - RR intervals, each a little-endian `UINT16` in units of 1/1024 second, when present.
-public struct HeartRateMeasurement: Sendable, Hashable {
+public struct SimulatedHeartRateMeasurement: Sendable, Hashable {
     /// Whether the sensor can tell that it touches the skin, and whether it does.
     public enum SensorContact: Sendable, Hashable {
         /// The sensor has no contact detection (flag bits 1–2 = `0b00`).
@@ -133,13 +133,13 @@ public struct HeartRateMeasurement: Sendable, Hashable {
     /// 78 bpm (with a breathing rhythm), each measurement carries the RR intervals of the beats that ended
     /// during its second (one or two), and every tenth, starting with the first, carries the energy
     /// expended, rising by 1 kJ every 10 s from 0. Sensor contact is detected throughout.
-    public static let restingMinute: [HeartRateMeasurement] = {
+    public static let restingMinute: [SimulatedHeartRateMeasurement] = {
         let rates: [UInt16] = [
             68, 69, 71, 72, 74, 75, 76, 77, 76, 75, 73, 72, 70, 69, 68, 67, 66, 67, 68, 70,
             71, 73, 74, 76, 78, 77, 75, 73, 71, 70, 69, 68, 67, 67, 68, 69, 71, 72, 73, 74,
             75, 76, 76, 75, 74, 72, 71, 70, 69, 68, 67, 66, 66, 67, 68, 69, 70, 71, 70, 69,
         ]
-        var measurements: [HeartRateMeasurement] = []
+        var measurements: [SimulatedHeartRateMeasurement] = []
         // The end of the next beat, in 1/1024 s from the start of the minute.
         var nextBeat = 0
         for (second, bpm) in rates.enumerated() {
@@ -152,14 +152,14 @@ public struct HeartRateMeasurement: Sendable, Hashable {
             }
             let energy: UInt16? = second % 10 == 0 ? UInt16(second / 10) : nil
             measurements.append(
-                HeartRateMeasurement(beatsPerMinute: bpm, energyExpended: energy, rrIntervals: intervals))
+                SimulatedHeartRateMeasurement(beatsPerMinute: bpm, energyExpended: energy, rrIntervals: intervals))
         }
         return measurements
     }()
 }
 
 /// Where a heart-rate sensor is worn: the Body Sensor Location characteristic (0x2A38), one byte.
-public enum BodySensorLocation: UInt8, Sendable, Hashable, CaseIterable {
+public enum SimulatedBodySensorLocation: UInt8, Sendable, Hashable, CaseIterable {
     /// 0: other.
     case other = 0
     /// 1: chest (a chest strap).

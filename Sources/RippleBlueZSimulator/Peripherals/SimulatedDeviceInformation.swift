@@ -1,7 +1,7 @@
 /// The PnP ID characteristic (0x2A50): who made the device and which product and version it is, seven
 /// bytes: the vendor ID source, then the vendor ID, product ID and product version as little-endian
 /// `UInt16`s.
-public struct PnPID: Sendable, Hashable {
+public struct SimulatedPnPID: Sendable, Hashable {
     /// Where the vendor ID comes from.
     public enum VendorIDSource: UInt8, Sendable, Hashable {
         /// 0x01: a Bluetooth SIG company identifier.
@@ -38,7 +38,7 @@ public struct PnPID: Sendable, Hashable {
 
 /// What the Device Information service (0x180A) of a peripheral tells: each field present becomes a
 /// read-only characteristic; text fields are UTF-8 without a terminator, as devices send them.
-public struct DeviceInformation: Sendable, Hashable {
+public struct SimulatedDeviceInformation: Sendable, Hashable {
     /// Manufacturer Name String (0x2A29).
     public var manufacturerName: String?
     /// Model Number String (0x2A24).
@@ -54,13 +54,13 @@ public struct DeviceInformation: Sendable, Hashable {
     /// System ID (0x2A23): eight bytes, see ``systemID(for:)``.
     public var systemID: [UInt8]?
     /// PnP ID (0x2A50).
-    public var pnpID: PnPID?
+    public var pnpID: SimulatedPnPID?
 
     /// A description with the fields given.
     public init(
         manufacturerName: String? = nil, modelNumber: String? = nil, serialNumber: String? = nil,
         hardwareRevision: String? = nil, firmwareRevision: String? = nil, softwareRevision: String? = nil,
-        systemID: [UInt8]? = nil, pnpID: PnPID? = nil
+        systemID: [UInt8]? = nil, pnpID: SimulatedPnPID? = nil
     ) {
         self.manufacturerName = manufacturerName
         self.modelNumber = modelNumber
@@ -101,7 +101,7 @@ public struct DeviceInformation: Sendable, Hashable {
 
 extension SimulatedService {
     /// The Device Information service (0x180A): one read-only characteristic per field of `information`.
-    public static func deviceInformation(_ information: DeviceInformation) -> SimulatedService {
+    public static func deviceInformation(_ information: SimulatedDeviceInformation) -> SimulatedService {
         SimulatedService(uuid: .deviceInformation, characteristics: information.characteristics)
     }
 }
