@@ -34,7 +34,7 @@ public final class Central: Sendable {
     ///     when bluetoothd has not exported it (yet) — while it resolves a database again after a
     ///     reconnection or a Service Changed — before failing with ``BluetoothError/Kind/attributeNotFound``.
     /// - Throws: ``BluetoothError/Kind/bluetoothUnavailable`` when the bus cannot be reached, and
-    ///   ``BluetoothError/Kind/notAuthorizedOnBus`` when it refuses this process.
+    ///   ``BluetoothError/Kind/unauthorized`` when it refuses this process.
     public convenience init(
         bus: DBusBus = .system, adapter: String? = nil, loop: EventLoop = .shared,
         attributeTimeout: Duration = .seconds(5)

@@ -258,7 +258,7 @@ final class CentralCore: Sendable {
     private func computeState() -> CentralState {
         let owner = confined.value.hasOwner
         let failure = confined.value.treeFailure
-        if let failure, failure.remoteName == "org.freedesktop.DBus.Error.AccessDenied" { return .notAuthorized }
+        if let failure, failure.remoteName == BlueZErrorName.accessDenied { return .unauthorized }
         guard let owner else { return .unknown }
         guard owner else { return .bluetoothUnavailable }
         if failure != nil { return .bluetoothUnavailable }

@@ -4,8 +4,8 @@ public enum CentralState: Sendable, Hashable, CustomStringConvertible {
     case unknown
     /// bluetoothd is not on the bus (not running, or restarting).
     case bluetoothUnavailable
-    /// The bus refuses this process access to bluetoothd.
-    case notAuthorized
+    /// The bus refuses this process access to bluetoothd (CoreBluetooth's `unauthorized`).
+    case unauthorized
     /// bluetoothd has no adapter, or not the one the central was told to use.
     case noAdapter
     /// The adapter is powered off.
@@ -18,9 +18,9 @@ public enum CentralState: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .poweredOn: nil
         case .unknown, .bluetoothUnavailable: .bluetoothUnavailable
-        case .notAuthorized:
+        case .unauthorized:
             BluetoothError(
-                .notAuthorizedOnBus,
+                .unauthorized,
                 "the bus does not allow this process to talk to bluetoothd (add the user to the 'bluetooth' group)")
         case .noAdapter: BluetoothError(.noAdapter, "there is no Bluetooth adapter")
         case .poweredOff: .poweredOff
@@ -32,7 +32,7 @@ public enum CentralState: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unknown: "unknown"
         case .bluetoothUnavailable: "bluetoothd unavailable"
-        case .notAuthorized: "not authorised on the bus"
+        case .unauthorized: "not authorised on the bus"
         case .noAdapter: "no adapter"
         case .poweredOff: "powered off"
         case .poweredOn: "powered on"

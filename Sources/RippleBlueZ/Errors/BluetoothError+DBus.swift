@@ -33,9 +33,10 @@ extension BluetoothError {
         case BlueZErrorName.notReady: kind = .poweredOff
         case BlueZErrorName.notConnected: kind = .notConnected
         case BlueZErrorName.notPermitted: kind = .notPermitted
-        case BlueZErrorName.notAuthorized, BlueZErrorName.authenticationFailed,
-            BlueZErrorName.authenticationRejected, BlueZErrorName.authenticationCanceled:
-            kind = .notAuthorized
+        case BlueZErrorName.notAuthorized: kind = .insufficientAuthorization
+        case BlueZErrorName.authenticationFailed, BlueZErrorName.authenticationRejected,
+            BlueZErrorName.authenticationCanceled, BlueZErrorName.authenticationTimeout:
+            kind = .insufficientAuthentication
         case BlueZErrorName.notSupported, BlueZErrorName.notAvailable: kind = .notSupported
         case BlueZErrorName.inProgress: kind = .inProgress
         case BlueZErrorName.invalidArguments, BlueZErrorName.invalidOffset, BlueZErrorName.invalidValueLength:
@@ -44,7 +45,7 @@ extension BluetoothError {
         case BlueZErrorName.failed: kind = Self.kind(ofFailure: message)
         case BlueZErrorName.serviceUnknown, BlueZErrorName.nameHasNoOwner:
             kind = .bluetoothUnavailable
-        case BlueZErrorName.accessDenied: kind = .notAuthorizedOnBus
+        case BlueZErrorName.accessDenied: kind = .unauthorized
         case BlueZErrorName.unknownObject, BlueZErrorName.unknownMethod:
             kind = .notConnected
         case BlueZErrorName.noReply where message.lowercased().contains("disconnected"):

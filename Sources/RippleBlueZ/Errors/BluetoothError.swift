@@ -16,8 +16,8 @@ public struct BluetoothError: Error, Sendable, Hashable, CustomStringConvertible
         /// bluetoothd is not on the bus (not running, or restarting).
         case bluetoothUnavailable
         /// The bus refused this process access to bluetoothd (its policy: run as a member of the
-        /// `bluetooth` group, or as root).
-        case notAuthorizedOnBus
+        /// `bluetooth` group, or as root); the central's state is ``CentralState/unauthorized``.
+        case unauthorized
         /// bluetoothd has no adapter (or not the one asked for).
         case noAdapter
         /// The adapter is powered off.
@@ -34,8 +34,12 @@ public struct BluetoothError: Error, Sendable, Hashable, CustomStringConvertible
         case timeout
         /// The attribute does not permit the operation (not readable, not writable, no notifications).
         case notPermitted
-        /// The peripheral requires authorisation or encryption (pair first).
-        case notAuthorized
+        /// The peripheral requires an authenticated (paired, encrypted) link, or pairing failed, was
+        /// rejected or was cancelled (ATT's Insufficient Authentication; pair first).
+        case insufficientAuthentication
+        /// The peripheral does not authorise this client for the operation (ATT's Insufficient
+        /// Authorization, bluetoothd's `NotAuthorized`).
+        case insufficientAuthorization
         /// bluetoothd or the peripheral does not support the operation.
         case notSupported
         /// bluetoothd is busy with the same operation.
@@ -48,6 +52,8 @@ public struct BluetoothError: Error, Sendable, Hashable, CustomStringConvertible
         case invalidArgument
         /// The notification buffer of a listener overflowed under ``NotificationBufferPolicy/failStream``.
         case bufferOverflow
+        /// The operation was cancelled: its task was cancelled, or its subscription ended before it completed.
+        case cancelled
         /// Any other failure of bluetoothd or of the bus.
         case failed
     }

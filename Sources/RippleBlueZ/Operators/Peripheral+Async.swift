@@ -95,7 +95,7 @@ where P.Failure == BluetoothError, P.Output: Sendable {
     } catch let error as BluetoothError {
         throw error
     } catch {
-        throw BluetoothError(.failed, "\(operation) was cancelled")
+        throw BluetoothError(.cancelled, "\(operation) was cancelled")
     }
     throw BluetoothError(.failed, "\(operation) ended without a value")
 }

@@ -47,7 +47,7 @@ extension Peripheral {
 
     /// Pairs with the peripheral (`Device1.Pair()`; bluetoothd asks the registered pairing agent what it
     /// needs): emits once paired, then finishes; succeeds at once when it is paired already. Fails with
-    /// ``BluetoothError/Kind/notAuthorized`` when the pairing is rejected or fails
+    /// ``BluetoothError/Kind/insufficientAuthentication`` when the pairing is rejected or fails
     /// (`AuthenticationRejected`, `AuthenticationFailed`, …, named in the error), with
     /// ``BluetoothError/Kind/timeout`` after `timeout`, and with bluetoothd's other errors. A *single-value*
     /// publisher.

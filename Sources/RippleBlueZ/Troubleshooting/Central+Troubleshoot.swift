@@ -30,44 +30,60 @@ extension Central {
         }
         var checks: [BluetoothReport.Check] = []
         let onBus = settled != .bluetoothUnavailable && settled != .unknown
+        let busCheck = "bluetoothd on the bus"
         checks.append(
             .init(
-                name: "bluetoothd on the bus", passed: onBus,
+                name: busCheck, passed: onBus,
                 detail: onBus ? "org.bluez has an owner" : "nobody owns org.bluez (\(settled))",
-                fix: onBus ? nil : "start it: sudo systemctl start bluetooth (Debian: apt-get install bluez)"))
-        let allowed = settled != .notAuthorized
-        checks.append(
-            .init(
-                name: "access to bluetoothd", passed: allowed,
-                detail: allowed ? "the bus lets this process call org.bluez" : "the bus policy refuses this process",
-                fix: allowed
-                    ? nil
-                    : "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"
-            ))
-        checks.append(
-            .init(
-                name: "adapters", passed: !adapters.isEmpty,
-                detail: adapters.isEmpty ? "none" : adapters.map(\.description).joined(separator: ", "),
-                fix: adapters.isEmpty
-                    ? "plug in a Bluetooth adapter, or check the kernel sees one (hciconfig -a, dmesg | grep -i bluetooth)"
-                    : nil))
+                fix: "start it: sudo systemctl start bluetooth (Debian: apt-get install bluez)"))
+        let accessCheck = "access to bluetoothd"
+        let allowed = settled != .unauthorized
+        if onBus {
+            checks.append(
+                .init(
+                    name: accessCheck, passed: allowed,
+                    detail: allowed
+                        ? "the bus lets this process call org.bluez" : "the bus policy refuses this process",
+                    fix:
+                        "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"
+                ))
+        } else {
+            checks.append(.init(skipped: accessCheck, because: busCheck))
+        }
+        let adaptersCheck = "adapters"
+        if onBus, allowed {
+            checks.append(
+                .init(
+                    name: adaptersCheck, passed: !adapters.isEmpty,
+                    detail: adapters.isEmpty ? "none" : adapters.map(\.description).joined(separator: ", "),
+                    fix:
+                        "plug in a Bluetooth adapter, or check the kernel sees one (hciconfig -a, dmesg | grep -i bluetooth)"
+                ))
+        } else {
+            checks.append(.init(skipped: adaptersCheck, because: onBus ? accessCheck : busCheck))
+        }
+        // The kill switches are read from the kernel: they depend on nothing above.
+        let killSwitchesCheck = "kill switches"
         let blocked = killSwitches.filter { $0.isSoftBlocked || $0.isHardBlocked }
         checks.append(
             .init(
-                name: "kill switches", passed: blocked.isEmpty,
+                name: killSwitchesCheck, passed: blocked.isEmpty,
                 detail: killSwitches.isEmpty
                     ? "none reported" : killSwitches.map(\.description).joined(separator: ", "),
-                fix: blocked.isEmpty
-                    ? nil
-                    : blocked.contains(where: \.isHardBlocked)
-                        ? "a hardware switch or the firmware blocks the radio: turn it on"
-                        : "sudo rfkill unblock bluetooth"))
-        if let adapter {
-            checks.append(
-                .init(
-                    name: "adapter \(adapter.name) powered", passed: adapter.isPowered,
-                    detail: adapter.isPowered ? "on" : "off",
-                    fix: adapter.isPowered ? nil : "bluetoothctl power on (or set Powered=true on \(adapter.path))"))
+                fix: blocked.contains(where: \.isHardBlocked)
+                    ? "a hardware switch or the firmware blocks the radio: turn it on"
+                    : "sudo rfkill unblock bluetooth"))
+        if let adapter, onBus, allowed {
+            let poweredCheck = "adapter \(adapter.name) powered"
+            if blocked.isEmpty {
+                checks.append(
+                    .init(
+                        name: poweredCheck, passed: adapter.isPowered, detail: adapter.isPowered ? "on" : "off",
+                        fix: "bluetoothctl power on (or set Powered=true on \(adapter.path))"))
+            } else {
+                // A blocked radio cannot be powered on: the kill switch is the cause to fix first.
+                checks.append(.init(skipped: poweredCheck, because: killSwitchesCheck))
+            }
         }
         return BluetoothReport(
             checks: checks, adapters: adapters, killSwitches: killSwitches,

@@ -144,12 +144,12 @@ extension ConnectionEvent {
     @Test func aBusThatRefusesThisProcessGivesNotAuthorized() async throws {
         let fixture = try await CentralFixture(world: monitorWorld(), waitUntilReady: false, refusingClients: true)
         await #expect(throws: BluetoothError.self) { try await fixture.central.waitUntilReady() }
-        #expect(fixture.central.currentState == .notAuthorized)
+        #expect(fixture.central.currentState == .unauthorized)
         do {
             _ = try await fixture.central.startDiscovery().values.first { _ in true }
             Issue.record("discovery started on a bus that refuses this process")
         } catch {
-            #expect((error as? BluetoothError)?.kind == .notAuthorizedOnBus)
+            #expect((error as? BluetoothError)?.kind == .unauthorized)
         }
         await fixture.stop()
     }

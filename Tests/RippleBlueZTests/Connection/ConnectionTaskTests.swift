@@ -37,7 +37,7 @@ import Testing
         let fixture = try await CentralFixture(world: Lab.world)
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
         let task = fixture.central.onConnect(Lab.address) { _ in
-            Fail(error: BluetoothError(.notAuthorized, "wrong PIN")).eraseToAnyPublisher()
+            Fail(error: BluetoothError(.insufficientAuthentication, "wrong PIN")).eraseToAnyPublisher()
         }
         do {
             _ = try await fixture.central.connect(address: Lab.address)

@@ -34,7 +34,7 @@ import Testing
             Issue.record("the pairing succeeded")
         } catch {
             let error = try #require(error as? BluetoothError)
-            #expect(error.kind == .notAuthorized)
+            #expect(error.kind == .insufficientAuthentication)
             #expect(error.bluezName == "org.bluez.Error.AuthenticationRejected")
         }
         #expect(!peripheral.isPaired)

@@ -133,7 +133,7 @@ private final class RequestLog: Sendable {
                 kinds.append(error.kind)
             }
         }
-        #expect(kinds == [.attError(0x81), .notAuthorized, .notSupported])
+        #expect(kinds == [.attError(0x81), .insufficientAuthorization, .notSupported])
         do {
             _ = try await peripheral.readValue(CharacteristicReference(refusing))
             Issue.record("the read succeeded")

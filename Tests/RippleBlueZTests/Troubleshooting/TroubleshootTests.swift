@@ -49,36 +49,68 @@ import Glibc
         await fixture.stop()
     }
 
-    @Test func aBlockedRadioAndAPoweredOffAdapterAreReportedWithTheirFixes() async throws {
+    @Test func aPoweredOffAdapterIsReportedWithItsFix() async throws {
+        let fixture = try await CentralFixture(world: Lab.world)
+        try await fixture.simulator.setPowered(false, adapter: "hci0")
+        for await state in fixture.central.state.values where state == .poweredOff { break }
+        let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: false))
+        #expect(!report.isHealthy)
+        #expect(
+            report.checks.map(\.status) == [.passed, .passed, .passed, .passed, .failed])
+        #expect(report.firstFix == "bluetoothctl power on (or set Powered=true on /org/bluez/hci0)")
+        await fixture.stop()
+    }
+
+    @Test func aBlockedRadioIsTheCauseAndPoweringIsSkipped() async throws {
         let fixture = try await CentralFixture(world: Lab.world)
         try await fixture.simulator.setPowered(false, adapter: "hci0")
         for await state in fixture.central.state.values where state == .poweredOff { break }
         let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: true))
-        #expect(!report.isHealthy)
-        let failed = report.checks.filter { !$0.passed }
-        #expect(failed.map(\.name) == ["kill switches", "adapter hci0 powered"])
         #expect(
-            failed.map(\.fix) == [
-                "sudo rfkill unblock bluetooth", "bluetoothctl power on (or set Powered=true on /org/bluez/hci0)",
+            report.checks.map(\.status) == [
+                .passed, .passed, .passed, .failed, .skipped(reason: "kill switches failed"),
             ])
+        #expect(report.checks.compactMap(\.fix) == ["sudo rfkill unblock bluetooth"])
+        #expect(report.firstFix == "sudo rfkill unblock bluetooth")
+        #expect(report.description.contains("– adapter hci0 powered: not checked: kill switches failed"))
         await fixture.stop()
     }
 
-    @Test func noBluetoothdAndARefusingBusAreReported() async throws {
+    @Test func noBluetoothdIsOneCauseWithOneFix() async throws {
         let bus = try SimulatedBus()
         let thread = try EventLoopThread(name: "troubleshoot-test")
         let central = try Central(bus: bus.bus, loop: thread.loop)
         let report = await central.troubleshoot(killSwitchDirectory: "/nonexistent")
-        #expect(report.checks.first?.passed == false)
-        #expect(report.checks.first?.fix?.contains("systemctl start bluetooth") == true)
+        #expect(
+            report.checks.map(\.status) == [
+                .failed, .skipped(reason: "bluetoothd on the bus failed"),
+                .skipped(reason: "bluetoothd on the bus failed"), .passed,
+            ])
+        #expect(report.checks.compactMap(\.fix).count == 1)
+        #expect(report.firstFix?.contains("systemctl start bluetooth") == true)
         central.close()
         bus.stop()
+        thread.stop()
+    }
 
+    @Test func aRefusingBusIsOneCauseWithOneFix() async throws {
         let refusing = try await CentralFixture(world: Lab.world, waitUntilReady: false, refusingClients: true)
         let refused = await refusing.central.troubleshoot(killSwitchDirectory: "/nonexistent")
-        #expect(refused.checks.first { $0.name == "access to bluetoothd" }?.passed == false)
+        #expect(
+            refused.checks.map(\.name) == [
+                "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches",
+            ])
+        #expect(
+            refused.checks.map(\.status) == [
+                .passed, .failed, .skipped(reason: "access to bluetoothd failed"), .passed,
+            ])
+        #expect(
+            refused.checks.compactMap(\.fix) == [
+                "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"
+            ])
+        #expect(!refused.description.contains("plug in a Bluetooth adapter"))
+        #expect(refused.description.contains("– adapters: not checked: access to bluetoothd failed"))
         await refusing.stop()
-        thread.stop()
     }
 
     @Test func theBlueZVersionComesFromTheDefaultDeviceID() {

@@ -44,7 +44,7 @@ public enum ExampleSession {
         if let bluetooth = error as? BluetoothError {
             switch bluetooth.kind {
             case .bluetoothUnavailable: message += "\nhint: is bluetoothd running? (systemctl status bluetooth)"
-            case .notAuthorizedOnBus:
+            case .unauthorized:
                 message += "\nhint: the bus refuses this user; run as a member of the bluetooth group or as root"
             case .poweredOff:
                 message += "\nhint: power the adapter on (bluetoothctl power on; rfkill unblock bluetooth)"

@@ -27,7 +27,7 @@ enum ExitStatus {
         if let hint = hint(for: bluetooth.kind) { Output.error("fix: \(hint)") }
         switch bluetooth.kind {
         case .bluetoothUnavailable, .noAdapter, .poweredOff: return unavailable
-        case .notAuthorizedOnBus: return permissionDenied
+        case .unauthorized: return permissionDenied
         case .timeout: return timedOut
         default: return operationFailed
         }
@@ -38,7 +38,7 @@ enum ExitStatus {
         switch kind {
         case .bluetoothUnavailable:
             "start bluetoothd (systemctl start bluetooth), or use --simulated"
-        case .notAuthorizedOnBus:
+        case .unauthorized:
             "the system bus lets only root and the bluetooth group talk to bluetoothd: "
                 + "sudo usermod -aG bluetooth $USER, then log in again"
         case .noAdapter:
@@ -47,7 +47,7 @@ enum ExitStatus {
             "power the adapter on: bluetoothctl power on (and rfkill unblock bluetooth if it is blocked)"
         case .peripheralNotFound:
             "the peripheral was not found: is it advertising and in range? (ripple-ble scan)"
-        case .notAuthorized:
+        case .insufficientAuthentication:
             "the peripheral wants pairing first (bluetoothctl pair <address>)"
         case .timeout:
             "it took longer than --timeout; move closer or give it longer"
