@@ -25,6 +25,14 @@ public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
     /// Its name as bluetoothd knows it now (the advertised or GATT name), if any.
     public var name: String? { central.core.deviceProperties(path)?["Name"]?.string }
 
+    /// The service UUIDs bluetoothd knows for it now (`Device1.UUIDs`): advertised ones, stored ones of a
+    /// known peripheral, and resolved ones once connected — readable without connecting.
+    public var serviceUUIDs: [BluetoothUUID] {
+        (central.core.deviceProperties(path)?["UUIDs"]?.arrayElements ?? []).compactMap {
+            $0.string.flatMap(BluetoothUUID.init(uuidString:))
+        }
+    }
+
     /// Whether it is connected now, as its central sees it: true from the moment its link is up,
     /// false once ``Central/disconnect(_:)`` has emitted (or the link dropped); for a peripheral the
     /// central never connected, what bluetoothd says (another program's link).

@@ -28,6 +28,32 @@ public struct PeripheralDiscovery: Sendable, Hashable, CustomStringConvertible {
         "\(name ?? "unnamed") (\(address))" + (rssi.map { " \($0) dBm" } ?? "")
     }
 
+    /// Creates a discovery from its parts: for mock discoveries that feed a pipeline in tests, or for
+    /// discoveries a program builds from what it stored.
+    /// - Parameters:
+    ///   - peripheral: The peripheral seen (from ``Central/knownPeripherals`` or an earlier discovery).
+    ///   - addressType: `public` or `random`, if known.
+    ///   - name: Its name, if any.
+    ///   - rssi: The signal strength of the advertisement, in dBm.
+    ///   - txPower: The advertised transmit power, in dBm.
+    ///   - manufacturerData: Manufacturer-specific data by company identifier.
+    ///   - serviceData: Service data by service UUID.
+    ///   - serviceUUIDs: The advertised service UUIDs.
+    public init(
+        peripheral: Peripheral, addressType: String? = nil, name: String? = nil, rssi: Int? = nil,
+        txPower: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:], serviceData: [BluetoothUUID: [UInt8]] = [:],
+        serviceUUIDs: [BluetoothUUID] = []
+    ) {
+        self.peripheral = peripheral
+        self.addressType = addressType
+        self.name = name
+        self.rssi = rssi
+        self.txPower = txPower
+        self.manufacturerData = manufacturerData
+        self.serviceData = serviceData
+        self.serviceUUIDs = serviceUUIDs
+    }
+
     init(peripheral: Peripheral, properties: [String: DBusValue]) {
         self.peripheral = peripheral
         addressType = properties["AddressType"]?.string
