@@ -27,7 +27,8 @@ import Testing
                         uuid: stream, flags: [.notify], notificationSource: NotificationSource(count: count)),
                     SimulatedCharacteristic(
                         uuid: echo, flags: [.write, .notify],
-                        onWrite: { request in GATTWriteResponse(notifications: [GATTNotification(request.value)]) }),
+                        onWrite: { request in GATTWriteResponse(notifications: [SimulatedNotification(request.value)]) }
+                    ),
                 ]))
         return SimulatedWorld(peripherals: [.init(peripheral)])
     }
