@@ -98,9 +98,11 @@ private struct WorldChecker {
     // MARK: Peripherals
 
     mutating func peripheral(_ description: WorldDescription.Peripheral, path: String) -> SimulatedPeripheral? {
-        let address = description.address.flatMap { self.address($0, path: path + ".address") }
-        // An address that is not one is reported already; the peripheral is left out.
-        if description.address != nil, address == nil { return nil }
+        let parsed = description.address.flatMap { self.address($0, path: path + ".address") }
+        // An address that is not one is reported already: the rest is still checked (on a stand-in
+        // address, so that every problem is reported at once), and the peripheral is left out.
+        let addressIsInvalid = description.address != nil && parsed == nil
+        let address = addressIsInvalid ? BluetoothAddress(rawValue: 0) : parsed
         var battery: UInt8?
         if let level = description.batteryLevel {
             if description.preset == nil {
@@ -141,7 +143,7 @@ private struct WorldChecker {
                 peripheral.services.append(made)
             }
         }
-        return peripheral
+        return addressIsInvalid ? nil : peripheral
     }
 
     mutating func applyAdvertisement(
