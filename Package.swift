@@ -12,6 +12,7 @@
 //                           characteristic properties, BlueZ's names, hex); depends on nothing
 //   RippleBlueZ           — the BLE central on BlueZ's D-Bus API
 //   RippleBlueZSimulator  — a simulated bluetoothd on a private bus (stands on RippleDBus, never on RippleBlueZ)
+//   RippleTestKit         — for tests of code built on Ripple (stands on Ripple alone)
 //
 // The libraries depend on nothing but the toolchain and the C libraries. The command-line tools, the examples
 // and the fuzz target are a package of their own in Tools/, the benchmarks in Benchmarks/, so that a package
@@ -34,6 +35,7 @@ let package = Package(
         .library(name: "RippleBluetooth", targets: ["RippleBluetooth"]),
         .library(name: "RippleBlueZ", targets: ["RippleBlueZ"]),
         .library(name: "RippleBlueZSimulator", targets: ["RippleBlueZSimulator"]),
+        .library(name: "RippleTestKit", targets: ["RippleTestKit"]),
     ],
     targets: [
         .target(
@@ -80,9 +82,16 @@ let package = Package(
             dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth"],
             swiftSettings: swiftSettings
         ),
+        // For tests of code built on Ripple: a recording subscriber, a hand-driven publisher, the publisher
+        // rule checker (and Ripple's VirtualTimeScheduler, re-exported).
+        .target(
+            name: "RippleTestKit",
+            dependencies: ["Ripple"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RippleTests",
-            dependencies: ["Ripple"],
+            dependencies: ["Ripple", "RippleTestKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -110,6 +119,11 @@ let package = Package(
             dependencies: [
                 "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple",
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RippleTestKitTests",
+            dependencies: ["RippleTestKit", "Ripple"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,273 @@
+/// A subscriber that records everything it receives and everything it asks for, with the demand the test
+/// chooses: the exact history a test compares with `==`.
+///
+/// ```swift
+/// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+/// [1, 2, 3].publisher.subscribe(subscriber)
+/// #expect(subscriber.history == [.subscription("[1, 2, 3]"), .request(.max(2)), .value(1), .value(2)])
+/// subscriber.request(.max(5))
+/// #expect(subscriber.values == [1, 2, 3])
+/// #expect(subscriber.completion == .finished)
+/// ```
+///
+/// - `initialDemand` is requested as soon as the subscription arrives (`nil` or `.none` requests nothing:
+///   call ``request(_:)`` later).
+/// - `onValue` is called with each value and returns the extra demand `receive(_:)` answers with.
+///
+/// It checks the subscriber's side of the contract as it goes: ``demandViolations`` counts values that
+/// arrived without outstanding demand, ``orderViolations`` signals after a completion, before the
+/// subscription, or a second subscription. (``PublisherRuleChecker`` checks a publisher against all the
+/// rules.) It is safe to use from any thread; its closures are never called while it holds its lock, so they
+/// may call back into it. Tests that run publishers on other threads wait for what they expect with
+/// ``waitForValues(_:timeout:)``, ``waitForCompletion(timeout:)`` or ``wait(timeout:until:)``.
+public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, @unchecked Sendable {
+    /// Everything recorded and counted, guarded by `lock`.
+    private struct State {
+        var history: [Event] = []
+        var subscription: (any Subscription)?
+        var outstanding = Subscribers.Demand.none
+        var completed = false
+        var demandViolations = 0
+        var orderViolations = 0
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
+    /// A task waiting for a condition on what was recorded.
+    private struct Waiter {
+        let condition: @Sendable (TestSubscriber) -> Bool
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = Lock()
+    nonisolated(unsafe) private var state = State()
+    private let initialDemand: Subscribers.Demand?
+    private let onValue: (Input) -> Subscribers.Demand
+    private let onCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    /// Creates a subscriber that asks for `initialDemand` when subscribed and for what `onValue` returns
+    /// after each value.
+    ///
+    /// - Parameters:
+    ///   - initialDemand: What to request when the subscription arrives; `nil` or `.none` requests nothing.
+    ///   - onValue: Called with each value; returns the extra demand. By default no extra demand.
+    ///   - onCompletion: Called with the completion, after it is recorded.
+    public init(
+        initialDemand: Subscribers.Demand? = .unlimited,
+        onValue: @escaping (Input) -> Subscribers.Demand = { _ in .none },
+        onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void = { _ in }
+    ) {
+        self.initialDemand = initialDemand
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+
+    /// A subscriber that asks for one value at first and one more after each value: the slowest consumer.
+    ///
+    /// - Returns: A new subscriber.
+    public static func oneAtATime() -> TestSubscriber {
+        TestSubscriber(initialDemand: .max(1), onValue: { _ in .max(1) })
+    }
+
+    /// `"TestSubscriber"`.
+    public var description: String { "TestSubscriber" }
+
+    /// The signals received, in order: the subscription, each value, the completion.
+    public var events: [Event] { lock.withLock { state.history.filter(\.isReceived) } }
+
+    /// The signals received and the requests and cancel sent, in the order they happened.
+    public var history: [Event] { lock.withLock { state.history } }
+
+    /// The values received, in order.
+    public var values: [Input] {
+        lock.withLock { state.history.compactMap { if case .value(let value) = $0 { value } else { nil } } }
+    }
+
+    /// The completion, once one arrived.
+    public var completion: Subscribers.Completion<Failure>? {
+        lock.withLock {
+            state.history.lazy.compactMap { if case .completion(let completion) = $0 { completion } else { nil } }
+                .first
+        }
+    }
+
+    /// Whether a completion arrived.
+    public var isCompleted: Bool { lock.withLock { state.completed } }
+
+    /// The subscription, once it arrived.
+    public var subscription: (any Subscription)? { lock.withLock { state.subscription } }
+
+    /// Everything asked for so far, summed.
+    public var requested: Subscribers.Demand {
+        lock.withLock {
+            state.history.reduce(into: .none) { total, event in
+                if case .request(let demand) = event { total += demand }
+            }
+        }
+    }
+
+    /// How many values arrived while no demand was outstanding (a publisher breaking the demand rule).
+    public var demandViolations: Int { lock.withLock { state.demandViolations } }
+
+    /// How many signals arrived out of order: after a completion, before the subscription, or a second
+    /// subscription.
+    public var orderViolations: Int { lock.withLock { state.orderViolations } }
+
+    /// Asks the subscription for `demand` more values, and records the request.
+    ///
+    /// - Parameter demand: The extra demand; `.none` is recorded but not passed on (Combine traps on it).
+    public func request(_ demand: Subscribers.Demand) {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            state.outstanding += demand
+            state.history.append(.request(demand))
+            return state.subscription
+        }
+        if demand > .none { subscription?.request(demand) }
+        notifyWaiters()
+    }
+
+    /// Cancels the subscription, and records the cancel.
+    public func cancel() {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            state.history.append(.cancel)
+            return state.subscription
+        }
+        subscription?.cancel()
+        notifyWaiters()
+    }
+
+    /// Records the subscription and requests the initial demand.
+    ///
+    /// - Parameter subscription: The subscription the publisher hands over.
+    public func receive(subscription: any Subscription) {
+        let demand = initialDemand ?? .none
+        lock.withLock {
+            if state.subscription != nil || state.completed { state.orderViolations += 1 }
+            state.subscription = subscription
+            state.history.append(.subscription(String(describing: subscription)))
+            if demand > .none {
+                state.outstanding += demand
+                state.history.append(.request(demand))
+            }
+        }
+        if demand > .none { subscription.request(demand) }
+        notifyWaiters()
+    }
+
+    /// Records `input` and answers with what `onValue` returns.
+    ///
+    /// - Parameter input: The value.
+    /// - Returns: The extra demand `onValue` chose.
+    public func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock {
+            if state.completed || state.subscription == nil { state.orderViolations += 1 }
+            if state.outstanding == .none { state.demandViolations += 1 } else { state.outstanding -= 1 }
+            state.history.append(.value(input))
+        }
+        let more = onValue(input)
+        if more > .none {
+            lock.withLock {
+                state.outstanding += more
+                state.history.append(.request(more))
+            }
+        }
+        notifyWaiters()
+        return more
+    }
+
+    /// Records `completion`, then calls `onCompletion`.
+    ///
+    /// - Parameter completion: How the publisher ended.
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        lock.withLock {
+            if state.completed || state.subscription == nil { state.orderViolations += 1 }
+            state.completed = true
+            state.history.append(.completion(completion))
+        }
+        onCompletion(completion)
+        notifyWaiters()
+    }
+}
+
+// MARK: - Waiting
+
+extension TestSubscriber {
+    /// Returns once `condition` holds for this subscriber, checked now and after every event; throws
+    /// ``TestSubscriberTimeout`` when it does not hold within `timeout`.
+    ///
+    /// Nothing polls: the condition is checked when something is recorded. The timeout is a safety limit
+    /// that turns a broken test into a failure instead of a hang, never what a test measures.
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait at most (real time).
+    ///   - condition: What to wait for; called without the subscriber's lock held.
+    /// - Throws: ``TestSubscriberTimeout`` after `timeout`; `CancellationError` when the waiting task is
+    ///   cancelled.
+    public func wait(
+        timeout: Duration = .seconds(30), until condition: @escaping @Sendable (TestSubscriber) -> Bool
+    ) async throws {
+        if condition(self) { return }
+        let id = lock.withLock { () -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let watchdog = Task { [weak self] in
+            try await Task.sleep(for: timeout)
+            self?.abandon(id, with: TestSubscriberTimeout(timeout: timeout, history: self?.historyDescription ?? ""))
+        }
+        defer { watchdog.cancel() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.withLock { state.waiters[id] = Waiter(condition: condition, continuation: continuation) }
+                if Task.isCancelled { abandon(id, with: CancellationError()) }
+                notifyWaiters()
+            }
+        } onCancel: {
+            abandon(id, with: CancellationError())
+        }
+    }
+
+    /// Waits until `count` values have arrived, or the publisher completed.
+    ///
+    /// - Parameters:
+    ///   - count: How many values to wait for.
+    ///   - timeout: How long to wait at most (real time).
+    /// - Returns: The values received by then (fewer than `count` if the publisher completed first).
+    /// - Throws: ``TestSubscriberTimeout`` after `timeout`.
+    @discardableResult
+    public func waitForValues(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [Input] {
+        try await wait(timeout: timeout) { $0.values.count >= count || $0.isCompleted }
+        return values
+    }
+
+    /// Waits until the publisher completed.
+    ///
+    /// - Parameter timeout: How long to wait at most (real time).
+    /// - Returns: The completion.
+    /// - Throws: ``TestSubscriberTimeout`` after `timeout`.
+    @discardableResult
+    public func waitForCompletion(timeout: Duration = .seconds(30)) async throws -> Subscribers.Completion<Failure> {
+        try await wait(timeout: timeout) { $0.isCompleted }
+        guard let completion else { throw TestSubscriberTimeout(timeout: timeout, history: historyDescription) }
+        return completion
+    }
+
+    /// The history, as a failure message shows it.
+    private var historyDescription: String { history.map(\.description).joined(separator: ", ") }
+
+    /// Resumes every waiter whose condition now holds.
+    private func notifyWaiters() {
+        let waiting = lock.withLock { state.waiters }
+        guard !waiting.isEmpty else { return }
+        for (id, waiter) in waiting where waiter.condition(self) {
+            let taken = lock.withLock { state.waiters.removeValue(forKey: id) }
+            taken?.continuation.resume()
+        }
+    }
+
+    /// Ends the wait `id`, if it is still waiting, with `error`.
+    private func abandon(_ id: Int, with error: any Error) {
+        let taken = lock.withLock { state.waiters.removeValue(forKey: id) }
+        taken?.continuation.resume(throwing: error)
+    }
+}
