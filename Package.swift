@@ -83,7 +83,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // For tests of code built on Ripple: a recording subscriber, a hand-driven publisher, the publisher
-        // rule checker (and Ripple's VirtualTimeScheduler, re-exported).
+        // rule checker, the virtual-time scheduler.
         .target(
             name: "RippleTestKit",
             dependencies: ["Ripple"],

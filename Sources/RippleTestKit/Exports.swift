@@ -1,3 +1,2 @@
-// `import RippleTestKit` brings Ripple along: the publishers under test, and `VirtualTimeScheduler`, the
-// scheduler whose clock only the test moves (it stays in Ripple, where `import Ripple` code already uses it).
+// `import RippleTestKit` brings Ripple along: the publishers, operators and schedulers under test.
 @_exported import Ripple

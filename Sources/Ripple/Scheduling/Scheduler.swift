@@ -1,7 +1,7 @@
 /// A type that runs closures now or at a time, as Combine's `Scheduler`.
 ///
 /// Time operators (`delay`, `debounce`, `timeout`, …) and `receive(on:)` / `subscribe(on:)` take a
-/// scheduler; tests pass a ``VirtualTimeScheduler`` to control time exactly.
+/// scheduler; tests pass RippleTestKit's `VirtualTimeScheduler` to control time exactly.
 public protocol Scheduler<SchedulerTimeType> {
     /// The scheduler's notion of a point in time.
     associatedtype SchedulerTimeType: Strideable where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible

@@ -115,14 +115,15 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
 
     /// Asks the subscription for `demand` more values, and records the request.
     ///
-    /// - Parameter demand: The extra demand; `.none` is recorded but not passed on (Combine traps on it).
+    /// - Parameter demand: The extra demand, passed on as it is (`.none` included: some subscriptions trap on
+    ///   it, as in Combine, and a test may check which).
     public func request(_ demand: Subscribers.Demand) {
         let subscription = lock.withLock { () -> (any Subscription)? in
             state.outstanding += demand
             state.history.append(.request(demand))
             return state.subscription
         }
-        if demand > .none { subscription?.request(demand) }
+        subscription?.request(demand)
         notifyWaiters()
     }
 

@@ -23,7 +23,7 @@
 ///
 /// A publisher that delivers on another thread or a scheduler needs time between the steps: pass a
 /// `settle` that waits for it (for example `{ scheduler.advance(by: .seconds(1)) }` with a
-/// `VirtualTimeScheduler`, or ``init(values:maximumRecursionDepth:settlingFor:)`` for real time).
+/// ``VirtualTimeScheduler``, or ``init(values:maximumRecursionDepth:settlingFor:)`` for real time).
 public struct PublisherRuleChecker: Sendable {
     /// How many values the bounded scenarios ask for.
     public var values: Int

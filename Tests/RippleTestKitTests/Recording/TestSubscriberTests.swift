@@ -41,6 +41,15 @@ import Testing
         #expect(subscriber.isCompleted)
     }
 
+    @Test func aRequestForNothingIsPassedOnAsItIs() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(upstream.calls == [.request(.max(1)), .request(.none)])
+        #expect(subscriber.history == [.subscription("TestSubscription"), .request(.max(1)), .request(.none)])
+    }
+
     @Test func aFailureIsRecordedAsTheCompletion() {
         let subscriber = TestSubscriber<Int, Failure>()
         Fail<Int, Failure>(error: .broken).subscribe(subscriber)

@@ -14,5 +14,8 @@ typealias TestSubscriber<Input, Failure: Error> = RippleTestKit.TestSubscriber<I
 /// The hand-driven publisher of RippleTestKit.
 typealias TestPublisher<Output, Failure: Error> = RippleTestKit.TestPublisher<Output, Failure>
 
+/// The virtual-time scheduler of RippleTestKit.
+typealias VirtualTimeScheduler = RippleTestKit.VirtualTimeScheduler
+
 /// One thing a ``TestSubscriber`` saw or did, for exact comparisons of whole sequences.
 typealias Event<Value, Failure: Error> = RippleTestKit.TestSubscriber<Value, Failure>.Event
