@@ -117,7 +117,8 @@ let package = Package(
         .testTarget(
             name: "RippleBlueZTests",
             dependencies: [
-                "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple",
+                "RippleTestKit", "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop",
+                "Ripple",
             ],
             swiftSettings: swiftSettings
         ),

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Ripple
 
-@Suite("Sink, Assign, AnySubscriber, AnyPublisher")
-struct SubscriberTests {
+@Suite("Sink: unlimited demand, cancel, closures released")
+struct SinkTests {
     @Test func sinkRequestsUnlimitedAndForwards() {
         let publisher = TestPublisher<Int, TestError>()
         var values: [Int] = []
@@ -114,91 +114,5 @@ struct SubscriberTests {
             #expect(weakOwner == nil)
             #expect(sink.receive(1) == .none, "a value after the end is ignored")
         }
-    }
-
-    @Test func assignWritesEachValueAndReleasesTheObject() {
-        final class Target { var value = 0 }
-        let target = Target()
-        let publisher = TestPublisher<Int, Never>()
-        let cancellable = publisher.assign(to: \.value, on: target)
-        #expect(publisher.calls == [.request(.unlimited)])
-        publisher.send(4)
-        #expect(target.value == 4)
-        publisher.send(5)
-        #expect(target.value == 5)
-        cancellable.cancel()
-        publisher.send(6)
-        #expect(target.value == 5)
-        #expect(publisher.calls == [.request(.unlimited), .cancel])
-
-        let assign = Subscribers.Assign(object: target, keyPath: \Target.value)
-        #expect(assign.description == "Assign Target.")
-        #expect(assign.object === target)
-        #expect(assign.customMirror.children.count == 3)
-        #expect(assign.playgroundDescription as? String == "Assign Target.")
-        let upstream = TestPublisher<Int, Never>()
-        upstream.subscribe(assign)
-        upstream.subscribe(assign)
-        #expect(upstream.calls == [.request(.unlimited), .cancel])
-        upstream.send(completion: .finished)
-        #expect(assign.object == nil)
-    }
-
-    @Test func anySubscriberForwardsAndDescribes() {
-        let inner = TestSubscriber<Int, Never>(initialDemand: .max(2))
-        let erased = AnySubscriber(inner)
-        #expect(erased.combineIdentifier == inner.combineIdentifier)
-        #expect(erased.description == "TestSubscriber")
-        #expect(AnySubscriber(erased).combineIdentifier == inner.combineIdentifier)
-        let publisher = TestPublisher<Int, Never>()
-        publisher.subscribe(erased)
-        publisher.send(1)
-        publisher.send(completion: .finished)
-        #expect(inner.events == [.subscription("TestSubscription"), .value(1), .finished])
-        #expect(publisher.calls == [.request(.max(2))])
-
-        let anonymous = AnySubscriber<Int, Never>()
-        #expect(anonymous.description == "Anonymous AnySubscriber")
-        #expect(anonymous.receive(3) == .none)
-        anonymous.receive(subscription: Subscriptions.empty)
-        anonymous.receive(completion: .finished)
-        #expect(anonymous.customMirror.children.isEmpty)
-        #expect(anonymous.playgroundDescription as? String == "Anonymous AnySubscriber")
-    }
-
-    @Test func voidConveniences() {
-        let subscriber = TestSubscriber<Int, Never>()
-        final class VoidSubscriber: Subscriber {
-            var count = 0
-            func receive(subscription: any Subscription) {}
-            func receive(_ input: Void) -> Subscribers.Demand {
-                count += 1
-                return .max(1)
-            }
-            func receive(completion: Subscribers.Completion<Never>) {}
-        }
-        let void = VoidSubscriber()
-        #expect(void.receive() == .max(1))
-        #expect(void.count == 1)
-        _ = subscriber
-    }
-
-    @Test func anyPublisherHidesTheTypeAndDoesNotDoubleWrap() {
-        let publisher = TestPublisher<Int, Never>()
-        let erased = publisher.eraseToAnyPublisher()
-        let twice = erased.eraseToAnyPublisher()
-        #expect(erased.box === twice.box)
-        #expect(erased.description == "AnyPublisher")
-        let subscriber = TestSubscriber<Int, Never>()
-        twice.subscribe(subscriber)
-        publisher.send(9)
-        #expect(subscriber.values == [9])
-    }
-
-    @Test func emptySubscriptionIgnoresEverything() {
-        let empty = Subscriptions.empty
-        empty.request(.max(1))
-        empty.cancel()
-        #expect(String(describing: empty) == "Empty")
     }
 }
