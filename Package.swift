@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleDBusTests",
-            dependencies: ["RippleDBus", "RippleLoop", "Ripple", "CDBus"],
+            dependencies: ["RippleTestKit", "RippleDBus", "RippleLoop", "Ripple", "CDBus"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Ripple
 import RippleDBus
 import RippleLoop
+import RippleTestKit
 import Synchronization
 import Testing
 
@@ -34,100 +35,35 @@ final class BusFixture: Sendable {
     }
 }
 
-/// Records what a publisher emits, and lets a test await a number of values or the completion.
+/// Records what a publisher emits (RippleTestKit's `TestSubscriber`, with unlimited demand), and lets a
+/// test await a number of values or the completion.
 ///
-/// Waiting has a generous safety limit (30 s) so that a broken test fails instead of hanging the suite;
-/// it is never what a test measures.
+/// Waiting has a generous safety limit (30 s) so that a broken test fails, with the history so far,
+/// instead of hanging the suite; it is never what a test measures. The subscription ends with the recorder.
 final class Recorder<Value: Sendable>: Sendable {
-    private struct State {
-        var values: [Value] = []
-        var completion: Subscribers.Completion<DBusError>?
-        var waiters: [(condition: @Sendable (Int, Bool) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-        var subscription: AnyCancellable?
-    }
-
-    // Ripple's Lock (a Mutex with an acquiring/releasing atomic beside it): ThreadSanitizer reports false
-    // races on a bare Synchronization.Mutex on Linux.
-    private let lock = Lock()
-    private nonisolated(unsafe) var storage = State()
+    /// The subscriber under the recorder, for exact histories.
+    let subscriber = TestSubscriber<Value, DBusError>()
 
     /// Subscribes to `publisher` with unlimited demand.
     init<P: Publisher>(_ publisher: P) where P.Output == Value, P.Failure == DBusError {
-        let cancellable = publisher.sink(
-            receiveCompletion: { [weak self] completion in self?.record(completion: completion) },
-            receiveValue: { [weak self] value in self?.record(value) })
-        lock.withLock { storage.subscription = cancellable }
+        publisher.subscribe(subscriber)
     }
 
-    var values: [Value] { lock.withLock { storage.values } }
-    var completion: Subscribers.Completion<DBusError>? { lock.withLock { storage.completion } }
+    deinit { subscriber.cancel() }
 
-    func cancel() {
-        let subscription = lock.withLock { storage.subscription }
-        subscription?.cancel()
-    }
+    var values: [Value] { subscriber.values }
+    var completion: Subscribers.Completion<DBusError>? { subscriber.completion }
 
-    private func record(_ value: Value) {
-        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            storage.values.append(value)
-            return Self.takeReady(&storage)
-        }
-        ready.forEach { $0.resume() }
-    }
-
-    private func record(completion: Subscribers.Completion<DBusError>) {
-        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            storage.completion = completion
-            return Self.takeReady(&storage)
-        }
-        ready.forEach { $0.resume() }
-    }
-
-    private static func takeReady(_ storage: inout State) -> [CheckedContinuation<Void, Never>] {
-        let count = storage.values.count
-        let done = storage.completion != nil
-        var ready: [CheckedContinuation<Void, Never>] = []
-        storage.waiters.removeAll { waiter in
-            guard waiter.condition(count, done) else { return false }
-            ready.append(waiter.continuation)
-            return true
-        }
-        return ready
-    }
+    func cancel() { subscriber.cancel() }
 
     /// Waits until `count` values have come (or the stream ended).
     func waitForValues(_ count: Int) async {
-        await wait { received, done in received >= count || done }
+        do { try await subscriber.waitForValues(count) } catch { Issue.record(error) }
     }
 
     /// Waits until the stream ended.
     func waitForCompletion() async {
-        await wait { _, done in done }
-    }
-
-    private func wait(until condition: @escaping @Sendable (Int, Bool) -> Bool) async {
-        let watchdog = Task { [weak self] in
-            try await Task.sleep(for: .seconds(30))
-            self?.releaseWaiters()
-        }
-        await withCheckedContinuation { continuation in
-            let satisfied = lock.withLock { () -> Bool in
-                if condition(storage.values.count, storage.completion != nil) { return true }
-                storage.waiters.append((condition, continuation))
-                return false
-            }
-            if satisfied { continuation.resume() }
-        }
-        watchdog.cancel()
-    }
-
-    private func releaseWaiters() {
-        let waiting = lock.withLock {
-            defer { storage.waiters = [] }
-            return storage.waiters.map(\.continuation)
-        }
-        Issue.record("timed out waiting for a stream")
-        waiting.forEach { $0.resume() }
+        do { try await subscriber.waitForCompletion() } catch { Issue.record(error) }
     }
 }
 
