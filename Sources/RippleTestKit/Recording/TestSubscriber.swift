@@ -21,16 +21,42 @@
 /// may call back into it. Tests that run publishers on other threads wait for what they expect with
 /// ``waitForValues(_:timeout:)``, ``waitForCompletion(timeout:)`` or ``wait(timeout:until:)``.
 public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, @unchecked Sendable {
-    /// Everything recorded and counted, guarded by `lock`.
+    /// Everything recorded and counted, guarded by `lock`. The views of the history (`events`, `values`,
+    /// `completion`, `requested`) are kept as it grows, so that reading them, as a wait's condition does
+    /// after every event, costs nothing per entry already recorded.
     private struct State {
         var history: [Event] = []
+        var events: [Event] = []
+        var values: [Input] = []
+        var completion: Subscribers.Completion<Failure>?
+        var requested = Subscribers.Demand.none
         var subscription: (any Subscription)?
         var outstanding = Subscribers.Demand.none
-        var completed = false
         var demandViolations = 0
         var orderViolations = 0
         var waiters: [Int: Waiter] = [:]
         var nextWaiter = 0
+
+        var completed: Bool { completion != nil }
+
+        /// Appends `event` to the history and to the views it belongs to.
+        mutating func record(_ event: Event) {
+            history.append(event)
+            switch event {
+            case .value(let value):
+                values.append(value)
+                events.append(event)
+            case .completion(let ending):
+                if completion == nil { completion = ending }
+                events.append(event)
+            case .subscription:
+                events.append(event)
+            case .request(let demand):
+                requested += demand
+            case .cancel:
+                break
+            }
+        }
     }
 
     /// A task waiting for a condition on what was recorded.
@@ -73,23 +99,19 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     public var description: String { "TestSubscriber" }
 
     /// The signals received, in order: the subscription, each value, the completion.
-    public var events: [Event] { lock.withLock { state.history.filter(\.isReceived) } }
+    public var events: [Event] { lock.withLock { state.events } }
 
     /// The signals received and the requests and cancel sent, in the order they happened.
     public var history: [Event] { lock.withLock { state.history } }
 
     /// The values received, in order.
-    public var values: [Input] {
-        lock.withLock { state.history.compactMap { if case .value(let value) = $0 { value } else { nil } } }
-    }
+    public var values: [Input] { lock.withLock { state.values } }
 
-    /// The completion, once one arrived.
-    public var completion: Subscribers.Completion<Failure>? {
-        lock.withLock {
-            state.history.lazy.compactMap { if case .completion(let completion) = $0 { completion } else { nil } }
-                .first
-        }
-    }
+    /// How many values arrived; cheaper than `values.count` in a wait's condition, which runs after every event.
+    public var valueCount: Int { lock.withLock { state.values.count } }
+
+    /// The completion, once one arrived (the first, if a broken publisher sent more).
+    public var completion: Subscribers.Completion<Failure>? { lock.withLock { state.completion } }
 
     /// Whether a completion arrived.
     public var isCompleted: Bool { lock.withLock { state.completed } }
@@ -98,13 +120,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     public var subscription: (any Subscription)? { lock.withLock { state.subscription } }
 
     /// Everything asked for so far, summed.
-    public var requested: Subscribers.Demand {
-        lock.withLock {
-            state.history.reduce(into: .none) { total, event in
-                if case .request(let demand) = event { total += demand }
-            }
-        }
-    }
+    public var requested: Subscribers.Demand { lock.withLock { state.requested } }
 
     /// How many values arrived while no demand was outstanding (a publisher breaking the demand rule).
     public var demandViolations: Int { lock.withLock { state.demandViolations } }
@@ -120,7 +136,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     public func request(_ demand: Subscribers.Demand) {
         let subscription = lock.withLock { () -> (any Subscription)? in
             state.outstanding += demand
-            state.history.append(.request(demand))
+            state.record(.request(demand))
             return state.subscription
         }
         subscription?.request(demand)
@@ -130,7 +146,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     /// Cancels the subscription, and records the cancel.
     public func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
-            state.history.append(.cancel)
+            state.record(.cancel)
             return state.subscription
         }
         subscription?.cancel()
@@ -145,10 +161,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         lock.withLock {
             if state.subscription != nil || state.completed { state.orderViolations += 1 }
             state.subscription = subscription
-            state.history.append(.subscription(String(describing: subscription)))
+            state.record(.subscription(String(describing: subscription)))
             if demand > .none {
                 state.outstanding += demand
-                state.history.append(.request(demand))
+                state.record(.request(demand))
             }
         }
         if demand > .none { subscription.request(demand) }
@@ -163,13 +179,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         lock.withLock {
             if state.completed || state.subscription == nil { state.orderViolations += 1 }
             if state.outstanding == .none { state.demandViolations += 1 } else { state.outstanding -= 1 }
-            state.history.append(.value(input))
+            state.record(.value(input))
         }
         let more = onValue(input)
         if more > .none {
             lock.withLock {
                 state.outstanding += more
-                state.history.append(.request(more))
+                state.record(.request(more))
             }
         }
         notifyWaiters()
@@ -182,8 +198,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     public func receive(completion: Subscribers.Completion<Failure>) {
         lock.withLock {
             if state.completed || state.subscription == nil { state.orderViolations += 1 }
-            state.completed = true
-            state.history.append(.completion(completion))
+            state.record(.completion(completion))
         }
         onCompletion(completion)
         notifyWaiters()
@@ -214,7 +229,8 @@ extension TestSubscriber {
         }
         let watchdog = Task { [weak self] in
             try await Task.sleep(for: timeout)
-            self?.abandon(id, with: TestSubscriberTimeout(timeout: timeout, history: self?.historyDescription ?? ""))
+            guard let self else { return }
+            abandon(id, with: timeoutError(after: timeout))
         }
         defer { watchdog.cancel() }
         try await withTaskCancellationHandler {
@@ -237,7 +253,7 @@ extension TestSubscriber {
     /// - Throws: ``TestSubscriberTimeout`` after `timeout`.
     @discardableResult
     public func waitForValues(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [Input] {
-        try await wait(timeout: timeout) { $0.values.count >= count || $0.isCompleted }
+        try await wait(timeout: timeout) { $0.valueCount >= count || $0.isCompleted }
         return values
     }
 
@@ -249,12 +265,22 @@ extension TestSubscriber {
     @discardableResult
     public func waitForCompletion(timeout: Duration = .seconds(30)) async throws -> Subscribers.Completion<Failure> {
         try await wait(timeout: timeout) { $0.isCompleted }
-        guard let completion else { throw TestSubscriberTimeout(timeout: timeout, history: historyDescription) }
+        guard let completion else { throw timeoutError(after: timeout) }
         return completion
     }
 
-    /// The history, as a failure message shows it.
-    private var historyDescription: String { history.map(\.description).joined(separator: ", ") }
+    /// The failure of a wait that gave up after `timeout`: counts, and the last entries of the history.
+    private func timeoutError(after timeout: Duration) -> TestSubscriberTimeout {
+        lock.withLock {
+            TestSubscriberTimeout(
+                timeout: timeout,
+                valueCount: state.values.count,
+                completion: state.completion.map { Event.completion($0).description },
+                historyCount: state.history.count,
+                recentHistory: state.history.suffix(TestSubscriberTimeout.recentLimit).map(\.description)
+            )
+        }
+    }
 
     /// Resumes every waiter whose condition now holds.
     private func notifyWaiters() {

@@ -90,10 +90,40 @@ import Testing
         do {
             try await subscriber.waitForValues(1, timeout: .milliseconds(20))
         } catch let timeout as TestSubscriberTimeout {
-            #expect(timeout.history == "subscription(PassthroughSubject), request(unlimited)")
+            #expect(timeout.valueCount == 0 && timeout.completion == nil && timeout.historyCount == 2)
+            #expect(timeout.recentHistory == ["subscription(PassthroughSubject)", "request(unlimited)"])
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    @Test func aTimeoutAfterALongHistoryShowsCountsAndTheLastEntries() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        for value in 1...100_000 { subject.send(value) }
+        do {
+            try await subscriber.waitForValues(100_001, timeout: .milliseconds(20))
+            Issue.record("the wait did not time out")
+        } catch let timeout as TestSubscriberTimeout {
+            #expect(timeout.valueCount == 100_000 && timeout.historyCount == 100_002)
+            #expect(timeout.recentHistory == (99_991...100_000).map { "value(\($0))" })
+            #expect(timeout.description.contains("100000 values, not completed; the last 10 of 100002 entries"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func waitingForEachOfManyValuesIsLinear() async throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let total = 100_000
+        let waiting = Task { try await subscriber.waitForValues(total, timeout: .seconds(60)) }
+        DispatchQueue.global().async {
+            for value in 1...total { subject.send(value) }
+        }
+        #expect(try await waiting.value == Array(1...total))
     }
 
     @Test func aCancelledWaitThrowsCancellationError() async {
