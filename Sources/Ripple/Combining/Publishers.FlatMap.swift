@@ -71,20 +71,21 @@ extension Publishers.FlatMap {
 
         @usableFromInline var description: String { "FlatMap" }
 
+        /// The fan-in's: as in Combine, where one object subscribes to the upstream and is the subscription,
+        /// the inner subscribers' `parentSubscription` names this identifier.
+        @usableFromInline var combineIdentifier: CombineIdentifier { fanIn.combineIdentifier }
+
         @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
         @usableFromInline var playgroundDescription: Any { description }
 
-        /// Asks for `maxPublishers` upstream elements (nothing for `.none`, which Ripple's publishers
-        /// would reject as a zero request).
+        /// Asks for `maxPublishers` upstream elements; as in Combine, also when that is `.none`.
         @inlinable func receive(subscription: any Subscription) {
             guard fanIn.attachFeeder(subscription) else {
                 subscription.cancel()
                 return
             }
-            if maxPublishers != .none {
-                subscription.request(maxPublishers)
-            }
+            subscription.request(maxPublishers)
         }
 
         @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand {

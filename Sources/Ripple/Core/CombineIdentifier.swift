@@ -13,9 +13,10 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
         rawValue = Self.counter.add(1, ordering: .relaxed).newValue
     }
 
-    /// Creates the identifier of `obj`: equal for the same instance, distinct for live distinct instances.
+    /// Creates the identifier of `obj`: its address, as in Combine, so equal for the same instance and
+    /// distinct for live distinct instances.
     public init(_ obj: AnyObject) {
-        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
     }
 
     /// The identifier as a hexadecimal number.

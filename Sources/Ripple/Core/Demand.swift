@@ -101,10 +101,14 @@ extension Subscribers {
             lhs = lhs - rhs
         }
 
-        /// The difference of a demand and a count (a negative count adds).
+        /// The difference of a demand and a count. A negative count adds; as in Combine, a sum beyond
+        /// `Int.max` overflows to `.none`, and unlimited stays unlimited.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+            guard rhs < 0 else { return lhs - Demand(rawValue: UInt(rhs)) }
+            if lhs.rawValue == unlimitedRaw { return .unlimited }
+            let (sum, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+            return overflow ? .none : Demand(rawValue: UInt(sum))
         }
 
         /// Subtracts `rhs` from `lhs`.

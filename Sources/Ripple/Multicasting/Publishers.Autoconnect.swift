@@ -91,7 +91,7 @@ extension Publishers {
 /// it forwards everything and wraps the subscription so that cancelling it is counted.
 @usableFromInline
 internal final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -105,6 +105,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     @usableFromInline var description: String { "Autoconnect" }
+
+    /// As Combine's: the ``Publishers/Autoconnect`` publisher and the downstream subscriber.
+    @usableFromInline var customMirror: Mirror {
+        let children: [Mirror.Child] = [("parent", parent), ("downstream", downstream)]
+        return Mirror(self, children: children)
+    }
+
+    @usableFromInline var playgroundDescription: Any { description }
 
     @inlinable func receive(subscription: any Subscription) {
         downstream.receive(subscription: AutoconnectSubscription(subscription, parent: parent))
@@ -123,7 +131,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 /// pass through; the first cancel also tells the parent that this subscriber is gone.
 @usableFromInline
 internal final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline let upstreamSubscription: any Subscription
     @usableFromInline let parent: Publishers.Autoconnect<Upstream>
@@ -135,6 +143,8 @@ internal final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Su
     }
 
     @usableFromInline var description: String { String(describing: upstreamSubscription) }
+
+    @usableFromInline var playgroundDescription: Any { description }
 
     @usableFromInline var combineIdentifier: CombineIdentifier { upstreamSubscription.combineIdentifier }
 

@@ -108,7 +108,9 @@ extension Publishers {
 /// (as Combine does) rather than returned. Signals before the subject's subscription and after a
 /// completion or cancellation are ignored; a second subscription is cancelled.
 @usableFromInline
-internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -136,6 +138,11 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
     }
 
     @usableFromInline var description: String { "Multicast" }
+
+    /// As Combine's: no children.
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
+
+    @usableFromInline var playgroundDescription: Any { description }
 
     @inlinable func receive(subscription: any Subscription) {
         let downstream: Downstream? = lock.withLock {

@@ -118,18 +118,18 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
     var playgroundDescription: Any { description }
 
     override func fulfill(_ result: Result<Output, Failure>) {
-        update { self.result = result }
+        update(releasingParent: true) { self.result = result }
     }
 
     /// Called once the subscriber's `receive(subscription:)` has returned: a failure may go out now.
     func subscriptionDelivered() {
-        update { isSubscriptionDelivered = true }
+        update(releasingParent: true) { isSubscriptionDelivered = true }
     }
 
     /// Records that the subscriber wants the value; it goes out now if the result is known.
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
-        update { hasAnyDemand = true }
+        update(releasingParent: false) { hasAnyDemand = true }
     }
 
     /// Ends the subscription: nothing is delivered, and the future forgets it.
@@ -149,21 +149,22 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
     /// ends the subscription and delivers the result outside the lock.
     ///
     /// The result may go out once it is known and either something was requested (the subscriber itself
-    /// asked, so it has its subscription) or it is a failure and the subscription has been delivered.
-    private func update(_ change: () -> Void) {
-        let delivery: (Downstream, Result<Output, Failure>, Future<Output, Failure>?)? = lock.withLock {
+    /// asked, so it has its subscription) or it is a failure and the subscription has been delivered. As in
+    /// Combine, a result delivered as the future gets it, or a failure as the subscription is delivered, lets go
+    /// of the future only after the delivery (its mirror's `parent` is the future until then); a success
+    /// delivered on a request keeps it.
+    private func update(releasingParent: Bool, _ change: () -> Void) {
+        let delivery: (Downstream, Result<Output, Failure>)? = lock.withLock {
             guard downstream != nil else { return nil }
             change()
             guard let downstream, let result else { return nil }
             let isFailure = if case .failure = result { true } else { false }
             guard hasAnyDemand || (isFailure && isSubscriptionDelivered) else { return nil }
-            let parent = self.parent
             self.downstream = nil
-            self.parent = nil
             self.result = nil
-            return (downstream, result, parent)
+            return (downstream, result)
         }
-        guard let (downstream, result, _) = delivery else { return }
+        guard let (downstream, result) = delivery else { return }
         switch result {
         case .success(let value):
             _ = downstream.receive(value)
@@ -171,5 +172,11 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
         case .failure(let error):
             downstream.receive(completion: .failure(error))
         }
+        guard releasingParent else { return }
+        let parent = lock.withLock { () -> Future<Output, Failure>? in
+            defer { self.parent = nil }
+            return self.parent
+        }
+        _ = parent
     }
 }

@@ -30,13 +30,14 @@ extension Subscribers {
         /// `"Assign Root."` with the root's type name.
         public var description: String { "Assign \(Root.self)." }
 
-        /// A mirror showing the object, the key path and the upstream subscription.
+        /// A mirror showing the object, the key path and the status of the upstream subscription, as
+        /// Combine's does.
         public var customMirror: Mirror {
-            let (object, upstream) = lock.withLock { (target, subscription) }
-            return Mirror(
-                self,
-                children: ["object": object as Any, "keyPath": keyPath, "upstreamSubscription": upstream as Any]
-            )
+            let (object, status) = lock.withLock {
+                (target, ReflectedStatus(awaiting: subscription == nil && !isTerminal, subscription))
+            }
+            let children: [Mirror.Child] = [("object", object as Any), ("keyPath", keyPath), ("status", status)]
+            return Mirror(self, children: children)
         }
 
         /// The description, for playgrounds.
@@ -56,9 +57,10 @@ extension Subscribers {
             }
         }
 
-        /// Writes `value` to the property.
+        /// Writes `value` to the property; as in Combine, a value before the subscription or after the
+        /// completion is ignored.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let object = lock.withLock { target }
+            let object = lock.withLock { subscription == nil ? nil : target }
             object?[keyPath: keyPath] = value
             return .none
         }

@@ -70,9 +70,9 @@ extension Subscribers {
         /// `"Sink"`.
         public var description: String { "Sink" }
 
-        /// A mirror naming the two closures.
+        /// A mirror without children, as Combine's.
         public var customMirror: Mirror {
-            Mirror(self, children: ["receiveCompletion": receiveCompletion, "receiveValue": receiveValue])
+            Mirror(self, children: EmptyCollection<Mirror.Child>())
         }
 
         /// The description, for playgrounds.

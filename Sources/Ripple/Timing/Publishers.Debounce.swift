@@ -105,7 +105,14 @@ extension Publishers.Debounce {
 
         var description: String { "Debounce" }
 
-        var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
+        /// As Combine's: the downstream, its outstanding demand and the value waiting for quiet.
+        var customMirror: Mirror {
+            let (pending, value) = lock.withLock { (self.demand, self.latest) }
+            let children: [Mirror.Child] = [
+                ("downstream", downstream), ("downstreamDemand", pending), ("currentValue", value as Any),
+            ]
+            return Mirror(self, children: children)
+        }
 
         var playgroundDescription: Any { description }
 

@@ -54,6 +54,12 @@ extension Publisher {
 }
 
 extension Publishers.Throttle {
+    /// The subscriber to the upstream and the subscription of the downstream.
+    ///
+    /// It reads the scheduler's clock and schedules exactly where Combine's does, so a custom scheduler
+    /// sees the same calls: `now` when it is made, when the subscription arrives, for each value and for
+    /// the completion while subscribed, and when a value alone is emitted. The scheduled emissions hold it
+    /// weakly, and it lets go of the downstream once it has completed or been cancelled.
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -77,8 +83,9 @@ extension Publishers.Throttle {
         private let scheduler: Context
         private let interval: Context.SchedulerTimeType.Stride
         private let latest: Bool
-        private let downstream: Downstream
         private let lock = Lock()
+        /// Until the completion has been delivered or the subscription cancelled.
+        private nonisolated(unsafe) var downstream: Downstream?
         private nonisolated(unsafe) var status = Status.awaitingSubscription
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// The value scheduled for emission (replaced by later ones when `latest`).
@@ -86,6 +93,8 @@ extension Publishers.Throttle {
         /// The upstream's completion, scheduled or waiting behind `pendingValue`.
         private nonisolated(unsafe) var pendingCompletion: Subscribers.Completion<Failure>?
         private nonisolated(unsafe) var lastEmission: Context.SchedulerTimeType?
+        /// When the upstream last signalled (as Combine, which reads the clock for it).
+        private nonisolated(unsafe) var lastSignal: Context.SchedulerTimeType
         private nonisolated(unsafe) var signals = SerialSignalQueue<Signal>()
 
         init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
@@ -93,6 +102,7 @@ extension Publishers.Throttle {
             self.interval = interval
             self.latest = latest
             self.downstream = downstream
+            lastSignal = scheduler.now
         }
 
         var description: String { "Throttle" }
@@ -104,6 +114,7 @@ extension Publishers.Throttle {
         func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> (accepted: Bool, first: Signal?) in
                 guard case .awaitingSubscription = status else { return (false, nil) }
+                lastSignal = scheduler.now
                 status = .subscribed(subscription)
                 return (true, signals.offer(.subscription))
             }
@@ -116,23 +127,26 @@ extension Publishers.Throttle {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            let now = scheduler.now
-            let emission = lock.withLock { () -> Context.SchedulerTimeType? in
-                guard case .subscribed = status, demand > 0 else { return nil }
-                guard pendingValue == nil else {
-                    if latest { pendingValue = input }
+            let emission = lock.withLock { () -> (at: Context.SchedulerTimeType, now: Bool)? in
+                guard case .subscribed = status else { return nil }
+                let now = scheduler.now
+                lastSignal = now
+                guard demand > 0 else { return nil }
+                guard pendingValue == nil, pendingCompletion == nil else {
+                    if latest, pendingValue != nil { pendingValue = input }
                     return nil
                 }
                 demand -= 1
                 pendingValue = input
-                guard let lastEmission else { return now }
-                return Swift.max(now, lastEmission.advanced(by: interval))
+                guard let lastEmission else { return (now, true) }
+                let earliest = lastEmission.advanced(by: interval)
+                return earliest > now ? (earliest, false) : (now, true)
             }
             guard let emission else { return .none }
-            if emission == now {
-                scheduler.schedule { self.emit() }
+            if emission.now {
+                scheduler.schedule { [weak self] in self?.emit() }
             } else {
-                scheduler.schedule(after: emission) { self.emit() }
+                scheduler.schedule(after: emission.at) { [weak self] in self?.emit() }
             }
             return .none
         }
@@ -140,11 +154,12 @@ extension Publishers.Throttle {
         func receive(completion: Subscribers.Completion<Failure>) {
             let scheduleNow = lock.withLock { () -> Bool in
                 guard case .subscribed = status else { return false }
+                lastSignal = scheduler.now
                 status = .completing
                 pendingCompletion = completion
                 return pendingValue == nil
             }
-            if scheduleNow { scheduler.schedule { self.emit() } }
+            if scheduleNow { scheduler.schedule { [weak self] in self?.emit() } }
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -154,23 +169,24 @@ extension Publishers.Throttle {
         }
 
         func cancel() {
-            let upstream = lock.withLock { () -> (any Subscription)? in
+            let released = lock.withLock { () -> (upstream: (any Subscription)?, downstream: Downstream?) in
                 let current = status
                 status = .terminal
                 pendingValue = nil
                 pendingCompletion = nil
                 signals.discardPending()
-                if case .subscribed(let upstream) = current { return upstream }
-                return nil
+                let downstream = self.downstream
+                self.downstream = nil
+                if case .subscribed(let upstream) = current { return (upstream, downstream) }
+                return (nil, downstream)
             }
-            upstream?.cancel()
+            withExtendedLifetime(released.downstream) { released.upstream?.cancel() }
         }
 
         // MARK: Private
 
         /// Emits the waiting value and the completion waiting behind it, if any.
         private func emit() {
-            let now = scheduler.now
             let first = lock.withLock { () -> Signal? in
                 switch status {
                 case .awaitingSubscription, .terminal: return nil
@@ -178,7 +194,7 @@ extension Publishers.Throttle {
                 }
                 if let value = pendingValue {
                     pendingValue = nil
-                    lastEmission = now
+                    if pendingCompletion == nil { lastEmission = scheduler.now }
                     signals.append(.value(value))
                 }
                 if let completion = pendingCompletion {
@@ -193,19 +209,31 @@ extension Publishers.Throttle {
 
         private func deliver(_ first: Signal) {
             var signal = first
-            while true {
+            var target = lock.withLock { downstream }
+            while let downstream = target {
                 var more = Subscribers.Demand.none
+                var completed = false
                 switch signal {
                 case .subscription: downstream.receive(subscription: self)
                 case .value(let value): more = downstream.receive(value)
-                case .completion(let completion): downstream.receive(completion: completion)
+                case .completion(let completion):
+                    downstream.receive(completion: completion)
+                    completed = true
                 }
-                let next = lock.withLock { () -> Signal? in
+                let next = lock.withLock { () -> (signal: Signal, downstream: Downstream?)? in
                     if more > 0, case .subscribed = status { demand += more }
-                    return signals.next()
+                    if completed { self.downstream = nil }
+                    guard let next = signals.next() else { return nil }
+                    return (next, self.downstream)
                 }
                 guard let next else { return }
-                signal = next
+                signal = next.signal
+                target = next.downstream
+            }
+            // The downstream is gone (cancelled): stop being the deliverer.
+            lock.withLock {
+                signals.discardPending()
+                _ = signals.next()
             }
         }
     }

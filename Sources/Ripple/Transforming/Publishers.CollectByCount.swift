@@ -69,8 +69,15 @@ extension Publishers.CollectByCount {
         }
 
         @usableFromInline var description: String { "CollectByCount" }
+        /// As Combine's: the downstream, the upstream subscription, the values collected so far and the
+        /// count.
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "count": count])
+            let upstream = lock.withLock { self.upstream }
+            let children: [Mirror.Child] = [
+                ("downstream", downstream), ("upstreamSubscription", upstream as Any), ("buffer", buffer),
+                ("count", count),
+            ]
+            return Mirror(self, children: children)
         }
         @usableFromInline var playgroundDescription: Any { description }
 

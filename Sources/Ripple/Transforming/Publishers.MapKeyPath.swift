@@ -22,7 +22,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath = self.keyPath
             upstream.subscribe(
-                TransformingKeyPathSubscriber(downstream: subscriber, name: "ValueForKey") { $0[keyPath: keyPath] }
+                TransformingKeyPathSubscriber(downstream: subscriber, keyPaths: [keyPath]) { $0[keyPath: keyPath] }
             )
         }
     }
@@ -59,7 +59,7 @@ extension Publishers {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
             upstream.subscribe(
-                TransformingKeyPathSubscriber(downstream: subscriber, name: "ValueForKeys") {
+                TransformingKeyPathSubscriber(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
                 }
             )
@@ -106,7 +106,7 @@ extension Publishers {
             let keyPath1 = self.keyPath1
             let keyPath2 = self.keyPath2
             upstream.subscribe(
-                TransformingKeyPathSubscriber(downstream: subscriber, name: "ValueForKeys") {
+                TransformingKeyPathSubscriber(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
                 }
             )
@@ -116,24 +116,30 @@ extension Publishers {
 
 /// The subscriber the `MapKeyPath` publishers attach upstream: it reads the key paths of each value and hands
 /// the upstream subscription straight to the downstream. Described as Combine's `"ValueForKey"` or
-/// `"ValueForKeys"`.
+/// `"ValueForKeys"`, with the key paths as mirror children (`keyPath`, or `keyPath0`, `keyPath1`, …).
 @usableFromInline
 internal struct TransformingKeyPathSubscriber<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Failure == Failure {
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let downstream: Downstream
-    @usableFromInline let name: String
+    @usableFromInline let keyPaths: [AnyKeyPath]
     @usableFromInline let read: (Input) -> Downstream.Input
 
-    @inlinable init(downstream: Downstream, name: String, read: @escaping (Input) -> Downstream.Input) {
+    @inlinable init(downstream: Downstream, keyPaths: [AnyKeyPath], read: @escaping (Input) -> Downstream.Input) {
         self.downstream = downstream
-        self.name = name
+        self.keyPaths = keyPaths
         self.read = read
     }
 
-    @usableFromInline var description: String { name }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var description: String { keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
+    @usableFromInline var customMirror: Mirror {
+        let children: [Mirror.Child] =
+            keyPaths.count == 1
+            ? [(label: "keyPath", value: keyPaths[0])]
+            : keyPaths.enumerated().map { (label: "keyPath\($0.offset)", value: $0.element) }
+        return Mirror(self, children: children)
+    }
     @usableFromInline var playgroundDescription: Any { description }
 
     @inlinable func receive(subscription: any Subscription) {

@@ -116,7 +116,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
                 ReflectedStatus(awaiting: phase.load(ordering: .relaxed) == Self.awaitingSubscription, upstream)
             }
             let children: [Mirror.Child] = [
-                ("downstream", downstream), ("status", status), ("result", logic.reflectedResult as Any),
+                ("downstream", downstream), ("status", status),
+                ("result", logic.reflectedResult ?? (nil as Any?) as Any),
             ]
             return Mirror(self, children: children)
         case .filter:

@@ -74,11 +74,11 @@ struct FlatMapTests {
         #expect(subscriber.events == [.subscription("FlatMap"), .value(7), .finished])
     }
 
-    @Test func maxPublishersNoneRequestsNothingUpstream() {
+    @Test func maxPublishersNonePassesTheZeroRequestUpstreamAsCombineDoes() {
         let upstream = Upstream()
         let subscriber = TestSubscriber<Int, TestError>()
         upstream.flatMap(maxPublishers: .none) { $0 }.subscribe(subscriber)
-        #expect(upstream.calls == [])
+        #expect(upstream.calls == [.request(.none)])
         #expect(subscriber.events == [.subscription("FlatMap")])
     }
 
@@ -364,11 +364,14 @@ struct FlatMapTests {
     @Test func theUpstreamSubscriberDescribesItselfAsFlatMap() throws {
         var feeder: AnySubscriber<Child, TestError>?
         let recorder = CombiningRecordingPublisher<Child, TestError> { feeder = $0 }
-        recorder.flatMap { $0 }.subscribe(TestSubscriber<Int, TestError>())
+        let downstream = TestSubscriber<Int, TestError>()
+        recorder.flatMap { $0 }.subscribe(downstream)
         let subscriber = try #require(feeder)
         #expect(subscriber.description == "FlatMap")
         #expect(subscriber.customMirror.children.isEmpty)
         #expect(subscriber.playgroundDescription as? String == "FlatMap")
+        // As in Combine, where one object is both: the inner subscribers' parentSubscription names it.
+        #expect(subscriber.combineIdentifier == downstream.subscription?.combineIdentifier)
     }
 
     @Test func storesItsParameters() {

@@ -20,6 +20,8 @@ struct DemandTests {
         #expect(Subscribers.Demand.unlimited * 0 == .unlimited)
         #expect(Subscribers.Demand.max(3) + (-2) == .max(1))
         #expect(Subscribers.Demand.max(3) - (-2) == .max(5))
+        #expect(Subscribers.Demand.max(Int.max) - (-1) == .none, "as Combine's, an overflowing difference is .none")
+        #expect(Subscribers.Demand.unlimited - (-1) == .unlimited)
         var demand = Subscribers.Demand.max(1)
         demand += .max(1)
         demand += 1
@@ -134,5 +136,8 @@ struct CombineIdentifierTests {
         #expect(CombineIdentifier(object) == CombineIdentifier(object))
         #expect(CombineIdentifier(object) != CombineIdentifier(Object()))
         #expect(CombineIdentifier().description.hasPrefix("0x"))
+        #expect(
+            CombineIdentifier(object).description == "0x"
+                + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16))
     }
 }

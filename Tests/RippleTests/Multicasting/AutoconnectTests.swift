@@ -36,6 +36,28 @@ struct AutoconnectTests {
         #expect(connectable.subscriberDescriptions == ["Autoconnect", "Autoconnect", "Autoconnect"])
     }
 
+    @Test func reflectsAsCombineDoes() throws {
+        final class Capturing: ConnectablePublisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: (any Subscriber)?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber
+            }
+            func connect() -> any Cancellable { AnyCancellable {} }
+        }
+        let connectable = Capturing()
+        let autoconnect = connectable.autoconnect()
+        autoconnect.subscribe(TestSubscriber<Int, Never>())
+        let subscriber = try #require(connectable.subscriber)
+        #expect(String(describing: subscriber) == "Autoconnect")
+        let mirror = try #require((subscriber as? any CustomReflectable)?.customMirror)
+        #expect(mirror.children.map(\.label) == ["parent", "downstream"])
+        #expect((mirror.children.first?.value as? Publishers.Autoconnect<Capturing>) === autoconnect)
+        #expect(
+            (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Autoconnect")
+    }
+
     @Test func doubleCancelOfOneSubscriberDoesNotDisconnectTheOthers() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()

@@ -27,6 +27,16 @@ struct MulticastTests {
         connection.cancel()
     }
 
+    @Test func reflectsAsCombineDoes() throws {
+        let subscriber = TestSubscriber<Int, Never>()
+        TestPublisher<Int, Never>().makeConnectable().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+        subscriber.cancel()
+    }
+
     @Test func lateSubscriberMissesEarlierValuesAndGetsOnlyWhatItDemands() {
         let upstream = TestPublisher<Int, Never>()
         let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())

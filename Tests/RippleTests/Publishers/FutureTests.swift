@@ -53,6 +53,33 @@ struct FutureTests {
         #expect(parent(of: subscription) == nil)
     }
 
+    @Test func keepsItsFutureWhileTheResultIsDeliveredAsCombineDoes() throws {
+        final class Seen: @unchecked Sendable {
+            var subscription: (any Subscription)?
+            var parents: [Sut?] = []
+        }
+        let seen = Seen()
+        let (future, box) = makeFuture()
+        let subscriber = TestSubscriber<Int, TestError>(
+            onValue: { _ in
+                seen.parents.append(seen.subscription.flatMap { self.parent(of: $0) })
+                return .none
+            },
+            onCompletion: { _ in seen.parents.append(seen.subscription.flatMap { self.parent(of: $0) }) }
+        )
+        future.subscribe(subscriber)
+        seen.subscription = subscriber.subscription
+        box.fulfil(.success(42))
+        #expect(seen.parents.count == 2 && seen.parents.allSatisfy { $0 === future })
+        #expect(parent(of: try #require(seen.subscription)) == nil)
+        // A result delivered on a request keeps the future, as in Combine.
+        let late = TestSubscriber<Int, TestError>(initialDemand: nil)
+        future.subscribe(late)
+        late.request(.max(1))
+        #expect(late.events == [.subscription("Future"), .value(42), .finished])
+        #expect(parent(of: try #require(late.subscription)) === future)
+    }
+
     @Test func deliversAFailureToAWaitingSubscriberWithoutDemand() {
         let (future, box) = makeFuture()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)

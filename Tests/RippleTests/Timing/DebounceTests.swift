@@ -103,6 +103,22 @@ struct DebounceTests {
         #expect(callsOnSecondSubscription(subscriber.subscription, Int.self, Never.self) == [.cancel])
     }
 
+    @Test func reflectsAsCombineDoes() throws {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let upstreamSide = try #require(subscriber.subscription)
+        let subscription = try #require(upstreamSide as? any CustomReflectable)
+        func children() -> [String] { subscription.customMirror.children.map { "\($0.label ?? "")=\($0.value)" } }
+        #expect(children() == ["downstream=TestSubscriber", "downstreamDemand=max(2)", "currentValue=nil"])
+        upstream.send(7)
+        #expect(children().last == "currentValue=Optional(7)")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Debounce")
+        subscriber.cancel()
+    }
+
     @Test func realTimeDebounceOnADispatchQueue() {
         let queue = DispatchQueue(label: "debounce")
         let upstream = TestPublisher<Int, Never>()

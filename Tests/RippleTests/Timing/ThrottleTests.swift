@@ -27,6 +27,51 @@ struct ThrottleTests {
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
+    @Test func readsTheClockAndSchedulesAsCombineDoes() {
+        let scheduler = LoggingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(5))
+        upstream.throttle(for: .seconds(10), scheduler: scheduler, latest: true).subscribe(subscriber)
+        #expect(scheduler.nowReads == 2, "when made and when subscribed")
+        upstream.send(1)
+        #expect(scheduler.nowReads == 3)
+        upstream.send(2)
+        #expect(scheduler.nowReads == 4)
+        #expect(scheduler.log == ["now"])
+        scheduler.advance(by: .zero)
+        #expect(scheduler.nowReads == 5, "the emission of a value alone notes its time")
+        upstream.send(3)
+        #expect(scheduler.log.count == 2 && scheduler.log[1].hasPrefix("at 10.0s ±"), "at the minimum tolerance")
+        upstream.send(completion: .finished)
+        #expect(scheduler.nowReads == 7)
+        scheduler.advance(by: .seconds(10))
+        #expect(scheduler.nowReads == 7, "a value emitted with the completion does not")
+        #expect(subscriber.events == [.subscription("Throttle"), .value(2), .value(3), .finished])
+    }
+
+    @Test func aScheduledEmissionHoldsItWeaklyAndItReleasesTheDownstream() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+            upstream.send(1)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber == nil, "cancelled: the downstream is released before the emission runs")
+        scheduler.advance(by: .seconds(1))
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+            upstream.send(completion: .finished)
+        }
+        scheduler.advance(by: .zero)
+        #expect(weakSubscriber == nil, "completed: the downstream is released")
+    }
+
     @Test func firstEmitsTheFirstValueOfEachInterval() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()

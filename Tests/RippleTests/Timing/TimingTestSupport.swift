@@ -88,8 +88,14 @@ final class LoggingScheduler: Scheduler, @unchecked Sendable {
     private let lock = Lock()
     private var entries: [String] = []
     private var repeating = 0
+    private var reads = 0
 
-    var now: SchedulerTimeType { clock.now }
+    var now: SchedulerTimeType {
+        lock.withLock { reads += 1 }
+        return clock.now
+    }
+    /// How many times `now` was read.
+    var nowReads: Int { lock.withLock { reads } }
     var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(7) }
 
     /// Every scheduling call, e.g. `"now"`, `"at 1.0s ±0.0s opt 3"`, `"every 1.0s from 1.0s"`.

@@ -132,7 +132,11 @@ struct CollectByCountTests {
         upstream.subscribers[0].receive(subscription: second)
         #expect(second.calls == [.cancel])
         #expect(upstream.subscriberNames == ["CollectByCount"])
-        #expect(upstream.subscribers[0].customMirror.children.count == 2)
+        #expect(
+            upstream.subscribers[0].customMirror.children.map { "\($0.label ?? "")" }
+                == ["downstream", "upstreamSubscription", "buffer", "count"])
+        _ = upstream.subscribers[0].receive(4)
+        #expect(upstream.subscribers[0].customMirror.children.dropFirst(2).map { "\($0.value)" } == ["[4]", "3"])
         #expect(
             (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
                 == "CollectByCount")

@@ -21,7 +21,8 @@ struct MapKeyPathTests {
         #expect(subscriber.events == [.subscription("TestSubscription"), .value(1), .failure(.oops)])
         #expect(upstream.subscriberNames == ["ValueForKey"])
         #expect(upstream.base.calls == [.request(.max(1))])
-        #expect(upstream.subscribers[0].customMirror.children.isEmpty)
+        #expect(upstream.subscribers[0].customMirror.children.map(\.label) == ["keyPath"])
+        #expect(upstream.subscribers[0].customMirror.children.first?.value as? KeyPath<Point, Int> == \Point.x)
     }
 
     @Test func twoKeyPaths() {
@@ -36,6 +37,7 @@ struct MapKeyPathTests {
         upstream.base.send(completion: .finished)
         #expect(subscriber.events == [.subscription("TestSubscription"), .value("2b"), .finished])
         #expect(upstream.subscriberNames == ["ValueForKeys"])
+        #expect(upstream.subscribers[0].customMirror.children.map(\.label) == ["keyPath0", "keyPath1"])
     }
 
     @Test func threeKeyPaths() {
@@ -50,6 +52,7 @@ struct MapKeyPathTests {
         #expect(subscriber.events == [.subscription("TestSubscription"), .value("12c")])
         #expect(upstream.base.calls == [.request(.max(1)), .cancel])
         #expect(upstream.subscriberNames == ["ValueForKeys"])
+        #expect(upstream.subscribers[0].customMirror.children.map(\.label) == ["keyPath0", "keyPath1", "keyPath2"])
         #expect(subscriber.demandViolations == 0)
     }
 }

@@ -25,6 +25,19 @@ struct ScanTests {
         #expect(upstream.subscribers[0].customMirror.children.map { "\($0.value)" }.last == "16")
     }
 
+    @Test func tryScanReflectsItsResultAsCombineDoes() {
+        let upstream = TransformingNamingPublisher<Int, Never>()
+        upstream.tryScan(0, +).mapError(transformingTestError).subscribe(TestSubscriber<Int, TestError>())
+        func children() -> [String] {
+            upstream.subscribers[0].customMirror.children.map { "\($0.label ?? "")=\($0.value)" }
+        }
+        #expect(children().map { $0.prefix { $0 != "=" } } == ["downstream", "status", "result"])
+        #expect(children().last == "result=0")
+        upstream.subscribers[0].receive(subscription: TransformingRecordingSubscription())
+        _ = upstream.subscribers[0].receive(5)
+        #expect(children().last == "result=5")
+    }
+
     @Test func eachSubscriptionStartsFromTheInitialResult() {
         let upstream = TestPublisher<Int, Never>()
         let scan = upstream.scan(0, +)
