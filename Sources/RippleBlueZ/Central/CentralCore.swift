@@ -144,13 +144,11 @@ final class CentralCore: Sendable {
                         self?.perform { [weak self] in self?.disconnectedSignal(message) }
                     })
             // Characteristic values take the connection's fast path: a notification over StartNotify is a
-            // `Value` change that skips the object tree (the tree's `Value` stays as it was).
-            let values = connection.byteArrayPropertyChanges(
+            // `Value` change that skips the object tree (the tree's `Value` stays as it was), handed over on
+            // the loop thread with no stream in between (each listener has its own buffer).
+            let values = connection.handleByteArrayPropertyChanges(
                 from: BlueZ.service, interface: BlueZ.characteristic, property: "Value"
-            )
-            .sink(
-                receiveCompletion: { _ in },
-                receiveValue: { [weak self] change in self?.characteristicValueChanged(change.path, to: change.bytes) })
+            ) { [weak self] path, bytes in self?.characteristicValueChanged(path, to: bytes) }
             confined.value.subscriptions = [owner, reasons, values]
             subscribeToTree()
         }

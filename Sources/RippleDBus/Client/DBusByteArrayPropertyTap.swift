@@ -61,18 +61,8 @@ public struct DBusByteArrayPropertyPublisher: Publisher, Sendable {
             deliver: { change in withExtendedLifetime(connection) { subscription.offer(change) } })
         connection.core.perform { core in
             guard subscription.isActive else { return }
-            // The route holds the rule and the sender's owner; it sees only what the fast path leaves:
-            // changes of several properties at once, which it decodes the ordinary way.
-            let route = SignalRouter.Route(
-                id: id, rule: rule,
-                receive: { message in
-                    guard let path = message.path, let change = try? DBusPropertiesChange(decoding: message),
-                        let bytes = change.changed[property]?.bytes
-                    else { return }
-                    withExtendedLifetime(connection) {
-                        subscription.offer(DBusByteArrayPropertyChange(path: path, bytes: bytes))
-                    }
-                },
+            let route = DBusByteArrayPropertyTap.route(
+                id: id, rule: rule, property: property, deliver: tap.deliver,
                 close: { error in subscription.finish(.failure(error)) })
             guard subscription.setDetach(on: core, { core in core.signalRouter.remove(id, core: core) }) else { return }
             core.signalRouter.add(route, core: core, tap: tap)
@@ -135,6 +125,24 @@ struct DBusByteArrayPropertyTap {
             self.path = path
             return path
         }
+    }
+
+    /// The ordinary route beside a tap: it holds the rule and the sender's owner, and sees only what the
+    /// fast path leaves (changes of several properties at once), which it decodes the ordinary way and
+    /// hands to `deliver` when they change `property`.
+    static func route(
+        id: ObjectIdentifier, rule: DBusMatchRule, property: String,
+        deliver: @escaping (DBusByteArrayPropertyChange) -> Void, close: @escaping (DBusError) -> Void
+    ) -> SignalRouter.Route {
+        SignalRouter.Route(
+            id: id, rule: rule,
+            receive: { message in
+                guard let path = message.path, let change = try? DBusPropertiesChange(decoding: message),
+                    let bytes = change.changed[property]?.bytes
+                else { return }
+                deliver(DBusByteArrayPropertyChange(path: path, bytes: bytes))
+            },
+            close: close)
     }
 
     /// Hands `raw` to the first of `taps` it is for, if any: a `PropertiesChanged` of that tap's
