@@ -10,13 +10,8 @@ import Testing
     typealias Action = Machine.Action
     typealias Attempt = Machine.Attempt
 
-    /// What an event does in a state.
-    enum Outcome {
-        /// Refused: a ``StateMachineViolation``, the state unchanged, nothing to do.
-        case refused
-        /// The state it leads to and the actions.
-        case to(State, [Action])
-    }
+    /// What an event does in a state: the state it leads to and the actions, or a refusal.
+    typealias Outcome = TransitionOutcome<State, Action>
 
     static let address = "C0:FF:EE:00:00:01"
     static let timeout: Duration = .seconds(10)
@@ -484,35 +479,18 @@ import Testing
     }()
 
     @Test func everyEventInEveryState() {
-        let names = Set(Self.events.map(\.0))
-        for row in Self.rows {
-            #expect(Set(row.outcomes.keys) == names, "the row \(row.name) names every event once")
-            for (name, event) in Self.events {
-                var machine = Machine(
-                    address: Self.address, state: row.state, policy: row.underPolicy ? Self.policy : nil)
-                guard let expected = row.outcomes[name] else { continue }
-                switch expected {
-                case .refused:
-                    do {
-                        let actions = try machine.handle(event)
-                        Issue.record("\(row.name) + \(name): accepted with \(actions), expected a refusal")
-                    } catch {
-                        #expect(error.machine == "connection")
-                        #expect(error.state == Machine.name(of: row.state))
-                        #expect(error.event == Machine.name(of: event))
-                        #expect(machine.state == row.state, "\(row.name) + \(name): a refusal changes nothing")
-                    }
-                case .to(let state, let actions):
-                    do {
-                        let performed = try machine.handle(event)
-                        #expect(machine.state == state, "\(row.name) + \(name)")
-                        #expect(performed == actions, "\(row.name) + \(name)")
-                    } catch {
-                        Issue.record("\(row.name) + \(name): refused (\(error)), expected \(state) \(actions)")
-                    }
-                }
-            }
+        let rows = Self.rows.map { row in
+            TransitionTable<Machine, State>.Row(
+                name: row.name,
+                machine: Machine(address: Self.address, state: row.state, policy: row.underPolicy ? Self.policy : nil),
+                outcomes: row.outcomes)
         }
+        var table = TransitionTable(machineName: "connection", events: Self.events, rows: rows, expected: \.state)
+        table.checkRefusal = { violation, row, event in
+            #expect(violation.state == Machine.name(of: row.machine.state), "\(row.name)")
+            #expect(violation.event == Machine.name(of: event), "\(row.name)")
+        }
+        table.expectEveryEventInEveryState()
     }
 
     @Test func theTableCoversEveryState() {

@@ -9,10 +9,9 @@ import Testing
     typealias Machine = DiscoveryStateMachine
     typealias Client = Machine.Client
 
-    enum Outcome {
-        case refused
-        case to(Machine, [Machine.Action])
-    }
+    typealias Table = TransitionTable<Machine, Machine>
+    typealias Outcome = Table.Outcome
+    typealias Row = Table.Row
 
     /// Client 1 fails when bluetoothd goes; client 2 waits for it.
     static let one = Client(filter: .services([.heartRate]), resumes: false)
@@ -39,12 +38,6 @@ import Testing
         ("lost", .lost(gone, final: false)),
         ("lostFinally", .lost(gone, final: true)),
     ]
-
-    struct Row {
-        let name: String
-        let machine: Machine
-        let outcomes: [String: Outcome]
-    }
 
     static func machine(_ state: Machine.State, _ clients: [Int: Client] = [:], pauses: Int = 0) -> Machine {
         Machine(state: state, clients: clients, pauses: pauses)
@@ -155,32 +148,7 @@ import Testing
     ]
 
     @Test func everyEventInEveryState() {
-        let names = Set(Self.events.map(\.0))
-        for row in Self.rows {
-            #expect(Set(row.outcomes.keys) == names, "the row \(row.name) names every event once")
-            for (name, event) in Self.events {
-                var machine = row.machine
-                guard let expected = row.outcomes[name] else { continue }
-                switch expected {
-                case .refused:
-                    do {
-                        let actions = try machine.handle(event)
-                        Issue.record("\(row.name) + \(name): accepted with \(actions), expected a refusal")
-                    } catch {
-                        #expect(error.machine == "discovery")
-                        #expect(machine == row.machine, "\(row.name) + \(name): a refusal changes nothing")
-                    }
-                case .to(let after, let actions):
-                    do {
-                        let performed = try machine.handle(event)
-                        #expect(machine == after, "\(row.name) + \(name)")
-                        #expect(performed == actions, "\(row.name) + \(name)")
-                    } catch {
-                        Issue.record("\(row.name) + \(name): refused (\(error)), expected \(after) \(actions)")
-                    }
-                }
-            }
-        }
+        Table(machineName: "discovery", events: Self.events, rows: Self.rows).expectEveryEventInEveryState()
     }
 
     @Test func theTableCoversEveryState() {

@@ -8,10 +8,9 @@ import Testing
 @Suite struct NotificationSessionStateMachineTests {
     typealias Machine = NotificationSessionStateMachine
 
-    enum Outcome {
-        case refused
-        case to(Machine, [Machine.Action])
-    }
+    typealias Table = TransitionTable<Machine, Machine>
+    typealias Outcome = Table.Outcome
+    typealias Row = Table.Row
 
     static let refusedToNotify = BluetoothError(.notPermitted, "Notify not permitted")
     static let linkEnded = BluetoothError(.notConnected, "the peripheral disconnected")
@@ -34,12 +33,6 @@ import Testing
         ("readStarted", .readStarted),
         ("readEnded", .readEnded([5])),
     ]
-
-    struct Row {
-        let name: String
-        let machine: Machine
-        let outcomes: [String: Outcome]
-    }
 
     static func machine(
         _ state: Machine.State, _ listeners: Set<Int> = [1], reads: Int = 0, held: [[UInt8]] = []
@@ -182,32 +175,7 @@ import Testing
     ]
 
     @Test func everyEventInEveryState() {
-        let names = Set(Self.events.map(\.0))
-        for row in Self.rows {
-            #expect(Set(row.outcomes.keys) == names, "the row \(row.name) names every event once")
-            for (name, event) in Self.events {
-                var machine = row.machine
-                guard let expected = row.outcomes[name] else { continue }
-                switch expected {
-                case .refused:
-                    do {
-                        let actions = try machine.handle(event)
-                        Issue.record("\(row.name) + \(name): accepted with \(actions), expected a refusal")
-                    } catch {
-                        #expect(error.machine == "notification session")
-                        #expect(machine == row.machine, "\(row.name) + \(name): a refusal changes nothing")
-                    }
-                case .to(let after, let actions):
-                    do {
-                        let performed = try machine.handle(event)
-                        #expect(machine == after, "\(row.name) + \(name)")
-                        #expect(performed == actions, "\(row.name) + \(name)")
-                    } catch {
-                        Issue.record("\(row.name) + \(name): refused (\(error)), expected \(after) \(actions)")
-                    }
-                }
-            }
-        }
+        Table(machineName: "notification session", events: Self.events, rows: Self.rows).expectEveryEventInEveryState()
     }
 
     @Test func theTableCoversEveryState() {

@@ -8,10 +8,9 @@ import Testing
     typealias Machine = GATTQueueStateMachine
     typealias Entry = Machine.Entry
 
-    enum Outcome {
-        case refused
-        case to(Machine, [Machine.Action])
-    }
+    typealias Table = TransitionTable<Machine, Machine>
+    typealias Outcome = Table.Outcome
+    typealias Row = Table.Row
 
     static let notConnected = BluetoothError(.notConnected, "not connected")
     static let notFound = BluetoothError(.attributeNotFound, "no characteristic 2A37")
@@ -43,12 +42,6 @@ import Testing
         ("releaseTasks", .release(.connectionTasks)),
         ("releaseHandOver", .release(.handOver)),
     ]
-
-    struct Row {
-        let name: String
-        let machine: Machine
-        let outcomes: [String: Outcome]
-    }
 
     static func machine(_ state: Machine.State, _ waiting: [Entry] = [], _ holds: Set<Machine.Hold> = []) -> Machine {
         Machine(state: state, waiting: waiting, holds: holds)
@@ -172,32 +165,7 @@ import Testing
     ]
 
     @Test func everyEventInEveryState() {
-        let names = Set(Self.events.map(\.0))
-        for row in Self.rows {
-            #expect(Set(row.outcomes.keys) == names, "the row \(row.name) names every event once")
-            for (name, event) in Self.events {
-                var machine = row.machine
-                guard let expected = row.outcomes[name] else { continue }
-                switch expected {
-                case .refused:
-                    do {
-                        let actions = try machine.handle(event)
-                        Issue.record("\(row.name) + \(name): accepted with \(actions), expected a refusal")
-                    } catch {
-                        #expect(error.machine == "GATT queue")
-                        #expect(machine == row.machine, "\(row.name) + \(name): a refusal changes nothing")
-                    }
-                case .to(let after, let actions):
-                    do {
-                        let performed = try machine.handle(event)
-                        #expect(machine == after, "\(row.name) + \(name)")
-                        #expect(performed == actions, "\(row.name) + \(name)")
-                    } catch {
-                        Issue.record("\(row.name) + \(name): refused (\(error)), expected \(after) \(actions)")
-                    }
-                }
-            }
-        }
+        Table(machineName: "GATT queue", events: Self.events, rows: Self.rows).expectEveryEventInEveryState()
     }
 
     @Test func theTableCoversEveryState() {
