@@ -79,7 +79,7 @@ let package = Package(
         ),
         .target(
             name: "RippleBlueZSimulator",
-            dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth"],
+            dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth", "RippleTestKit"],
             swiftSettings: swiftSettings
         ),
         // For tests of code built on Ripple: a recording subscriber, a hand-driven publisher, the publisher

@@ -1,25 +1,24 @@
-/// The shuffled order's source of choices: SplitMix64 from a 64-bit seed, so that a seed gives the same
-/// choices on every machine and toolchain (Swift's own `random(in:using:)` may change how it draws).
+import RippleTestKit
+
+/// The shuffled order's source of choices: RippleTestKit's SplitMix64 from a 64-bit seed, so that a seed
+/// gives the same choices on every machine and toolchain (Swift's own `random(in:using:)` may change how it
+/// draws).
 struct SeededRandom {
-    private var state: UInt64
+    private var generator: SeededRandomNumberGenerator
 
     /// A generator whose choices are fixed by `seed`.
     ///
     /// - Parameters:
     ///   - seed: Any 64-bit value.
     init(seed: UInt64) {
-        state = seed
+        generator = SeededRandomNumberGenerator(seed: seed)
     }
 
     /// The next 64 random bits.
     ///
     /// - Returns: A value drawn uniformly from all 64-bit values.
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
+        generator.next()
     }
 
     /// A whole number from 0 up to, not including, `count` (0 when `count` is 0 or less).
@@ -28,8 +27,7 @@ struct SeededRandom {
     ///   - count: How many values there are to choose from.
     /// - Returns: One of `0..<count`, each about equally likely.
     mutating func below(_ count: Int) -> Int {
-        guard count > 1 else { return 0 }
-        return Int(next() % UInt64(count))
+        generator.next(below: count)
     }
 
     /// Whether an event with odds of one in `odds` happens this time.

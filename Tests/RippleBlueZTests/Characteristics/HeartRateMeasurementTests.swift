@@ -1,4 +1,5 @@
 import RippleBlueZ
+import RippleTestKit
 import Testing
 
 @Suite struct HeartRateMeasurementTests {
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func randomBytesGiveAMeasurementOrATypedError() {
-        var random = SplitMix64(seed: 0x4852_4D00)
+        var random = SeededRandomNumberGenerator(seed: 0x4852_4D00)
         var decoded = 0
         for _ in 0..<10_000 {
             let count = Int(random.next() % 31)

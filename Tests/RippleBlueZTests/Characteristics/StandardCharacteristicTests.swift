@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct StandardCharacteristicTests {
@@ -67,7 +68,7 @@ import Testing
     /// Random bytes into every standard characteristic type: a value or a typed error naming the type,
     /// never a trap.
     @Test func randomBytesNeverTrapAnyStandardType() {
-        var random = SplitMix64(seed: 0x5354_4443_4841_5200)
+        var random = SeededRandomNumberGenerator(seed: 0x5354_4443_4841_5200)
         let decoders: [(String, @Sendable ([UInt8]) throws(ValueDecodingError) -> Void)] = [
             (
                 "HeartRateMeasurement",
