@@ -117,9 +117,15 @@ let package = Package(
         .testTarget(
             name: "RippleBlueZTests",
             dependencies: [
-                "RippleTestKit", "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop",
-                "Ripple",
+                "RippleTestKit", "RippleTestSupport", "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth",
+                "RippleDBus", "RippleLoop", "Ripple",
             ],
+            swiftSettings: swiftSettings
+        ),
+        // What the BLE test targets share (not a product): fixtures that stop themselves.
+        .target(
+            name: "RippleTestSupport",
+            path: "Tests/RippleTestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -129,7 +135,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleBlueZSimulatorTests",
-            dependencies: ["RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple"],
+            dependencies: [
+                "RippleTestSupport", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,6 +1,7 @@
 import Ripple
 import RippleDBus
 import RippleLoop
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZSimulator
@@ -77,18 +78,19 @@ import Testing
     @Test func servicesResolvedComesBeforeOrAfterTheGATTObjects() async throws {
         var outcomes: Set<String> = []
         for seed in Self.seeds {
-            let fixture = try await Self.fixture(seed)
-            try await Self.connect(fixture)
-            let trace = try await Self.trace(fixture)
-            let resolved = Self.index(trace) {
-                $0.hasPrefix(Self.device + " Device1") && $0.contains("ServicesResolved=true")
+            try await withFixture(Self.fixture(seed)) { fixture in
+                try await Self.connect(fixture)
+                let trace = try await Self.trace(fixture)
+                let resolved = Self.index(trace) {
+                    $0.hasPrefix(Self.device + " Device1") && $0.contains("ServicesResolved=true")
+                }
+                let objects = Self.index(trace) { $0.hasPrefix("+" + Self.device + "/service") }
+                #expect(resolved != Int.max && objects != Int.max)
+                #expect(trace[resolved].contains("UUIDs="))
+                #expect(
+                    Self.index(trace) { $0.contains("Connected=true") } < Self.index(trace) { $0 == "reply Connect" })
+                outcomes.insert(resolved < objects ? "resolved first" : "objects first")
             }
-            let objects = Self.index(trace) { $0.hasPrefix("+" + Self.device + "/service") }
-            #expect(resolved != Int.max && objects != Int.max)
-            #expect(trace[resolved].contains("UUIDs="))
-            #expect(Self.index(trace) { $0.contains("Connected=true") } < Self.index(trace) { $0 == "reply Connect" })
-            outcomes.insert(resolved < objects ? "resolved first" : "objects first")
-            await fixture.stop()
         }
         #expect(outcomes == ["resolved first", "objects first"])
     }
@@ -96,28 +98,30 @@ import Testing
     /// Children are announced after their parents, whatever the seed.
     @Test func aGATTObjectIsNeverAnnouncedBeforeItsParent() async throws {
         for seed in Self.seeds {
-            let fixture = try await Self.fixture(seed)
-            try await Self.connect(fixture)
-            let added = try await Self.trace(fixture).filter { $0.hasPrefix("+") }.map { $0.split(separator: " ")[0] }
-            for (position, path) in added.enumerated() {
-                let parent = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
-                if parent.count > ("+" + Self.device).count {
-                    #expect(added[..<position].contains { $0 == parent })
+            try await withFixture(Self.fixture(seed)) { fixture in
+                try await Self.connect(fixture)
+                let added = try await Self.trace(fixture).filter { $0.hasPrefix("+") }.map {
+                    $0.split(separator: " ")[0]
+                }
+                for (position, path) in added.enumerated() {
+                    let parent = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
+                    if parent.count > ("+" + Self.device).count {
+                        #expect(added[..<position].contains { $0 == parent })
+                    }
                 }
             }
-            await fixture.stop()
         }
     }
 
     @Test func theSameSeedGivesTheSameTrace() async throws {
         var traces: [[String]] = []
         for seed: UInt64 in [5, 5, 6, 7, 8, 9] {
-            let fixture = try await Self.fixture(seed)
-            try await Self.connect(fixture)
-            try await Self.listenToTheStream(fixture)
-            _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
-            traces.append(try await Self.trace(fixture))
-            await fixture.stop()
+            try await withFixture(Self.fixture(seed)) { fixture in
+                try await Self.connect(fixture)
+                try await Self.listenToTheStream(fixture)
+                _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
+                traces.append(try await Self.trace(fixture))
+            }
         }
         #expect(traces[0] == traces[1])
         #expect(Set(traces.dropFirst()).count > 1)
@@ -128,17 +132,17 @@ import Testing
     @Test func startNotifyIsAnsweredBeforeOrAfterTheFirstValue() async throws {
         var outcomes: Set<String> = []
         for seed in Self.seeds {
-            let fixture = try await Self.fixture(seed)
-            try await Self.connect(fixture)
-            try await Self.listenToTheStream(fixture)
-            let trace = try await Self.trace(fixture)
-            let reply = Self.index(trace) { $0 == "reply StartNotify" }
-            let notifying = Self.index(trace) { $0.contains("Notifying=true") }
-            let value = Self.index(trace) { $0.contains("Value=") }
-            #expect(notifying < reply && notifying != Int.max)
-            #expect(!trace[(notifying + 1)..<reply].contains { $0.contains("Value=") })
-            outcomes.insert(value < reply ? "value first" : "answer first")
-            await fixture.stop()
+            try await withFixture(Self.fixture(seed)) { fixture in
+                try await Self.connect(fixture)
+                try await Self.listenToTheStream(fixture)
+                let trace = try await Self.trace(fixture)
+                let reply = Self.index(trace) { $0 == "reply StartNotify" }
+                let notifying = Self.index(trace) { $0.contains("Notifying=true") }
+                let value = Self.index(trace) { $0.contains("Value=") }
+                #expect(notifying < reply && notifying != Int.max)
+                #expect(!trace[(notifying + 1)..<reply].contains { $0.contains("Value=") })
+                outcomes.insert(value < reply ? "value first" : "answer first")
+            }
         }
         #expect(outcomes == ["value first", "answer first"])
     }
@@ -147,18 +151,18 @@ import Testing
     @Test func aWritesNotificationMayComeBeforeItsAnswer() async throws {
         var outcomes: Set<String> = []
         for seed in Self.seeds {
-            let fixture = try await Self.fixture(seed)
-            try await Self.connect(fixture)
-            let path = monitorPath + "/service0004/char0008"
-            _ = try await fixture.call(path, "org.bluez.GattCharacteristic1", "StartNotify")
-            _ = try await fixture.call(
-                path, "org.bluez.GattCharacteristic1", "WriteValue", [.bytes([42]), .stringVariantDictionary([:])])
-            let trace = try await Self.trace(fixture)
-            let reply = Self.index(trace) { $0 == "reply WriteValue" }
-            let value = Self.index(trace) { $0.contains("Value=bytes [2a]") }
-            #expect(reply != Int.max && value != Int.max)
-            outcomes.insert(value < reply ? "notification first" : "answer first")
-            await fixture.stop()
+            try await withFixture(Self.fixture(seed)) { fixture in
+                try await Self.connect(fixture)
+                let path = monitorPath + "/service0004/char0008"
+                _ = try await fixture.call(path, "org.bluez.GattCharacteristic1", "StartNotify")
+                _ = try await fixture.call(
+                    path, "org.bluez.GattCharacteristic1", "WriteValue", [.bytes([42]), .stringVariantDictionary([:])])
+                let trace = try await Self.trace(fixture)
+                let reply = Self.index(trace) { $0 == "reply WriteValue" }
+                let value = Self.index(trace) { $0.contains("Value=bytes [2a]") }
+                #expect(reply != Int.max && value != Int.max)
+                outcomes.insert(value < reply ? "notification first" : "answer first")
+            }
         }
         #expect(outcomes == ["notification first", "answer first"])
     }
@@ -167,29 +171,29 @@ import Testing
     @Test func aDeviceRemovedWhileConnectingLeavesConnectUnanswered() async throws {
         var peripheral = monitor(known: true)
         peripheral.connectionDelay = .seconds(30)
-        let fixture = try await Self.fixture(1, world: SimulatedWorld(peripherals: [.init(peripheral)]))
-        let connecting = try fixture.send(monitorPath, deviceInterface, "Connect")
-        _ = try await fixture.call(
-            hci0, adapterInterface, "RemoveDevice", [.objectPath(try DBusObjectPath(monitorPath))])
-        _ = try await fixture.call(
-            hci0, "org.freedesktop.DBus.Properties", "Get", [.string(adapterInterface), .string("Powered")])
-        let trace = try await Self.trace(fixture)
-        #expect(trace.suffix(3) == ["-\(Self.device) [Device1]", "reply RemoveDevice", "reply Get"])
-        #expect(!trace.contains { $0.hasSuffix(" Connect") || $0.contains("error Connect") })
-        #expect(!connecting.isResolved)
-        await fixture.stop()
+        try await withFixture(Self.fixture(1, world: SimulatedWorld(peripherals: [.init(peripheral)]))) { fixture in
+            let connecting = try fixture.send(monitorPath, deviceInterface, "Connect")
+            _ = try await fixture.call(
+                hci0, adapterInterface, "RemoveDevice", [.objectPath(try DBusObjectPath(monitorPath))])
+            _ = try await fixture.call(
+                hci0, "org.freedesktop.DBus.Properties", "Get", [.string(adapterInterface), .string("Powered")])
+            let trace = try await Self.trace(fixture)
+            #expect(trace.suffix(3) == ["-\(Self.device) [Device1]", "reply RemoveDevice", "reply Get"])
+            #expect(!trace.contains { $0.hasSuffix(" Connect") || $0.contains("error Connect") })
+            #expect(!connecting.isResolved)
+        }
     }
 
     /// The `connectWithoutConnectedSignal` fault keeps `Connected = true` unsent in the shuffled order too.
     @Test func connectedTrueIsNeverSentUnderItsFault() async throws {
         for seed: UInt64 in 1...4 {
-            let fixture = try await Self.fixture(seed)
-            try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: monitorAddress)
-            try await Self.connect(fixture)
-            let trace = try await Self.trace(fixture)
-            #expect(trace.contains("reply Connect"))
-            #expect(!trace.contains { $0.contains("Connected=true") })
-            await fixture.stop()
+            try await withFixture(Self.fixture(seed)) { fixture in
+                try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: monitorAddress)
+                try await Self.connect(fixture)
+                let trace = try await Self.trace(fixture)
+                #expect(trace.contains("reply Connect"))
+                #expect(!trace.contains { $0.contains("Connected=true") })
+            }
         }
     }
 
@@ -197,19 +201,19 @@ import Testing
     /// only then changes `Discovering`.
     @Test func discoveryIsAnsweredBeforeDiscoveringChanges() async throws {
         for seed: UInt64 in 1...4 {
-            let fixture = try await Self.fixture(seed)
-            let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-            _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
-            await changes.wait { $0.contains { $0.propertiesChange?.changed["Discovering"] == .boolean(true) } }
-            _ = try await fixture.call(hci0, adapterInterface, "StopDiscovery")
-            await changes.wait { $0.contains { $0.propertiesChange?.changed["Discovering"] == .boolean(false) } }
-            let trace = try await Self.trace(fixture)
-            let started = Self.index(trace) { $0 == "reply StartDiscovery" }
-            let on = Self.index(trace) { $0.contains("Discovering=true") }
-            let stopped = Self.index(trace) { $0 == "reply StopDiscovery" }
-            let off = Self.index(trace) { $0.contains("Discovering=false") }
-            #expect(started < on && on < stopped && stopped < off && off != Int.max)
-            await fixture.stop()
+            try await withFixture(Self.fixture(seed)) { fixture in
+                let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+                _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
+                await changes.wait { $0.contains { $0.propertiesChange?.changed["Discovering"] == .boolean(true) } }
+                _ = try await fixture.call(hci0, adapterInterface, "StopDiscovery")
+                await changes.wait { $0.contains { $0.propertiesChange?.changed["Discovering"] == .boolean(false) } }
+                let trace = try await Self.trace(fixture)
+                let started = Self.index(trace) { $0 == "reply StartDiscovery" }
+                let on = Self.index(trace) { $0.contains("Discovering=true") }
+                let stopped = Self.index(trace) { $0 == "reply StopDiscovery" }
+                let off = Self.index(trace) { $0.contains("Discovering=false") }
+                #expect(started < on && on < stopped && stopped < off && off != Int.max)
+            }
         }
     }
 
@@ -218,22 +222,22 @@ import Testing
     @Test func aScanningClientMaySeeADevicesChangesWithoutItsInterfacesAdded() async throws {
         var outcomes: Set<String> = []
         for seed in Self.seeds {
-            let fixture = try await Self.fixture(seed, world: Self.world(known: false))
-            let known = try await fixture.managedObjects()[monitorPath] != nil
-            let log = SignalLog(fixture.client.signals(matching: DBusMatchRule(sender: "org.bluez")))
-            for try await _ in fixture.client.synchronize().values {}
-            _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
-            await log.wait { messages in
-                messages.contains {
-                    $0.body.first?.objectPath?.description == monitorPath
-                        || ($0.path?.description == monitorPath && $0.propertiesChange?.changed["RSSI"] != nil)
+            try await withFixture(Self.fixture(seed, world: Self.world(known: false))) { fixture in
+                let known = try await fixture.managedObjects()[monitorPath] != nil
+                let log = SignalLog(fixture.client.signals(matching: DBusMatchRule(sender: "org.bluez")))
+                for try await _ in fixture.client.synchronize().values {}
+                _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
+                await log.wait { messages in
+                    messages.contains {
+                        $0.body.first?.objectPath?.description == monitorPath
+                            || ($0.path?.description == monitorPath && $0.propertiesChange?.changed["RSSI"] != nil)
+                    }
                 }
+                let trace = try await Self.trace(fixture)
+                let scanning = trace.drop { $0 != "reply StartDiscovery" }
+                #expect(scanning.contains("+\(Self.device) [Device1]") == !known)
+                outcomes.insert(known ? "already in the tree" : "announced")
             }
-            let trace = try await Self.trace(fixture)
-            let scanning = trace.drop { $0 != "reply StartDiscovery" }
-            #expect(scanning.contains("+\(Self.device) [Device1]") == !known)
-            outcomes.insert(known ? "already in the tree" : "announced")
-            await fixture.stop()
         }
         #expect(outcomes == ["already in the tree", "announced"])
     }
@@ -243,34 +247,34 @@ import Testing
     /// characteristic streams again.
     @Test func aServiceChangedInTheMiddleOfAStreamRemovesThenAddsTheObjects() async throws {
         for seed: UInt64 in 1...6 {
-            let fixture = try await Self.fixture(seed, world: Self.world(streaming: 1_000))
-            try await Self.connect(fixture)
-            let path = monitorPath + "/service0004/char0005"
-            let values = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-            _ = try await fixture.call(path, "org.bluez.GattCharacteristic1", "StartNotify")
-            await values.wait {
-                $0.contains { $0.path?.description == path && $0.propertiesChange?.changed["Value"] != nil }
+            try await withFixture(Self.fixture(seed, world: Self.world(streaming: 1_000))) { fixture in
+                try await Self.connect(fixture)
+                let path = monitorPath + "/service0004/char0005"
+                let values = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+                _ = try await fixture.call(path, "org.bluez.GattCharacteristic1", "StartNotify")
+                await values.wait {
+                    $0.contains { $0.path?.description == path && $0.propertiesChange?.changed["Value"] != nil }
+                }
+                var services = try #require(
+                    try await fixture.simulator.withCore { $0.device(monitorAddress)?.peripheral.services })
+                services.insert(SimulatedService(uuid: 0xBBB0, characteristics: []), at: 0)
+                try await fixture.simulator.changeServices(of: monitorAddress, to: services)
+                let trace = try await Self.trace(fixture)
+                let removal = Self.index(trace) { $0.hasPrefix("-\(Self.device)/service0004/char0005 ") }
+                let lastValue =
+                    trace.lastIndex { $0.hasPrefix("\(Self.device)/service0004/char0005 ") && $0.contains("Value=") }
+                    ?? Int.max
+                let firstAdded =
+                    Self.index(Array(trace[(removal == Int.max ? 0 : removal)...])) { $0.hasPrefix("+") }
+                    + (removal == Int.max ? 0 : removal)
+                #expect(lastValue < removal && removal < firstAdded && firstAdded != Int.max)
+                let moved = monitorPath + "/service0005/char0006"
+                let again = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+                _ = try await fixture.call(moved, "org.bluez.GattCharacteristic1", "StartNotify")
+                await again.wait {
+                    $0.contains { $0.path?.description == moved && $0.propertiesChange?.changed["Value"] != nil }
+                }
             }
-            var services = try #require(
-                try await fixture.simulator.withCore { $0.device(monitorAddress)?.peripheral.services })
-            services.insert(SimulatedService(uuid: 0xBBB0, characteristics: []), at: 0)
-            try await fixture.simulator.changeServices(of: monitorAddress, to: services)
-            let trace = try await Self.trace(fixture)
-            let removal = Self.index(trace) { $0.hasPrefix("-\(Self.device)/service0004/char0005 ") }
-            let lastValue =
-                trace.lastIndex { $0.hasPrefix("\(Self.device)/service0004/char0005 ") && $0.contains("Value=") }
-                ?? Int.max
-            let firstAdded =
-                Self.index(Array(trace[(removal == Int.max ? 0 : removal)...])) { $0.hasPrefix("+") }
-                + (removal == Int.max ? 0 : removal)
-            #expect(lastValue < removal && removal < firstAdded && firstAdded != Int.max)
-            let moved = monitorPath + "/service0005/char0006"
-            let again = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-            _ = try await fixture.call(moved, "org.bluez.GattCharacteristic1", "StartNotify")
-            await again.wait {
-                $0.contains { $0.path?.description == moved && $0.propertiesChange?.changed["Value"] != nil }
-            }
-            await fixture.stop()
         }
     }
 }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleDBus
 import RippleLoop
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZSimulator
@@ -125,77 +126,83 @@ struct PeripheralRoleTests {
 
     @Test("an application registered on hci1 is a connectable peripheral to hci0, its operations forwarded")
     func applicationIsServedToAnotherAdapter() async throws {
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(adapters: [SimulatedAdapter(), peripheralAdapter]))
-        let application = try fixture.connectAnotherClient()
-        let log = ApplicationLog()
-        let characteristic = try exportApplication(on: application, log: log)
-        try await register(fixture, from: application)
-        #expect(
-            try await fixture.property("/org/bluez/hci1", "org.bluez.LEAdvertisingManager1", "ActiveInstances")
-                == .byte(1))
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(adapters: [SimulatedAdapter(), peripheralAdapter]))
+        ) { fixture in
+            let application = try fixture.connectAnotherClient()
+            let log = ApplicationLog()
+            let characteristic = try exportApplication(on: application, log: log)
+            try await register(fixture, from: application)
+            #expect(
+                try await fixture.property("/org/bluez/hci1", "org.bluez.LEAdvertisingManager1", "ActiveInstances")
+                    == .byte(1))
 
-        try await discoverAndConnect(fixture)
-        #expect(try await fixture.property(observed, "org.bluez.Device1", "Name") == .string("Ripple Test"))
-        #expect(
-            try await fixture.property(characteristicPath, characteristicInterface, "UUID")
-                == .string("0000aaa1-0000-1000-8000-00805f9b34fb"))
-        // The central appears below the peripheral's adapter, connected.
-        #expect(
-            try await fixture.property("/org/bluez/hci1/dev_00_1A_7D_DA_71_13", "org.bluez.Device1", "Connected")
-                == .boolean(true))
+            try await discoverAndConnect(fixture)
+            #expect(try await fixture.property(observed, "org.bluez.Device1", "Name") == .string("Ripple Test"))
+            #expect(
+                try await fixture.property(characteristicPath, characteristicInterface, "UUID")
+                    == .string("0000aaa1-0000-1000-8000-00805f9b34fb"))
+            // The central appears below the peripheral's adapter, connected.
+            #expect(
+                try await fixture.property("/org/bluez/hci1/dev_00_1A_7D_DA_71_13", "org.bluez.Device1", "Connected")
+                    == .boolean(true))
 
-        #expect(
-            try await fixture.call(characteristicPath, characteristicInterface, "ReadValue", [noOptions]) == [
-                .bytes([1, 2, 3])
-            ])
-        _ = try await fixture.call(characteristicPath, characteristicInterface, "WriteValue", [.bytes([5]), noOptions])
-        let refused = try await fixture.error(
-            characteristicPath, characteristicInterface, "WriteValue", [.bytes([0xFF]), noOptions])
-        #expect(refused == BlueZError.attError(0x81))
-        let unauthorized = try await fixture.error(
-            characteristicPath, characteristicInterface, "WriteValue", [.bytes([0xFE]), noOptions])
-        #expect(unauthorized == BlueZError.attError(0x08))
+            #expect(
+                try await fixture.call(characteristicPath, characteristicInterface, "ReadValue", [noOptions]) == [
+                    .bytes([1, 2, 3])
+                ])
+            _ = try await fixture.call(
+                characteristicPath, characteristicInterface, "WriteValue", [.bytes([5]), noOptions])
+            let refused = try await fixture.error(
+                characteristicPath, characteristicInterface, "WriteValue", [.bytes([0xFF]), noOptions])
+            #expect(refused == BlueZError.attError(0x81))
+            let unauthorized = try await fixture.error(
+                characteristicPath, characteristicInterface, "WriteValue", [.bytes([0xFE]), noOptions])
+            #expect(unauthorized == BlueZError.attError(0x08))
 
-        let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
-        _ = try await fixture.call(characteristicPath, characteristicInterface, "StartNotify")
-        try characteristic.setProperty("Value", of: characteristicInterface, to: .bytes([9]))
-        await changes.wait { messages in
-            messages.contains {
-                $0.path?.description == characteristicPath && $0.propertiesChange?.changed["Value"] == .bytes([9])
+            let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+            _ = try await fixture.call(characteristicPath, characteristicInterface, "StartNotify")
+            try characteristic.setProperty("Value", of: characteristicInterface, to: .bytes([9]))
+            await changes.wait { messages in
+                messages.contains {
+                    $0.path?.description == characteristicPath && $0.propertiesChange?.changed["Value"] == .bytes([9])
+                }
             }
+            _ = try await fixture.call(characteristicPath, characteristicInterface, "StopNotify")
+            _ = try await fixture.call(characteristicPath, characteristicInterface, "ReadValue", [noOptions])
+            #expect(
+                log.all == [
+                    "read device=objectpath '/org/bluez/hci1/dev_00_1A_7D_DA_71_13',link=\"LE\",mtu=uint16 247",
+                    "write [5] noReply=false", "write [255] noReply=false", "write [254] noReply=false", "start",
+                    "stop",
+                    "read device=objectpath '/org/bluez/hci1/dev_00_1A_7D_DA_71_13',link=\"LE\",mtu=uint16 247",
+                ])
+            application.close()
         }
-        _ = try await fixture.call(characteristicPath, characteristicInterface, "StopNotify")
-        _ = try await fixture.call(characteristicPath, characteristicInterface, "ReadValue", [noOptions])
-        #expect(
-            log.all == [
-                "read device=objectpath '/org/bluez/hci1/dev_00_1A_7D_DA_71_13',link=\"LE\",mtu=uint16 247",
-                "write [5] noReply=false", "write [255] noReply=false", "write [254] noReply=false", "start", "stop",
-                "read device=objectpath '/org/bluez/hci1/dev_00_1A_7D_DA_71_13',link=\"LE\",mtu=uint16 247",
-            ])
-        application.close()
-        await fixture.stop()
     }
 
     @Test("an application that leaves the bus takes its peripheral away; a second registration is refused")
     func registrationsBelongToTheirConnection() async throws {
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(adapters: [SimulatedAdapter(), peripheralAdapter]))
-        let application = try fixture.connectAnotherClient()
-        _ = try exportApplication(on: application, log: ApplicationLog())
-        try await register(fixture, from: application)
-        let again = try await fixture.error(
-            "/org/bluez/hci1", "org.bluez.GattManager1", "RegisterApplication",
-            [.objectPath(try DBusObjectPath("/org/test/app")), noOptions], on: application)
-        #expect(again == .alreadyExists)
-        try await discoverAndConnect(fixture)
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(adapters: [SimulatedAdapter(), peripheralAdapter]))
+        ) { fixture in
+            let application = try fixture.connectAnotherClient()
+            _ = try exportApplication(on: application, log: ApplicationLog())
+            try await register(fixture, from: application)
+            let again = try await fixture.error(
+                "/org/bluez/hci1", "org.bluez.GattManager1", "RegisterApplication",
+                [.objectPath(try DBusObjectPath("/org/test/app")), noOptions], on: application)
+            #expect(again == .alreadyExists)
+            try await discoverAndConnect(fixture)
 
-        let removed = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved")
-        application.close()
-        await removed.wait { $0.contains { $0.body.first?.objectPath?.description == observed } }
-        #expect(
-            try await fixture.property("/org/bluez/hci1", "org.bluez.LEAdvertisingManager1", "ActiveInstances")
-                == .byte(0))
-        await fixture.stop()
+            let removed = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved")
+            application.close()
+            await removed.wait { $0.contains { $0.body.first?.objectPath?.description == observed } }
+            #expect(
+                try await fixture.property("/org/bluez/hci1", "org.bluez.LEAdvertisingManager1", "ActiveInstances")
+                    == .byte(0))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZSimulator
@@ -32,141 +33,160 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
 
 @Suite struct ConnectionTests {
     @Test func connectThenDisconnectInBluetoothdsOrder() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
-        let log = try await everything(fixture)
-        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
-        // bluetoothd answers Connect() once the link is up (Connected=true came before the answer), and
-        // discovers the services after.
-        #expect(timeline(log.messages).first == "Connected=true")
-        await log.wait { timeline($0).contains("ServicesResolved=true") }
-        _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
-        let messages = await log.wait { timeline($0).last == "Connected=false" }
-        #expect(
-            timeline(messages) == [
-                // UUIDs already held 0x180D (advertised), so it does not change. The GATT objects stay
-                // (bluetoothd 5.66's attribute cache), and there is no Disconnected signal (5.83 and later).
-                "Connected=true", "+service0001", "+service0001/char0002", "ServicesResolved=true",
-                "ServicesResolved=false", "Connected=false",
-            ])
-        await fixture.stop()
+        try await withFixture(SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))) {
+            fixture in
+            let log = try await everything(fixture)
+            _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+            // bluetoothd answers Connect() once the link is up (Connected=true came before the answer), and
+            // discovers the services after.
+            #expect(timeline(log.messages).first == "Connected=true")
+            await log.wait { timeline($0).contains("ServicesResolved=true") }
+            _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
+            let messages = await log.wait { timeline($0).last == "Connected=false" }
+            #expect(
+                timeline(messages) == [
+                    // UUIDs already held 0x180D (advertised), so it does not change. The GATT objects stay
+                    // (bluetoothd 5.66's attribute cache), and there is no Disconnected signal (5.83 and later).
+                    "Connected=true", "+service0001", "+service0001/char0002", "ServicesResolved=true",
+                    "ServicesResolved=false", "Connected=false",
+                ])
+        }
     }
 
     /// bluetoothd 5.83 and later also say why a link ended, before `Connected` turns false.
     @Test func aNewerBluetoothdSignalsTheDisconnectionReason() async throws {
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons)
-        let log = try await everything(fixture)
-        try await fixture.connectAndResolve(monitorPath)
-        _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
-        let messages = await log.wait { timeline($0).last == "Connected=false" }
-        #expect(
-            Array(timeline(messages).suffix(3)) == [
-                "ServicesResolved=false", "Disconnected(org.bluez.Reason.Local)", "Connected=false",
-            ])
-        await fixture.stop()
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons
+            )
+        ) { fixture in
+            let log = try await everything(fixture)
+            try await fixture.connectAndResolve(monitorPath)
+            _ = try await fixture.call(monitorPath, deviceInterface, "Disconnect")
+            let messages = await log.wait { timeline($0).last == "Connected=false" }
+            #expect(
+                Array(timeline(messages).suffix(3)) == [
+                    "ServicesResolved=false", "Disconnected(org.bluez.Reason.Local)", "Connected=false",
+                ])
+        }
     }
 
     static let signallingReasons = BlueZSimulator.Configuration(
         connectTimeout: .milliseconds(200), signalsDisconnectionReasons: true)
 
     @Test func thePeripheralDisconnectingIsReportedWithItsReason() async throws {
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons)
-        let log = try await everything(fixture)
-        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
-        try await fixture.simulator.disconnect(peripheral: monitorAddress, reason: .remote)
-        let messages = await log.wait { timeline($0).last == "Connected=false" }
-        let disconnected = messages.first { $0.member == "Disconnected" }
-        #expect(
-            disconnected?.body == [.string("org.bluez.Reason.Remote"), .string("Connection terminated by remote user")])
-        #expect(try await fixture.simulator.isConnected(monitorAddress) == false)
-        await fixture.stop()
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons
+            )
+        ) { fixture in
+            let log = try await everything(fixture)
+            _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+            try await fixture.simulator.disconnect(peripheral: monitorAddress, reason: .remote)
+            let messages = await log.wait { timeline($0).last == "Connected=false" }
+            let disconnected = messages.first { $0.member == "Disconnected" }
+            #expect(
+                disconnected?.body == [
+                    .string("org.bluez.Reason.Remote"), .string("Connection terminated by remote user"),
+                ])
+            #expect(try await fixture.simulator.isConnected(monitorAddress) == false)
+        }
     }
 
     @Test func goingOutOfRangeDropsTheLinkAndConnectingThenFails() async throws {
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons)
-        let log = try await everything(fixture)
-        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
-        try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
-        let messages = await log.wait { timeline($0).last == "Connected=false" }
-        #expect(messages.first { $0.member == "Disconnected" }?.body.first == .string("org.bluez.Reason.Timeout"))
-        #expect(
-            try await fixture.error(monitorPath, deviceInterface, "Connect") == .failed("le-connection-abort-by-local"))
-        await fixture.stop()
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(peripherals: [.init(monitor(known: true))]), configuration: Self.signallingReasons
+            )
+        ) { fixture in
+            let log = try await everything(fixture)
+            _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+            try await fixture.simulator.setInRange(false, peripheral: monitorAddress)
+            let messages = await log.wait { timeline($0).last == "Connected=false" }
+            #expect(messages.first { $0.member == "Disconnected" }?.body.first == .string("org.bluez.Reason.Timeout"))
+            #expect(
+                try await fixture.error(monitorPath, deviceInterface, "Connect")
+                    == .failed("le-connection-abort-by-local"))
+        }
     }
 
     @Test func connectWithoutTheConnectedSignalStillResolvesServices() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
-        let log = try await everything(fixture)
-        try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: monitorAddress)
-        try await fixture.connectAndResolve(monitorPath)
-        #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
-        #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
-        #expect(!timeline(log.messages).contains("Connected=true"))
-        #expect(
-            try await fixture.call(
-                monitorPath + "/service0001/char0002", "org.bluez.GattCharacteristic1", "ReadValue",
-                [.stringVariantDictionary([:])]) == [.bytes([1])])
-        await fixture.stop()
+        try await withFixture(SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))) {
+            fixture in
+            let log = try await everything(fixture)
+            try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: monitorAddress)
+            try await fixture.connectAndResolve(monitorPath)
+            #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
+            #expect(try await fixture.property(monitorPath, deviceInterface, "ServicesResolved") == .boolean(true))
+            #expect(!timeline(log.messages).contains("Connected=true"))
+            #expect(
+                try await fixture.call(
+                    monitorPath + "/service0001/char0002", "org.bluez.GattCharacteristic1", "ReadValue",
+                    [.stringVariantDictionary([:])]) == [.bytes([1])])
+        }
     }
 
     @Test func connectFaultsAnswerAsInjected() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
-        let refused = BlueZError.failed("le-connection-abort-by-remote")
-        try await fixture.simulator.inject(.fail(refused), on: .connect, of: monitorAddress)
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == refused)
-        try await fixture.simulator.inject(.delay(.milliseconds(300)), on: .connect, of: monitorAddress)
-        // The first Connect leaves before the second (through the client's loop, in order).
-        let first = try fixture.send(monitorPath, deviceInterface, "Connect")
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .inProgress)
-        #expect(try await first.reply() == [])
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == nil)  // already connected
-        await fixture.stop()
+        try await withFixture(SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))) {
+            fixture in
+            let refused = BlueZError.failed("le-connection-abort-by-remote")
+            try await fixture.simulator.inject(.fail(refused), on: .connect, of: monitorAddress)
+            #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == refused)
+            try await fixture.simulator.inject(.delay(.milliseconds(300)), on: .connect, of: monitorAddress)
+            // The first Connect leaves before the second (through the client's loop, in order).
+            let first = try fixture.send(monitorPath, deviceInterface, "Connect")
+            #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .inProgress)
+            #expect(try await first.reply() == [])
+            #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == nil)  // already connected
+        }
     }
 
     @Test func poweredOffRefusesConnections() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
-        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .notReady)
-        await fixture.stop()
+        try await withFixture(SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))) {
+            fixture in
+            _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            #expect(try await fixture.property(monitorPath, deviceInterface, "Connected") == .boolean(false))
+            #expect(try await fixture.error(monitorPath, deviceInterface, "Connect") == .notReady)
+        }
     }
 
     @Test func pairingMakesTheDevicePairedAndBonded() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))
-        _ = try await fixture.call(monitorPath, deviceInterface, "Pair")
-        #expect(try await fixture.property(monitorPath, deviceInterface, "Paired") == .boolean(true))
-        #expect(try await fixture.property(monitorPath, deviceInterface, "Bonded") == .boolean(true))
-        #expect(try await fixture.error(monitorPath, deviceInterface, "Pair") == .alreadyExists)
-        await fixture.stop()
+        try await withFixture(SimulatorFixture(world: SimulatedWorld(peripherals: [.init(monitor(known: true))]))) {
+            fixture in
+            _ = try await fixture.call(monitorPath, deviceInterface, "Pair")
+            #expect(try await fixture.property(monitorPath, deviceInterface, "Paired") == .boolean(true))
+            #expect(try await fixture.property(monitorPath, deviceInterface, "Bonded") == .boolean(true))
+            #expect(try await fixture.error(monitorPath, deviceInterface, "Pair") == .alreadyExists)
+        }
     }
 
     @Test func aRestartReleasesTheNameAndComesBackWithAFreshTree() async throws {
         let stranger = SimulatedPeripheral(
             address: "C0:FF:EE:00:00:03", name: "Stranger", advertisingInterval: .milliseconds(10))
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(peripherals: [.init(monitor(known: true)), .init(stranger)]))
-        let owners = SignalLog(
-            fixture.client.signals(
-                matching: DBusMatchRule(
-                    sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
-                    arguments: [0: "org.bluez"])))
-        for try await _ in fixture.client.synchronize().values {}
-        let added = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesAdded")
-        _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
-        await added.wait {
-            $0.contains { $0.body.first?.objectPath?.description == "/org/bluez/hci0/dev_C0_FF_EE_00_00_03" }
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(peripherals: [.init(monitor(known: true)), .init(stranger)]))
+        ) { fixture in
+            let owners = SignalLog(
+                fixture.client.signals(
+                    matching: DBusMatchRule(
+                        sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                        arguments: [0: "org.bluez"])))
+            for try await _ in fixture.client.synchronize().values {}
+            let added = try await fixture.signals("org.freedesktop.DBus.ObjectManager", "InterfacesAdded")
+            _ = try await fixture.call(hci0, adapterInterface, "StartDiscovery")
+            await added.wait {
+                $0.contains { $0.body.first?.objectPath?.description == "/org/bluez/hci0/dev_C0_FF_EE_00_00_03" }
+            }
+            _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
+            try await fixture.simulator.restart()
+            let changes = await owners.wait(for: 2)
+            #expect(changes.map { $0.body[2] == .string("") } == [true, false])  // released, then taken back
+            let tree = try await fixture.managedObjects()
+            #expect(Set(tree.keys) == ["/org/bluez", hci0, monitorPath])
+            #expect(tree[monitorPath]?[deviceInterface]?["Connected"] == .boolean(false))
+            #expect(tree[hci0]?[adapterInterface]?["Discovering"] == .boolean(false))
         }
-        _ = try await fixture.call(monitorPath, deviceInterface, "Connect")
-        try await fixture.simulator.restart()
-        let changes = await owners.wait(for: 2)
-        #expect(changes.map { $0.body[2] == .string("") } == [true, false])  // released, then taken back
-        let tree = try await fixture.managedObjects()
-        #expect(Set(tree.keys) == ["/org/bluez", hci0, monitorPath])
-        #expect(tree[monitorPath]?[deviceInterface]?["Connected"] == .boolean(false))
-        #expect(tree[hci0]?[adapterInterface]?["Discovering"] == .boolean(false))
-        await fixture.stop()
     }
 }

@@ -1,4 +1,5 @@
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZSimulator
@@ -25,32 +26,34 @@ func monitor(known: Bool = false, rssi: Int16 = -52) -> SimulatedPeripheral {
 
 @Suite struct SimulatorTreeTests {
     @Test func theTreeHasBluezsObjectsAndAdapterProperties() async throws {
-        let fixture = try await SimulatorFixture(
-            world: SimulatedWorld(
-                adapters: [SimulatedAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", systemName: "sim")],
-                peripherals: [.init(monitor(known: true))]))
-        let tree = try await fixture.managedObjects()
-        #expect(Set(tree.keys) == ["/org/bluez", hci0, monitorPath])
-        #expect(Set(tree["/org/bluez"]?.keys ?? [:].keys) == ["org.bluez.AgentManager1"])
-        let adapter = try #require(tree[hci0]?[adapterInterface])
-        #expect(adapter["Address"] == .string("00:1A:7D:DA:71:13"))
-        #expect(adapter["Powered"] == .boolean(true))
-        #expect(adapter["Discovering"] == .boolean(false))
-        #expect(adapter["Roles"] == .array(.string, [.string("central"), .string("peripheral")]))
-        let device = try #require(tree[monitorPath]?[deviceInterface])
-        #expect(device["Address"] == .string(monitorAddress.description))
-        #expect(device["Name"] == .string("Monitor"))
-        #expect(device["Connected"] == .boolean(false))
-        #expect(device["Adapter"] == .objectPath(try DBusObjectPath(hci0)))
-        #expect(device["RSSI"] == nil)  // not seen yet
-        await fixture.stop()
+        try await withFixture(
+            SimulatorFixture(
+                world: SimulatedWorld(
+                    adapters: [SimulatedAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", systemName: "sim")],
+                    peripherals: [.init(monitor(known: true))]))
+        ) { fixture in
+            let tree = try await fixture.managedObjects()
+            #expect(Set(tree.keys) == ["/org/bluez", hci0, monitorPath])
+            #expect(Set(tree["/org/bluez"]?.keys ?? [:].keys) == ["org.bluez.AgentManager1"])
+            let adapter = try #require(tree[hci0]?[adapterInterface])
+            #expect(adapter["Address"] == .string("00:1A:7D:DA:71:13"))
+            #expect(adapter["Powered"] == .boolean(true))
+            #expect(adapter["Discovering"] == .boolean(false))
+            #expect(adapter["Roles"] == .array(.string, [.string("central"), .string("peripheral")]))
+            let device = try #require(tree[monitorPath]?[deviceInterface])
+            #expect(device["Address"] == .string(monitorAddress.description))
+            #expect(device["Name"] == .string("Monitor"))
+            #expect(device["Connected"] == .boolean(false))
+            #expect(device["Adapter"] == .objectPath(try DBusObjectPath(hci0)))
+            #expect(device["RSSI"] == nil)  // not seen yet
+        }
     }
 
     @Test func aSecondBluetoothdCannotTakeTheName() async throws {
-        let fixture = try await SimulatorFixture(world: SimulatedWorld())
-        let second = BlueZSimulator(bus: fixture.bus.bus)
-        await #expect(throws: SimulatorError.self) { try await second.start() }
-        await fixture.stop()
+        try await withFixture(SimulatorFixture(world: SimulatedWorld())) { fixture in
+            let second = BlueZSimulator(bus: fixture.bus.bus)
+            await #expect(throws: SimulatorError.self) { try await second.start() }
+        }
     }
 
     @Test func anInvalidWorldIsRefusedWithItsReason() async throws {

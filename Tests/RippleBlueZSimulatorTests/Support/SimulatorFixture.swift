@@ -1,13 +1,14 @@
 import Ripple
 import RippleDBus
 import RippleLoop
+import RippleTestSupport
 import Synchronization
 import Testing
 
 @testable import RippleBlueZSimulator
 
 /// A simulator on a private bus of its own and a plain RippleDBus client beside it, for one test.
-final class SimulatorFixture: Sendable {
+final class SimulatorFixture: TestFixture {
     let bus: SimulatedBus
     let simulator: BlueZSimulator
     let clientThread: EventLoopThread
@@ -31,7 +32,9 @@ final class SimulatorFixture: Sendable {
     }
 
     /// Stops the simulator, the client and the bus.
-    func stop() async {
+    ///
+    /// - Parameter sourceLocation: Unused: stopping finds no problems to record.
+    func stop(sourceLocation _: SourceLocation = #_sourceLocation) async {
         client.close()
         await simulator.stop()
         clientThread.stop()
