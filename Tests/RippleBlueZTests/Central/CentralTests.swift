@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 private let monitorAddress = "C0:FF:EE:00:00:01"
@@ -11,11 +12,11 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
 
 @Suite struct CentralTests {
     @Test func theStateIsPoweredOnAndTheAdapterIsListed() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        #expect(fixture.central.currentState == .poweredOn)
-        #expect(fixture.central.adapters.map(\.name) == ["hci0"])
-        #expect(fixture.central.adapter?.isPowered == true)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            #expect(fixture.central.currentState == .poweredOn)
+            #expect(fixture.central.adapters.map(\.name) == ["hci0"])
+            #expect(fixture.central.adapter?.isPowered == true)
+        }
     }
 
     @Test func theDefaultAdapterIsTheLowestNumberedPoweredOne() async throws {
@@ -25,105 +26,105 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
             SimulatedAdapter(name: "hci1", address: "00:1A:7D:DA:71:14"),
         ]
         for _ in 0..<3 {
-            let fixture = try await CentralFixture(world: SimulatedWorld(adapters: adapters))
-            #expect(fixture.central.adapters.map(\.name) == ["hci0", "hci1", "hci2"])
-            #expect(fixture.central.adapter?.name == "hci1")
-            await fixture.stop()
+            try await withFixture(CentralFixture(world: SimulatedWorld(adapters: adapters))) { fixture in
+                #expect(fixture.central.adapters.map(\.name) == ["hci0", "hci1", "hci2"])
+                #expect(fixture.central.adapter?.name == "hci1")
+            }
         }
     }
 
     @Test func anOperationOnAPoweredOffAdapterFailsAtOnce() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        let states = fixture.central.state.values
-        for await state in states where state == .poweredOff { break }
-        await #expect(throws: BluetoothError.poweredOff) {
-            _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            let states = fixture.central.state.values
+            for await state in states where state == .poweredOff { break }
+            await #expect(throws: BluetoothError.poweredOff) {
+                _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
+            }
         }
-        await fixture.stop()
     }
 
     @Test func discoveryFindsTheMonitorWithItsAdvertisement() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        var found: PeripheralDiscovery?
-        for try await discovery in fixture.central.startDiscovery(filter: .services([.heartRate])).first().values {
-            found = discovery
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            var found: PeripheralDiscovery?
+            for try await discovery in fixture.central.startDiscovery(filter: .services([.heartRate])).first().values {
+                found = discovery
+            }
+            #expect(found?.address == monitorAddress)
+            #expect(found?.name == "Ripple HRM")
+            #expect(found?.serviceUUIDs.contains(.heartRate) == true)
+            #expect((-58 ... -52).contains(found?.rssi ?? 0))
         }
-        #expect(found?.address == monitorAddress)
-        #expect(found?.name == "Ripple HRM")
-        #expect(found?.serviceUUIDs.contains(.heartRate) == true)
-        #expect((-58 ... -52).contains(found?.rssi ?? 0))
-        await fixture.stop()
     }
 
     @Test func connectEmitsTheReadyPeripheralAndTheEventsInOrder() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-        let peripheral = try await fixture.central.connect(address: monitorAddress)
-        #expect(peripheral.address == monitorAddress)
-        #expect(peripheral.services.map(\.uuid).contains(.heartRate))
-        #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
-        try await fixture.central.disconnect(peripheral).values.first { _ in true }
-        await events.wait { $0.values.count == 4 }
-        #expect(events.values.last == .disconnected(peripheral, .local))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
+            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            #expect(peripheral.address == monitorAddress)
+            #expect(peripheral.services.map(\.uuid).contains(.heartRate))
+            #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
+            try await fixture.central.disconnect(peripheral).values.first { _ in true }
+            await events.wait { $0.values.count == 4 }
+            #expect(events.values.last == .disconnected(peripheral, .local))
+        }
     }
 
     @Test func connectWithoutTheConnectedSignalStillYieldsAReadyPeripheral() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-        try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: "C0:FF:EE:00:00:01")
-        let peripheral = try await fixture.central.connect(address: monitorAddress)
-        #expect(try await peripheral.readValue(.bodySensorLocation) == [1])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
+            try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: "C0:FF:EE:00:00:01")
+            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            #expect(try await peripheral.readValue(.bodySensorLocation) == [1])
+        }
     }
 
     @Test func readsDecodeAndTooFewBytesFailClearly() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-        let peripheral = try await fixture.central.connect(address: monitorAddress)
-        #expect(try await peripheral.readValue(.batteryLevel, as: UInt8.self) == 87)
-        await #expect(
-            throws: BluetoothError.invalidValue(
-                ValueDecodingError(
-                    typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))
-        ) {
-            _ = try await peripheral.readValue(.batteryLevel, as: UInt16.self)
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
+            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            #expect(try await peripheral.readValue(.batteryLevel, as: UInt8.self) == 87)
+            await #expect(
+                throws: BluetoothError.invalidValue(
+                    ValueDecodingError(
+                        typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))
+            ) {
+                _ = try await peripheral.readValue(.batteryLevel, as: UInt16.self)
+            }
         }
-        await fixture.stop()
     }
 
     @Test func twoListenersShareOneSessionAndCancellingOneLeavesTheOther() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-        let peripheral = try await fixture.central.connect(address: monitorAddress)
-        let first = Collector(peripheral.listen(to: .heartRateMeasurement))
-        let second = Collector(peripheral.listen(to: .heartRateMeasurement))
-        await second.wait { $0.values.count >= 3 }
-        first.cancel()
-        let seen = second.values.count
-        await second.wait { $0.values.count >= seen + 5 }
-        #expect(second.values.count >= seen + 5)
-        #expect(second.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
+            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            let first = Collector(peripheral.listen(to: .heartRateMeasurement))
+            let second = Collector(peripheral.listen(to: .heartRateMeasurement))
+            await second.wait { $0.values.count >= 3 }
+            first.cancel()
+            let seen = second.values.count
+            await second.wait { $0.values.count >= seen + 5 }
+            #expect(second.values.count >= seen + 5)
+            #expect(second.completion == nil)
+        }
     }
 }
 
 extension CentralTests {
     @Test func theScanConnectListenPipelineDeliversTypedMeasurements() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld())
-        let measurements = Collector(
-            fixture.central.startDiscovery(filter: .services([.heartRate]))
-                .first()
-                .connect(on: fixture.central)
-                .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
-                .prefix(3))
-        await measurements.wait { $0.completion != nil }
-        #expect(measurements.completion == .finished)
-        #expect(measurements.values.count == 3)
-        #expect(measurements.values.allSatisfy { (40...200).contains($0.beatsPerMinute) })
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
+            let measurements = Collector(
+                fixture.central.startDiscovery(filter: .services([.heartRate]))
+                    .first()
+                    .connect(on: fixture.central)
+                    .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
+                    .prefix(3))
+            await measurements.wait { $0.completion != nil }
+            #expect(measurements.completion == .finished)
+            #expect(measurements.values.count == 3)
+            #expect(measurements.values.allSatisfy { (40...200).contains($0.beatsPerMinute) })
+        }
     }
 }
 
@@ -142,15 +143,16 @@ extension ConnectionEvent {
 
 @Suite(.timeLimit(.minutes(1))) struct CentralAccessTests {
     @Test func aBusThatRefusesThisProcessGivesNotAuthorized() async throws {
-        let fixture = try await CentralFixture(world: monitorWorld(), waitUntilReady: false, refusingClients: true)
-        await #expect(throws: BluetoothError.self) { try await fixture.central.waitUntilReady() }
-        #expect(fixture.central.currentState == .unauthorized)
-        do {
-            _ = try await fixture.central.startDiscovery().values.first { _ in true }
-            Issue.record("discovery started on a bus that refuses this process")
-        } catch {
-            #expect((error as? BluetoothError)?.kind == .unauthorized)
+        try await withFixture(CentralFixture(world: monitorWorld(), waitUntilReady: false, refusingClients: true)) {
+            fixture in
+            await #expect(throws: BluetoothError.self) { try await fixture.central.waitUntilReady() }
+            #expect(fixture.central.currentState == .unauthorized)
+            do {
+                _ = try await fixture.central.startDiscovery().values.first { _ in true }
+                Issue.record("discovery started on a bus that refuses this process")
+            } catch {
+                #expect((error as? BluetoothError)?.kind == .unauthorized)
+            }
         }
-        await fixture.stop()
     }
 }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 /// ``Central/state`` is a state stream: a subscriber that asks for one value at a time gets the state
@@ -8,77 +9,77 @@ import Testing
 /// delivered, the rest of the central agrees with it.
 @Suite(.timeLimit(.minutes(1))) struct StateStreamTests {
     @Test func aSlowSubscriberGetsTheStateNowThenTheLatest() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let loop = fixture.central.loop
-        let slow = SlowSubscriber<CentralState, Never>(isExpectedThread: { loop.isInLoopThread })
-        fixture.central.state.subscribe(slow)
-        let watcher = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
-        slow.release()
-        await fixture.settle()
-        #expect(slow.values == [.poweredOn])
-        for powered in [false, true, false] {
-            try await fixture.simulator.setPowered(powered, adapter: "hci0")
-            await watcher.wait { $0.values.last == (powered ? .poweredOn : .poweredOff) }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let loop = fixture.central.loop
+            let slow = SlowSubscriber<CentralState, Never>(isExpectedThread: { loop.isInLoopThread })
+            fixture.central.state.subscribe(slow)
+            let watcher = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
+            slow.release()
+            await fixture.settle()
+            #expect(slow.values == [.poweredOn])
+            for powered in [false, true, false] {
+                try await fixture.simulator.setPowered(powered, adapter: "hci0")
+                await watcher.wait { $0.values.last == (powered ? .poweredOn : .poweredOff) }
+            }
+            // Three changes while it asked for nothing: it gets the state now.
+            slow.release()
+            await fixture.settle()
+            #expect(slow.values == [.poweredOn, .poweredOff])
+            // Nothing changed since: its demand waits for the next change.
+            slow.release()
+            await fixture.settle()
+            #expect(slow.values == [.poweredOn, .poweredOff])
+            try await fixture.simulator.setPowered(true, adapter: "hci0")
+            await watcher.wait { $0.values.last == .poweredOn }
+            await fixture.settle()
+            #expect(slow.values == [.poweredOn, .poweredOff, .poweredOn])
+            #expect(watcher.values == [.poweredOn, .poweredOff, .poweredOn, .poweredOff, .poweredOn])
+            #expect(slow.deliveriesOffThread == 0)
+            slow.cancel()
         }
-        // Three changes while it asked for nothing: it gets the state now.
-        slow.release()
-        await fixture.settle()
-        #expect(slow.values == [.poweredOn, .poweredOff])
-        // Nothing changed since: its demand waits for the next change.
-        slow.release()
-        await fixture.settle()
-        #expect(slow.values == [.poweredOn, .poweredOff])
-        try await fixture.simulator.setPowered(true, adapter: "hci0")
-        await watcher.wait { $0.values.last == .poweredOn }
-        await fixture.settle()
-        #expect(slow.values == [.poweredOn, .poweredOff, .poweredOn])
-        #expect(watcher.values == [.poweredOn, .poweredOff, .poweredOn, .poweredOff, .poweredOn])
-        #expect(slow.deliveriesOffThread == 0)
-        slow.cancel()
-        await fixture.stop()
     }
 
     /// When the state stream delivers a power change, the central agrees: its current state, its adapter,
     /// discovery, the connected list and the peripheral's link.
     @Test func aPowerChangeIsDeliveredOnceTheCentralAgreesWithIt() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let central = fixture.central
-        let peripheral = try await fixture.connect()
-        let discovery = Collector(central.startDiscovery())
-        let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
-        await scanning.wait { $0.values.last == true }
-        struct Agreement: Equatable, Sendable {
-            var state: CentralState
-            var current: CentralState
-            var adapterPowered: Bool?
-            var scanning: Bool?
-            var connected: [String]?
-            var peripheralConnected: Bool
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let central = fixture.central
+            let peripheral = try await fixture.connect()
+            let discovery = Collector(central.startDiscovery())
+            let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
+            await scanning.wait { $0.values.last == true }
+            struct Agreement: Equatable, Sendable {
+                var state: CentralState
+                var current: CentralState
+                var adapterPowered: Bool?
+                var scanning: Bool?
+                var connected: [String]?
+                var peripheralConnected: Bool
+            }
+            let seen = Collector(
+                central.state.dropFirst().map { state in
+                    Agreement(
+                        state: state, current: central.currentState, adapterPowered: central.adapter?.isPowered,
+                        scanning: currentValue(of: central.isScanning),
+                        connected: currentValue(of: central.connectedPeripherals)?.map(\.address),
+                        peripheralConnected: peripheral.isConnected)
+                }.setFailureType(to: BluetoothError.self))
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            await seen.wait { $0.values.count == 1 }
+            try await fixture.simulator.setPowered(true, adapter: "hci0")
+            await seen.wait { $0.values.count == 2 }
+            #expect(
+                seen.values == [
+                    Agreement(
+                        state: .poweredOff, current: .poweredOff, adapterPowered: false, scanning: false, connected: [],
+                        peripheralConnected: false),
+                    Agreement(
+                        state: .poweredOn, current: .poweredOn, adapterPowered: true, scanning: false, connected: [],
+                        peripheralConnected: false),
+                ])
+            // The discovery waited through it (it resumes by default).
+            await scanning.wait { $0.values.last == true }
+            #expect(discovery.completion == nil)
         }
-        let seen = Collector(
-            central.state.dropFirst().map { state in
-                Agreement(
-                    state: state, current: central.currentState, adapterPowered: central.adapter?.isPowered,
-                    scanning: currentValue(of: central.isScanning),
-                    connected: currentValue(of: central.connectedPeripherals)?.map(\.address),
-                    peripheralConnected: peripheral.isConnected)
-            }.setFailureType(to: BluetoothError.self))
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        await seen.wait { $0.values.count == 1 }
-        try await fixture.simulator.setPowered(true, adapter: "hci0")
-        await seen.wait { $0.values.count == 2 }
-        #expect(
-            seen.values == [
-                Agreement(
-                    state: .poweredOff, current: .poweredOff, adapterPowered: false, scanning: false, connected: [],
-                    peripheralConnected: false),
-                Agreement(
-                    state: .poweredOn, current: .poweredOn, adapterPowered: true, scanning: false, connected: [],
-                    peripheralConnected: false),
-            ])
-        // The discovery waited through it (it resumes by default).
-        await scanning.wait { $0.values.last == true }
-        #expect(discovery.completion == nil)
-        await fixture.stop()
     }
 }

@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleTestKit
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct StandardCharacteristicTests {
@@ -105,21 +106,21 @@ import Testing
 
     @Test func deviceInformationIsReadWhole() async throws {
         let world = SimulatedWorld(peripherals: [.init(.heartRateMonitor())])
-        let fixture = try await CentralFixture(world: world)
-        let peripheral = try await fixture.connect("C0:FF:EE:00:00:01")
-        let information = try await peripheral.deviceInformation().values.first { _ in true }
-        #expect(information?.manufacturerName == "Ripple Devices")
-        #expect(information?.modelNumber == "RHM-1")
-        #expect(information?.serialNumber == "RHM1-0000417")
-        #expect(information?.hardwareRevision == "B2")
-        #expect(information?.firmwareRevision == "1.4.2")
-        #expect(information?.softwareRevision == "1.4.2")
-        #expect(
-            information?.pnpID
-                == PnPID(
-                    vendorIDSource: .bluetoothSIG, vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
-        #expect(try await peripheral.readValue(.batteryLevel, as: BatteryLevel.self) == BatteryLevel(percent: 87))
-        #expect(try await peripheral.readValue(.bodySensorLocation, as: BodySensorLocation.self) == .chest)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: world)) { fixture in
+            let peripheral = try await fixture.connect("C0:FF:EE:00:00:01")
+            let information = try await peripheral.deviceInformation().values.first { _ in true }
+            #expect(information?.manufacturerName == "Ripple Devices")
+            #expect(information?.modelNumber == "RHM-1")
+            #expect(information?.serialNumber == "RHM1-0000417")
+            #expect(information?.hardwareRevision == "B2")
+            #expect(information?.firmwareRevision == "1.4.2")
+            #expect(information?.softwareRevision == "1.4.2")
+            #expect(
+                information?.pnpID
+                    == PnPID(
+                        vendorIDSource: .bluetoothSIG, vendorID: 0xFFFF, productID: 0x0001, productVersion: 0x0142))
+            #expect(try await peripheral.readValue(.batteryLevel, as: BatteryLevel.self) == BatteryLevel(percent: 87))
+            #expect(try await peripheral.readValue(.bodySensorLocation, as: BodySensorLocation.self) == .chest)
+        }
     }
 }

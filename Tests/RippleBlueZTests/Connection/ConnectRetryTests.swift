@@ -1,12 +1,13 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 /// The transient failures of `Connect()` that bluetoothd at normal priority produces are retried by the
 /// central itself, within the connect timeout (``ConnectRetryPolicy``).
 @Suite(.timeLimit(.minutes(1))) struct ConnectRetryTests {
-    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     static let transientFailures: [BlueZError] = [
         .failed("le-connection-abort-by-local"), .failed("Input/output error"), .inProgress,
@@ -14,76 +15,80 @@ import Testing
 
     @Test(arguments: transientFailures)
     func eachTransientFailureIsRetried(failure: BlueZError) async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        try await fixture.simulator.inject(.fail(failure), on: .connect, of: lab, times: 2)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let peripheral = try await fixture.central.connect(address: Lab.address, timeout: .seconds(10))
-        #expect(peripheral.isConnected)
-        #expect(try await fixture.simulator.isConnected(lab))
-        // One attempt, three calls: the subscriber and the events see only its success.
-        #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            try await fixture.simulator.inject(.fail(failure), on: .connect, of: lab, times: 2)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let peripheral = try await fixture.central.connect(address: Lab.address, timeout: .seconds(10))
+            #expect(peripheral.isConnected)
+            #expect(try await fixture.simulator.isConnected(lab))
+            // One attempt, three calls: the subscriber and the events see only its success.
+            #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
+        }
     }
 
     @Test func aFailureThatIsNotTransientEndsTheAttemptAtOnce() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        try await fixture.simulator.inject(.fail(.failed("le-connection-abort-by-remote")), on: .connect, of: lab)
-        do {
-            _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(10))
-            Issue.record("connected although Connect() failed")
-        } catch {
-            #expect(error.kind == .connectionFailed)
-            #expect(error.bluezMessage == "le-connection-abort-by-remote")
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            try await fixture.simulator.inject(.fail(.failed("le-connection-abort-by-remote")), on: .connect, of: lab)
+            do throws(BluetoothError) {
+                _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(10))
+                Issue.record("connected although Connect() failed")
+            } catch {
+                #expect(error.kind == .connectionFailed)
+                #expect(error.bluezMessage == "le-connection-abort-by-remote")
+            }
         }
-        await fixture.stop()
     }
 
     @Test func retriesStopAtTheConnectTimeout() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        try await fixture.simulator.inject(
-            .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let connecting = Collector(
-            fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(1_500))
-            Issue.record("connected although every Connect() failed")
-        } catch {
-            let elapsed = clock.now - start
-            #expect(error.kind == .timeout)
-            #expect(error.bluezName == "org.bluez.Error.Failed")
-            #expect(error.bluezMessage == "le-connection-abort-by-local")
-            #expect(elapsed >= .milliseconds(1_500))
-            // Not retried past it (the bound leaves room for a loaded machine).
-            #expect(elapsed < .milliseconds(1_500) + .seconds(5))
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            try await fixture.simulator.inject(
+                .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let connecting = Collector(
+                fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+            let clock = ContinuousClock()
+            let start = clock.now
+            do throws(BluetoothError) {
+                _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(1_500))
+                Issue.record("connected although every Connect() failed")
+            } catch {
+                let elapsed = clock.now - start
+                #expect(error.kind == .timeout)
+                #expect(error.bluezName == "org.bluez.Error.Failed")
+                #expect(error.bluezMessage == "le-connection-abort-by-local")
+                #expect(elapsed >= .milliseconds(1_500))
+                // Not retried past it (the bound leaves room for a loaded machine).
+                #expect(elapsed < .milliseconds(1_500) + .seconds(5))
+            }
+            await connecting.wait { $0.values == [[], [Lab.address], []] }
+            #expect(events.values.map(\.name) == ["connecting", "failed"])
+            #expect(try await fixture.simulator.isConnected(lab) == false)
         }
-        await connecting.wait { $0.values == [[], [Lab.address], []] }
-        #expect(events.values.map(\.name) == ["connecting", "failed"])
-        #expect(try await fixture.simulator.isConnected(lab) == false)
-        await fixture.stop()
     }
 
     /// A reconnection policy's attempts are not retried inside: each failure goes to the policy.
     @Test func aPolicysAttemptsAreNotRetriedInside() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let policy = ReconnectPolicy(delays: [.milliseconds(20)], maximumAttempts: 2)
-        let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: policy)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.simulator.inject(
-            .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
-        try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-        await listener.wait { $0.completion != nil }
-        #expect(listener.failure()?.message.hasPrefix("gave up reconnecting") == true)
-        #expect(
-            events.values.map(\.name) == ["disconnected", "connecting", "failed", "connecting", "failed"])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            let policy = ReconnectPolicy(delays: [.milliseconds(20)], maximumAttempts: 2)
+            let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: policy)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.simulator.inject(
+                .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
+            try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
+            await listener.wait { $0.completion != nil }
+            #expect(listener.failure()?.message.hasPrefix("gave up reconnecting") == true)
+            #expect(
+                events.values.map(\.name) == ["disconnected", "connecting", "failed", "connecting", "failed"])
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -27,36 +28,38 @@ import Testing
     }
 
     @Test func connectAndDisconnectAgreeWithTheStateWhenTheyComplete() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let central = fixture.central
-        for _ in 0..<10 {
-            // Seen from the completion itself, on the loop thread…
-            let seen = Mutex<[Snapshot]>([])
-            let connecting = Collector(
-                central.connect(to: Lab.address).handleEvents(receiveOutput: { peripheral in
-                    seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
-                }))
-            await connecting.wait { $0.completion != nil }
-            let peripheral = try #require(connecting.values.first)
-            let disconnecting = Collector(
-                peripheral.disconnect().handleEvents(receiveOutput: { _ in
-                    seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
-                }))
-            await disconnecting.wait { $0.completion != nil }
-            #expect(disconnecting.completion == .finished)
-            #expect(
-                seen.withLock { $0 } == [
-                    Snapshot(isConnected: true, connected: [Lab.address]), Snapshot(isConnected: false, connected: []),
-                ])
-            // …and from the task that awaited it (the list's current value comes on the loop thread).
-            let again = try await central.connect(address: Lab.address)
-            #expect(again.isConnected)
-            #expect(await Self.connected(central) == [Lab.address])
-            try await again.disconnect()
-            #expect(!again.isConnected)
-            #expect(await Self.connected(central) == [])
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            let central = fixture.central
+            for _ in 0..<10 {
+                // Seen from the completion itself, on the loop thread…
+                let seen = Mutex<[Snapshot]>([])
+                let connecting = Collector(
+                    central.connect(to: Lab.address).handleEvents(receiveOutput: { peripheral in
+                        seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
+                    }))
+                await connecting.wait { $0.completion != nil }
+                let peripheral = try #require(connecting.values.first)
+                let disconnecting = Collector(
+                    peripheral.disconnect().handleEvents(receiveOutput: { _ in
+                        seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
+                    }))
+                await disconnecting.wait { $0.completion != nil }
+                #expect(disconnecting.completion == .finished)
+                #expect(
+                    seen.withLock { $0 } == [
+                        Snapshot(isConnected: true, connected: [Lab.address]),
+                        Snapshot(isConnected: false, connected: []),
+                    ])
+                // …and from the task that awaited it (the list's current value comes on the loop thread).
+                let again = try await central.connect(address: Lab.address)
+                #expect(again.isConnected)
+                #expect(await Self.connected(central) == [Lab.address])
+                try await again.disconnect()
+                #expect(!again.isConnected)
+                #expect(await Self.connected(central) == [])
+            }
         }
-        await fixture.stop()
     }
 }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 /// The connection streams under a consumer that asks for one value at a time while connections come and
@@ -16,100 +17,100 @@ import Testing
     }
 
     @Test func aSlowConnectedListSubscriberGetsTheListNowThenTheLatest() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let central = fixture.central
-        let slow = Collector(
-            central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(
-                to: BluetoothError.self), demand: .none)
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 1 }
-        #expect(slow.values == [[]])
-        // Connected, disconnected, connected while it asked for nothing: it gets the list now.
-        let peripheral = try await fixture.connect()
-        try await peripheral.disconnect()
-        let again = try await central.connect(address: Lab.address)
-        await fixture.settle()
-        #expect(slow.values == [[]])
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 2 }
-        #expect(slow.values == [[], [Lab.address]])
-        // Nothing changed since: its demand waits for the next change.
-        slow.request(.max(1))
-        await fixture.settle()
-        #expect(slow.values.count == 2)
-        try await again.disconnect()
-        await slow.wait { $0.values.count == 3 }
-        #expect(slow.values == [[], [Lab.address], []])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let central = fixture.central
+            let slow = Collector(
+                central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(
+                    to: BluetoothError.self), demand: .none)
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 1 }
+            #expect(slow.values == [[]])
+            // Connected, disconnected, connected while it asked for nothing: it gets the list now.
+            let peripheral = try await fixture.connect()
+            try await peripheral.disconnect()
+            let again = try await central.connect(address: Lab.address)
+            await fixture.settle()
+            #expect(slow.values == [[]])
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 2 }
+            #expect(slow.values == [[], [Lab.address]])
+            // Nothing changed since: its demand waits for the next change.
+            slow.request(.max(1))
+            await fixture.settle()
+            #expect(slow.values.count == 2)
+            try await again.disconnect()
+            await slow.wait { $0.values.count == 3 }
+            #expect(slow.values == [[], [Lab.address], []])
+        }
     }
 
     @Test func aSlowConnectingListSubscriberNeverGetsAStaleOrRepeatedList() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let central = fixture.central
-        let slow = Collector(
-            central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(
-                to: BluetoothError.self), demand: .none)
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 1 }
-        #expect(slow.values == [[]])
-        // A whole attempt while it asked for nothing: the list is empty again, as last delivered.
-        let peripheral = try await fixture.connect()
-        try await peripheral.disconnect()
-        slow.request(.max(1))
-        await fixture.settle()
-        #expect(slow.values == [[]])
-        // With demand waiting, the next attempt is seen as it starts; its end waits for the next demand.
-        _ = try await central.connect(address: Lab.address)
-        await slow.wait { $0.values.count == 2 }
-        #expect(slow.values == [[], [Lab.address]])
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 3 }
-        #expect(slow.values == [[], [Lab.address], []])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let central = fixture.central
+            let slow = Collector(
+                central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(
+                    to: BluetoothError.self), demand: .none)
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 1 }
+            #expect(slow.values == [[]])
+            // A whole attempt while it asked for nothing: the list is empty again, as last delivered.
+            let peripheral = try await fixture.connect()
+            try await peripheral.disconnect()
+            slow.request(.max(1))
+            await fixture.settle()
+            #expect(slow.values == [[]])
+            // With demand waiting, the next attempt is seen as it starts; its end waits for the next demand.
+            _ = try await central.connect(address: Lab.address)
+            await slow.wait { $0.values.count == 2 }
+            #expect(slow.values == [[], [Lab.address]])
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 3 }
+            #expect(slow.values == [[], [Lab.address], []])
+        }
     }
 
     @Test func aSlowConnectionEventsSubscriberGetsEveryEventWithinItsBuffer() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let statistics = EventStatistics()
-        let slow = Collector(
-            fixture.central.connectionEvents(buffering: .default, statistics: statistics)
-                .setFailureType(to: BluetoothError.self), demand: .none)
-        let fast = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        try await Self.connectTwice(fixture)
-        await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
-        await fixture.settle()
-        let events = fast.values
-        #expect(statistics.received == events.count)
-        #expect(statistics.delivered == 0)
-        for count in 1...events.count {
-            slow.request(.max(1))
-            await slow.wait { $0.values.count == count }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let statistics = EventStatistics()
+            let slow = Collector(
+                fixture.central.connectionEvents(buffering: .default, statistics: statistics)
+                    .setFailureType(to: BluetoothError.self), demand: .none)
+            let fast = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            try await Self.connectTwice(fixture)
+            await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
+            await fixture.settle()
+            let events = fast.values
+            #expect(statistics.received == events.count)
+            #expect(statistics.delivered == 0)
+            for count in 1...events.count {
+                slow.request(.max(1))
+                await slow.wait { $0.values.count == count }
+            }
+            #expect(slow.values == events)
+            #expect(statistics.dropped == 0)
+            #expect(slow.completion == nil)
         }
-        #expect(slow.values == events)
-        #expect(statistics.dropped == 0)
-        #expect(slow.completion == nil)
-        await fixture.stop()
     }
 
     @Test func aSlowConnectionEventsSubscriberUnderDropOldestGetsTheLatestAndTheCount() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let statistics = EventStatistics()
-        let slow = Collector(
-            fixture.central.connectionEvents(
-                buffering: EventBuffering(capacity: 2, policy: .dropOldest), statistics: statistics
-            ).setFailureType(to: BluetoothError.self), demand: .none)
-        let fast = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        try await Self.connectTwice(fixture)
-        await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
-        await fixture.settle()
-        let events = fast.values
-        #expect(statistics.received == events.count)
-        #expect(statistics.dropped == events.count - 2)
-        slow.request(.max(10))
-        await slow.wait { $0.values.count == 2 }
-        await fixture.settle()
-        #expect(slow.values == Array(events.suffix(2)))
-        #expect(slow.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let statistics = EventStatistics()
+            let slow = Collector(
+                fixture.central.connectionEvents(
+                    buffering: EventBuffering(capacity: 2, policy: .dropOldest), statistics: statistics
+                ).setFailureType(to: BluetoothError.self), demand: .none)
+            let fast = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            try await Self.connectTwice(fixture)
+            await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
+            await fixture.settle()
+            let events = fast.values
+            #expect(statistics.received == events.count)
+            #expect(statistics.dropped == events.count - 2)
+            slow.request(.max(10))
+            await slow.wait { $0.values.count == 2 }
+            await fixture.settle()
+            #expect(slow.values == Array(events.suffix(2)))
+            #expect(slow.completion == nil)
+        }
     }
 }

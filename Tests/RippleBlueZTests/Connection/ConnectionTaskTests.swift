@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -9,62 +10,65 @@ import Testing
 
     @Test func tasksRunBeforeReadyAndOtherOperationsWaitForThem() async throws {
         let writes = WriteLog()
-        let fixture = try await CentralFixture(world: Lab.world(loggingWritesTo: writes))
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let early = Mutex<Collector<Void>?>(nil)
-        let sensor = self.sensor
-        let central = fixture.central
-        let task = central.onConnect(Lab.address) { privileged in
-            // An ordinary operation asked for while the task runs waits for it.
-            if let plain = central.peripheral(address: Lab.address) {
-                early.withLock { $0 = Collector(plain.write([1], to: sensor)) }
+        try await withFixture(CentralFixture(world: Lab.world(loggingWritesTo: writes))) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
-            return privileged.write([0xA5], to: sensor)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let early = Mutex<Collector<Void>?>(nil)
+            let sensor = self.sensor
+            let central = fixture.central
+            let task = central.onConnect(Lab.address) { privileged in
+                // An ordinary operation asked for while the task runs waits for it.
+                if let plain = central.peripheral(address: Lab.address) {
+                    early.withLock { $0 = Collector(plain.write([1], to: sensor)) }
+                }
+                return privileged.write([0xA5], to: sensor)
+            }
+            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let plainWrite = try #require(early.withLock { $0 })
+            await plainWrite.wait { $0.completion != nil }
+            #expect(plainWrite.completion == .finished)
+            #expect(writes.values == [[0xA5], [1]])
+            #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
+            #expect(peripheral.isConnected)
+            task.cancel()
         }
-        let peripheral = try await fixture.central.connect(address: Lab.address)
-        let plainWrite = try #require(early.withLock { $0 })
-        await plainWrite.wait { $0.completion != nil }
-        #expect(plainWrite.completion == .finished)
-        #expect(writes.values == [[0xA5], [1]])
-        #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
-        #expect(peripheral.isConnected)
-        task.cancel()
-        await fixture.stop()
     }
 
     @Test func aFailingTaskFailsTheConnectionAndTakesTheLinkDown() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let task = fixture.central.onConnect(Lab.address) { _ in
-            Fail(error: BluetoothError(.insufficientAuthentication, "wrong PIN")).eraseToAnyPublisher()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            let task = fixture.central.onConnect(Lab.address) { _ in
+                Fail(error: BluetoothError(.insufficientAuthentication, "wrong PIN")).eraseToAnyPublisher()
+            }
+            do throws(BluetoothError) {
+                _ = try await fixture.central.connect(address: Lab.address)
+                Issue.record("connected although the task failed")
+            } catch {
+                #expect(error.kind == .connectionFailed)
+                #expect(error.message == "a connection task failed: wrong PIN")
+            }
+            task.cancel()
+            // Without the task the connection succeeds.
+            let peripheral = try await fixture.central.connect(address: Lab.address)
+            #expect(peripheral.isConnected)
         }
-        do {
-            _ = try await fixture.central.connect(address: Lab.address)
-            Issue.record("connected although the task failed")
-        } catch {
-            #expect(error.kind == .connectionFailed)
-            #expect(error.message == "a connection task failed: wrong PIN")
-        }
-        task.cancel()
-        // Without the task the connection succeeds.
-        let peripheral = try await fixture.central.connect(address: Lab.address)
-        #expect(peripheral.isConnected)
-        await fixture.stop()
     }
 
     @Test func tasksRunAgainAfterEachReconnection() async throws {
         let writes = WriteLog()
-        let fixture = try await CentralFixture(world: Lab.world(loggingWritesTo: writes))
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let sensor = self.sensor
-        let task = fixture.central.onConnect(Lab.address) { privileged in privileged.write([0xA5], to: sensor) }
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        _ = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
-        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
-        await events.wait { $0.values.contains { $0.name == "autoConnected" } }
-        #expect(writes.values == [[0xA5], [0xA5]])
-        task.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world(loggingWritesTo: writes))) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            let sensor = self.sensor
+            let task = fixture.central.onConnect(Lab.address) { privileged in privileged.write([0xA5], to: sensor) }
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            _ = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            #expect(writes.values == [[0xA5], [0xA5]])
+            task.cancel()
+        }
     }
 }

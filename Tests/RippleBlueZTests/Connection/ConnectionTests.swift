@@ -2,183 +2,187 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
     @Test func aKnownPeripheralConnectsWithoutAScan() async throws {
         var stored = Lab.peripheral
         stored.isKnown = true
-        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))
-        #expect(fixture.central.knownPeripherals.map(\.address) == [Lab.address])
-        let peripheral = try await fixture.central.connect(address: Lab.address)
-        #expect(peripheral.isConnected)
-        #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
+            #expect(fixture.central.knownPeripherals.map(\.address) == [Lab.address])
+            let peripheral = try await fixture.central.connect(address: Lab.address)
+            #expect(peripheral.isConnected)
+            #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
+        }
     }
 
     @Test func anUnknownAddressFailsAtOnceAsPeripheralNotFound() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        do {
-            _ = try await fixture.central.connect(address: "00:11:22:33:44:55")
-            Issue.record("connected to an unknown address")
-        } catch {
-            #expect(error.kind == .peripheralNotFound)
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            do throws(BluetoothError) {
+                _ = try await fixture.central.connect(address: "00:11:22:33:44:55")
+                Issue.record("connected to an unknown address")
+            } catch {
+                #expect(error.kind == .peripheralNotFound)
+            }
         }
-        await fixture.stop()
     }
 
     /// bluetoothd gives an LE connection up with "le-connection-abort-by-local" (the simulator after
     /// 300 ms): a transient failure, retried until the connect timeout, whose error carries it.
     @Test func aPeripheralOutOfRangeTimesOutWithBluetoothdsReason() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:00:0A")
-        do {
-            _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(1))
-            Issue.record("connected to a peripheral out of range")
-        } catch {
-            #expect(error.kind == .timeout)
-            #expect(error.bluezMessage == "le-connection-abort-by-local")
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            try await fixture.simulator.setInRange(false, peripheral: Lab.bluetoothAddress)
+            do throws(BluetoothError) {
+                _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(1))
+                Issue.record("connected to a peripheral out of range")
+            } catch {
+                #expect(error.kind == .timeout)
+                #expect(error.bluezMessage == "le-connection-abort-by-local")
+            }
+            await events.wait { $0.values.count == 2 }
+            #expect(events.values.map(\.name) == ["connecting", "failed"])
         }
-        await events.wait { $0.values.count == 2 }
-        #expect(events.values.map(\.name) == ["connecting", "failed"])
-        await fixture.stop()
     }
 
     @Test func aConnectionThatTakesTooLongTimesOutAndIsCancelled() async throws {
         var slow = Lab.peripheral
         slow.connectionDelay = .seconds(20)
-        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(slow)]))
-        let connecting = Collector(
-            fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        do {
-            _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(200))
-            Issue.record("the connection did not time out")
-        } catch {
-            #expect(error.kind == .timeout)
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(slow)]))) { fixture in
+            let connecting = Collector(
+                fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            do throws(BluetoothError) {
+                _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(200))
+                Issue.record("the connection did not time out")
+            } catch {
+                #expect(error.kind == .timeout)
+            }
+            await connecting.wait { $0.values == [[], [Lab.address], []] }
+            #expect(try await fixture.simulator.isConnected(Lab.bluetoothAddress) == false)
         }
-        await connecting.wait { $0.values == [[], [Lab.address], []] }
-        #expect(try await fixture.simulator.isConnected("C0:FF:EE:00:00:0A") == false)
-        await fixture.stop()
     }
 
     /// With bluetoothd 5.83 and later, which signal `Device1.Disconnected(reason, message)`.
     @Test func aRemoteDisconnectionIsAnEventWithItsReasonAndLeavesTheConnectedList() async throws {
-        let fixture = try await CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)
-        let connected = Collector(
-            fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
-        let peripheral = try await fixture.connect()
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
-        await events.wait { !$0.values.isEmpty }
-        #expect(
-            events.values == [
-                .disconnected(
-                    peripheral,
-                    DisconnectionReason(
-                        name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))
-            ])
-        await connected.wait { $0.values == [[], [Lab.address], []] }
-        #expect(!peripheral.isConnected)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)) { fixture in
+            let connected = Collector(
+                fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
+            let peripheral = try await fixture.connect()
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            await events.wait { !$0.values.isEmpty }
+            #expect(
+                events.values == [
+                    .disconnected(
+                        peripheral,
+                        DisconnectionReason(
+                            name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))
+                ])
+            await connected.wait { $0.values == [[], [Lab.address], []] }
+            #expect(!peripheral.isConnected)
+        }
     }
 
     /// bluetoothd 5.66 (Debian 12) does not say why a link ended: a drop the central did not ask for is
     /// ``DisconnectionReason/unknown``; its own ``Central/disconnect(_:)`` is ``DisconnectionReason/local``.
     @Test func withoutReasonsFromBluetoothdADropIsUnknownAndTheCentralsOwnDisconnectLocal() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
-        await events.wait { $0.values.contains { $0.name == "disconnected" } }
-        let again = try await fixture.connect()
-        for try await _ in fixture.central.disconnect(again).values {}
-        await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
-        #expect(
-            events.values.filter { $0.name == "disconnected" } == [
-                .disconnected(peripheral, .unknown), .disconnected(again, .local),
-            ])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            await events.wait { $0.values.contains { $0.name == "disconnected" } }
+            let again = try await fixture.connect()
+            for try await _ in fixture.central.disconnect(again).values {}
+            await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
+            #expect(
+                events.values.filter { $0.name == "disconnected" } == [
+                    .disconnected(peripheral, .unknown), .disconnected(again, .local),
+                ])
+        }
     }
 
     @Test func twoSubscribersShareOneAttemptAndAnAlreadyConnectedPeripheralIsEmittedAtOnce() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let first = Collector(fixture.central.connect(to: Lab.address))
-        let second = Collector(fixture.central.connect(to: Lab.address))
-        await first.wait { $0.completion != nil }
-        await second.wait { $0.completion != nil }
-        #expect(first.values.map(\.address) == [Lab.address])
-        #expect(second.values.map(\.address) == [Lab.address])
-        #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
-        let again = Collector(fixture.central.connect(to: Lab.address), demand: .none)
-        again.request(.max(1))
-        await again.wait { $0.completion != nil }
-        #expect(again.values.map(\.address) == [Lab.address])
-        #expect(again.completion == .finished)
-        #expect(events.values.count == 3)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
+            }
+            let first = Collector(fixture.central.connect(to: Lab.address))
+            let second = Collector(fixture.central.connect(to: Lab.address))
+            await first.wait { $0.completion != nil }
+            await second.wait { $0.completion != nil }
+            #expect(first.values.map(\.address) == [Lab.address])
+            #expect(second.values.map(\.address) == [Lab.address])
+            #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
+            let again = Collector(fixture.central.connect(to: Lab.address), demand: .none)
+            again.request(.max(1))
+            await again.wait { $0.completion != nil }
+            #expect(again.values.map(\.address) == [Lab.address])
+            #expect(again.completion == .finished)
+            #expect(events.values.count == 3)
+        }
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct CentralCloseTests {
     @Test func closingTheCentralEndsEveryStreamWithBluetoothUnavailable() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
-        let discovery = Collector(fixture.central.startDiscovery())
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        fixture.central.close()
-        await listener.wait { $0.completion != nil }
-        await discovery.wait { $0.completion != nil }
-        #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
-        #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
-        #expect(
-            events.values.last
-                == .disconnected(
-                    peripheral,
-                    DisconnectionReason(
-                        name: "org.bluez.Reason.Unknown", message: "the central was closed")))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
+            let discovery = Collector(fixture.central.startDiscovery())
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            fixture.central.close()
+            await listener.wait { $0.completion != nil }
+            await discovery.wait { $0.completion != nil }
+            #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
+            #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
+            #expect(
+                events.values.last
+                    == .disconnected(
+                        peripheral,
+                        DisconnectionReason(
+                            name: "org.bluez.Reason.Unknown", message: "the central was closed")))
+        }
     }
 
     @Test func closingTheCentralFinishesItsStateStreamsAndConnectionEventsAfterTheirLastValues() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let central = fixture.central
-        let state = Collector(central.state.setFailureType(to: BluetoothError.self))
-        let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
-        let connected = Collector(central.connectedPeripherals.setFailureType(to: BluetoothError.self))
-        let connecting = Collector(central.connectingPeripherals.setFailureType(to: BluetoothError.self))
-        let events = Collector(central.connectionEvents.setFailureType(to: BluetoothError.self))
-        // A slow subscriber: the end waits for its demand, after the latest value.
-        let slowConnected = Collector(
-            central.connectedPeripherals.setFailureType(to: BluetoothError.self), demand: .none)
-        await connected.wait { $0.values == [[peripheral]] }
-        central.close()
-        await state.wait { $0.completion != nil }
-        await scanning.wait { $0.completion != nil }
-        await connected.wait { $0.completion != nil }
-        await connecting.wait { $0.completion != nil }
-        await events.wait { $0.completion != nil }
-        #expect(state.completion == .finished)
-        #expect(scanning.completion == .finished)
-        #expect(connected.values == [[peripheral], []])
-        #expect(connected.completion == .finished)
-        #expect(connecting.values == [[]])
-        #expect(connecting.completion == .finished)
-        #expect(events.values.map(\.name) == ["disconnected"])
-        #expect(events.completion == .finished)
-        #expect(slowConnected.values.isEmpty)
-        slowConnected.request(.max(5))
-        await slowConnected.wait { $0.completion != nil }
-        #expect(slowConnected.values == [[]])
-        #expect(slowConnected.completion == .finished)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let central = fixture.central
+            let state = Collector(central.state.setFailureType(to: BluetoothError.self))
+            let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
+            let connected = Collector(central.connectedPeripherals.setFailureType(to: BluetoothError.self))
+            let connecting = Collector(central.connectingPeripherals.setFailureType(to: BluetoothError.self))
+            let events = Collector(central.connectionEvents.setFailureType(to: BluetoothError.self))
+            // A slow subscriber: the end waits for its demand, after the latest value.
+            let slowConnected = Collector(
+                central.connectedPeripherals.setFailureType(to: BluetoothError.self), demand: .none)
+            await connected.wait { $0.values == [[peripheral]] }
+            central.close()
+            await state.wait { $0.completion != nil }
+            await scanning.wait { $0.completion != nil }
+            await connected.wait { $0.completion != nil }
+            await connecting.wait { $0.completion != nil }
+            await events.wait { $0.completion != nil }
+            #expect(state.completion == .finished)
+            #expect(scanning.completion == .finished)
+            #expect(connected.values == [[peripheral], []])
+            #expect(connected.completion == .finished)
+            #expect(connecting.values == [[]])
+            #expect(connecting.completion == .finished)
+            #expect(events.values.map(\.name) == ["disconnected"])
+            #expect(events.completion == .finished)
+            #expect(slowConnected.values.isEmpty)
+            slowConnected.request(.max(5))
+            await slowConnected.wait { $0.completion != nil }
+            #expect(slowConnected.values == [[]])
+            #expect(slowConnected.completion == .finished)
+        }
     }
 }
 
@@ -186,19 +190,19 @@ import Testing
     @Test func aPeripheralAnotherProgramConnectedIsAvailableWithoutAScan() async throws {
         var stored = Lab.peripheral
         stored.isKnown = true
-        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))
-        let other = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
-        let path = try DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_0A")
-        _ = try await other.call(
-            destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Connect"
-        )
-        .values.first { _ in true }
-        // Resolved or about to be: either way the central has it ready without scanning or connecting again.
-        let peripheral = try await fixture.central.connect(address: Lab.address)
-        #expect(peripheral.isConnected)
-        #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
-        #expect(try await peripheral.readValue(Lab.reference(Lab.sensor)) == [0])
-        other.close()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
+            let other = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+            let path = try DBusObjectPath(Lab.devicePath)
+            _ = try await other.call(
+                destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Connect"
+            )
+            .values.first { _ in true }
+            // Resolved or about to be: either way the central has it ready without scanning or connecting again.
+            let peripheral = try await fixture.central.connect(address: Lab.address)
+            #expect(peripheral.isConnected)
+            #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
+            #expect(try await peripheral.readValue(Lab.reference(Lab.sensor)) == [0])
+            other.close()
+        }
     }
 }

@@ -2,61 +2,63 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct HandOverTests {
     private let sensor = Lab.reference(Lab.sensor)
 
     @Test func aHandedOverPeripheralIsLeftToTheOtherToolAndTakenBack() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1]])
-        await listener.wait { $0.values.count == 1 }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1]])
+            await listener.wait { $0.values.count == 1 }
 
-        let handOver = try await peripheral.handOver()
-        #expect(handOver.devicePath == peripheral.path)
-        let sensorPath = try #require(handOver.attributePaths[Lab.uuid(Lab.sensor)]?.first)
-        // The other tool subscribes on its own connection: bluetoothd would refuse it while the central
-        // held the notification socket.
-        let tool = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
-        _ = try await tool.call(
-            destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1",
-            member: "StartNotify"
-        ).values.first { _ in true }
-        // The central's operations wait meanwhile.
-        let waitingRead = Collector(peripheral.read(sensor))
-        _ = try await tool.call(
-            destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1", member: "StopNotify"
-        ).values.first { _ in true }
-        #expect(waitingRead.completion == nil)
-        tool.close()
+            let handOver = try await peripheral.handOver()
+            #expect(handOver.devicePath == peripheral.path)
+            let sensorPath = try #require(handOver.attributePaths[Lab.uuid(Lab.sensor)]?.first)
+            // The other tool subscribes on its own connection: bluetoothd would refuse it while the central
+            // held the notification socket.
+            let tool = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+            _ = try await tool.call(
+                destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1",
+                member: "StartNotify"
+            ).values.first { _ in true }
+            // The central's operations wait meanwhile.
+            let waitingRead = Collector(peripheral.read(sensor))
+            _ = try await tool.call(
+                destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1",
+                member: "StopNotify"
+            ).values.first { _ in true }
+            #expect(waitingRead.completion == nil)
+            tool.close()
 
-        handOver.takeBack()
-        await waitingRead.wait { $0.completion != nil }
-        #expect(waitingRead.completion == .finished)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[2]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(listener.values == [[1], [2]])
-        #expect(listener.completion == nil)
-        await fixture.stop()
+            handOver.takeBack()
+            await waitingRead.wait { $0.completion != nil }
+            #expect(waitingRead.completion == .finished)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[2]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(listener.values == [[1], [2]])
+            #expect(listener.completion == nil)
+        }
     }
 
     @Test func aPeripheralIsHandedOverOnceAndOnlyWhenConnected() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let handOver = try await peripheral.handOver()
-        await #expect(throws: BluetoothError.self) { _ = try await peripheral.handOver() }
-        handOver.takeBack()
-        try await peripheral.disconnect()
-        do {
-            _ = try await peripheral.handOver()
-            Issue.record("a disconnected peripheral was handed over")
-        } catch {
-            #expect(error.kind == .notConnected)
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let handOver = try await peripheral.handOver()
+            await #expect(throws: BluetoothError.self) { _ = try await peripheral.handOver() }
+            handOver.takeBack()
+            try await peripheral.disconnect()
+            do throws(BluetoothError) {
+                _ = try await peripheral.handOver()
+                Issue.record("a disconnected peripheral was handed over")
+            } catch {
+                #expect(error.kind == .notConnected)
+            }
         }
-        await fixture.stop()
     }
 }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 /// Issue 19's async scan: five peripherals that each advertise once (bluetoothd reports an unchanged
@@ -34,20 +35,20 @@ import Testing
         var complete = 0
         var shortfalls: [String] = []
         for _ in 0..<Self.runs {
-            let fixture = try await CentralFixture(world: Self.world)
             // What reached the stream's buffer and what left it: tells a loss in discovery from one on the way.
             let statistics = EventStatistics()
-            let seen = await Self.collect(within: Self.limit) { () async throws -> Set<String> in
-                var seen = Set<String>()
-                let discoveries = fixture.central.startDiscovery(buffering: .default, statistics: statistics)
-                for try await discovery in discoveries.values {
-                    seen.insert(discovery.address)
-                    if Self.addresses.isSubset(of: seen) { break }
-                    await Self.work(fixture)
+            let seen = try await withFixture(CentralFixture(world: Self.world)) { fixture in
+                await Self.collect(within: Self.limit) { () async throws -> Set<String> in
+                    var seen = Set<String>()
+                    let discoveries = fixture.central.startDiscovery(buffering: .default, statistics: statistics)
+                    for try await discovery in discoveries.values {
+                        seen.insert(discovery.address)
+                        if Self.addresses.isSubset(of: seen) { break }
+                        await Self.work(fixture)
+                    }
+                    return seen
                 }
-                return seen
             }
-            await fixture.stop()
             if Self.addresses.isSubset(of: seen) {
                 complete += 1
             } else {
@@ -64,17 +65,17 @@ import Testing
         var complete = 0
         var shortfalls: [Int] = []
         for _ in 0..<Self.runs {
-            let fixture = try await CentralFixture(world: Self.world)
-            let seen = await Self.collect(within: Self.limit) { () async throws -> Set<String> in
-                var latest = Set<String>()
-                for try await list in fixture.central.availablePeripherals().values {
-                    latest = Set(list.map(\.address))
-                    if Self.addresses.isSubset(of: latest) { break }
-                    await Self.work(fixture)
+            let seen = try await withFixture(CentralFixture(world: Self.world)) { fixture in
+                await Self.collect(within: Self.limit) { () async throws -> Set<String> in
+                    var latest = Set<String>()
+                    for try await list in fixture.central.availablePeripherals().values {
+                        latest = Set(list.map(\.address))
+                        if Self.addresses.isSubset(of: latest) { break }
+                        await Self.work(fixture)
+                    }
+                    return latest
                 }
-                return latest
             }
-            await fixture.stop()
             if Self.addresses.isSubset(of: seen) { complete += 1 } else { shortfalls.append(seen.count) }
             if shortfalls.count == Self.enough { break }
         }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 /// The discovery streams under a consumer that asks for one value at a time, while the five peripherals
@@ -15,118 +16,118 @@ import Testing
     }
 
     @Test func aSlowDiscoverySubscriberGetsEveryDiscoveryWithinItsBuffer() async throws {
-        let fixture = try await CentralFixture(world: AsyncScanTests.world)
-        let statistics = EventStatistics()
-        let slow = Collector(
-            fixture.central.startDiscovery(buffering: .default, statistics: statistics), demand: .none)
-        let fast = Collector(fixture.central.startDiscovery())
-        let seen = await Self.allFive(fast)
-        await fixture.settle()
-        #expect(statistics.received == seen.count)
-        #expect(statistics.delivered == 0)
-        for count in 1...seen.count {
-            slow.request(.max(1))
-            await slow.wait { $0.values.count == count }
+        try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
+            let statistics = EventStatistics()
+            let slow = Collector(
+                fixture.central.startDiscovery(buffering: .default, statistics: statistics), demand: .none)
+            let fast = Collector(fixture.central.startDiscovery())
+            let seen = await Self.allFive(fast)
+            await fixture.settle()
+            #expect(statistics.received == seen.count)
+            #expect(statistics.delivered == 0)
+            for count in 1...seen.count {
+                slow.request(.max(1))
+                await slow.wait { $0.values.count == count }
+            }
+            #expect(slow.values.map(\.address) == seen)
+            #expect(statistics.delivered == seen.count)
+            #expect(statistics.dropped == 0)
+            #expect(slow.completion == nil)
         }
-        #expect(slow.values.map(\.address) == seen)
-        #expect(statistics.delivered == seen.count)
-        #expect(statistics.dropped == 0)
-        #expect(slow.completion == nil)
-        await fixture.stop()
     }
 
     @Test func aSlowDiscoverySubscriberUnderDropOldestGetsTheLatestAndTheCount() async throws {
-        let fixture = try await CentralFixture(world: AsyncScanTests.world)
-        let statistics = EventStatistics()
-        let slow = Collector(
-            fixture.central.startDiscovery(
-                buffering: EventBuffering(capacity: 2, policy: .dropOldest), statistics: statistics),
-            demand: .none)
-        let fast = Collector(fixture.central.startDiscovery())
-        let seen = await Self.allFive(fast)
-        await fixture.settle()
-        #expect(statistics.received == seen.count)
-        #expect(statistics.dropped == seen.count - 2)
-        slow.request(.max(10))
-        await slow.wait { $0.values.count == 2 }
-        await fixture.settle()
-        #expect(slow.values.map(\.address) == Array(seen.suffix(2)))
-        #expect(statistics.delivered == 2)
-        #expect(slow.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
+            let statistics = EventStatistics()
+            let slow = Collector(
+                fixture.central.startDiscovery(
+                    buffering: EventBuffering(capacity: 2, policy: .dropOldest), statistics: statistics),
+                demand: .none)
+            let fast = Collector(fixture.central.startDiscovery())
+            let seen = await Self.allFive(fast)
+            await fixture.settle()
+            #expect(statistics.received == seen.count)
+            #expect(statistics.dropped == seen.count - 2)
+            slow.request(.max(10))
+            await slow.wait { $0.values.count == 2 }
+            await fixture.settle()
+            #expect(slow.values.map(\.address) == Array(seen.suffix(2)))
+            #expect(statistics.delivered == 2)
+            #expect(slow.completion == nil)
+        }
     }
 
     @Test func aSlowDiscoverySubscriberUnderFailStreamFailsWithTheCount() async throws {
-        let fixture = try await CentralFixture(world: AsyncScanTests.world)
-        let statistics = EventStatistics()
-        let slow = Collector(
-            fixture.central.startDiscovery(
-                buffering: EventBuffering(capacity: 2, policy: .failStream), statistics: statistics),
-            demand: .none)
-        let fast = Collector(fixture.central.startDiscovery())
-        _ = await Self.allFive(fast)
-        await slow.wait { $0.completion != nil }
-        #expect(slow.failure()?.kind == .bufferOverflow)
-        #expect(slow.values.isEmpty)
-        // The third overflowed: it and the two waiting are dropped, and the stream ended there.
-        #expect(statistics.received == 3)
-        #expect(statistics.dropped == 3)
-        #expect(statistics.delivered == 0)
-        // The other subscriber goes on: its discovery is its own.
-        #expect(fast.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
+            let statistics = EventStatistics()
+            let slow = Collector(
+                fixture.central.startDiscovery(
+                    buffering: EventBuffering(capacity: 2, policy: .failStream), statistics: statistics),
+                demand: .none)
+            let fast = Collector(fixture.central.startDiscovery())
+            _ = await Self.allFive(fast)
+            await slow.wait { $0.completion != nil }
+            #expect(slow.failure()?.kind == .bufferOverflow)
+            #expect(slow.values.isEmpty)
+            // The third overflowed: it and the two waiting are dropped, and the stream ended there.
+            #expect(statistics.received == 3)
+            #expect(statistics.dropped == 3)
+            #expect(statistics.delivered == 0)
+            // The other subscriber goes on: its discovery is its own.
+            #expect(fast.completion == nil)
+        }
     }
 
     @Test func aSlowAvailablePeripheralsSubscriberGetsTheLatestListOnly() async throws {
-        let fixture = try await CentralFixture(world: AsyncScanTests.world, deviceTimeout: .seconds(1))
-        let slow = Collector(fixture.central.availablePeripherals(), demand: .none)
-        let fast = Collector(fixture.central.startDiscovery())
-        _ = await Self.allFive(fast)
-        await fixture.settle()
-        #expect(slow.values.isEmpty)
-        // Five changes while it asked for nothing: it gets the list now, strongest first.
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 1 }
-        #expect(slow.values.map { $0.map(\.address) } == [AsyncScanTests.ordered])
-        // Nothing changed since: its demand waits for the next change.
-        slow.request(.max(1))
-        await fixture.settle()
-        #expect(slow.values.count == 1)
-        try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:05:03")
-        await slow.wait { $0.values.count == 2 }
-        #expect(slow.values.last?.map(\.address) == AsyncScanTests.ordered.filter { $0 != "C0:FF:EE:00:05:03" })
-        #expect(slow.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: AsyncScanTests.world, deviceTimeout: .seconds(1))) { fixture in
+            let slow = Collector(fixture.central.availablePeripherals(), demand: .none)
+            let fast = Collector(fixture.central.startDiscovery())
+            _ = await Self.allFive(fast)
+            await fixture.settle()
+            #expect(slow.values.isEmpty)
+            // Five changes while it asked for nothing: it gets the list now, strongest first.
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 1 }
+            #expect(slow.values.map { $0.map(\.address) } == [AsyncScanTests.ordered])
+            // Nothing changed since: its demand waits for the next change.
+            slow.request(.max(1))
+            await fixture.settle()
+            #expect(slow.values.count == 1)
+            try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:05:03")
+            await slow.wait { $0.values.count == 2 }
+            #expect(slow.values.last?.map(\.address) == AsyncScanTests.ordered.filter { $0 != "C0:FF:EE:00:05:03" })
+            #expect(slow.completion == nil)
+        }
     }
 
     @Test func aSlowIsScanningSubscriberGetsTheValueNowThenTheLatest() async throws {
-        let fixture = try await CentralFixture(world: AsyncScanTests.world)
-        let central = fixture.central
-        let slow = Collector(central.isScanning.setFailureType(to: BluetoothError.self), demand: .none)
-        let watcher = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 1 }
-        #expect(slow.values == [false])
-        let first = Collector(central.startDiscovery())
-        await watcher.wait { $0.values == [false, true] }
-        first.cancel()
-        await watcher.wait { $0.values == [false, true, false] }
-        let second = Collector(central.startDiscovery())
-        await watcher.wait { $0.values == [false, true, false, true] }
-        await fixture.settle()
-        // Three changes while it asked for nothing: it gets the value now.
-        #expect(slow.values == [false])
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 2 }
-        #expect(slow.values == [false, true])
-        second.cancel()
-        await watcher.wait { $0.values.last == false }
-        await fixture.settle()
-        #expect(slow.values == [false, true])
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 3 }
-        #expect(slow.values == [false, true, false])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
+            let central = fixture.central
+            let slow = Collector(central.isScanning.setFailureType(to: BluetoothError.self), demand: .none)
+            let watcher = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 1 }
+            #expect(slow.values == [false])
+            let first = Collector(central.startDiscovery())
+            await watcher.wait { $0.values == [false, true] }
+            first.cancel()
+            await watcher.wait { $0.values == [false, true, false] }
+            let second = Collector(central.startDiscovery())
+            await watcher.wait { $0.values == [false, true, false, true] }
+            await fixture.settle()
+            // Three changes while it asked for nothing: it gets the value now.
+            #expect(slow.values == [false])
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 2 }
+            #expect(slow.values == [false, true])
+            second.cancel()
+            await watcher.wait { $0.values.last == false }
+            await fixture.settle()
+            #expect(slow.values == [false, true])
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 3 }
+            #expect(slow.values == [false, true, false])
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct CentralDiscoveryTests {
@@ -11,104 +12,106 @@ import Testing
     ])
 
     @Test func eachSubscriberGetsWhatItsFilterAsksForFromOneSharedSession() async throws {
-        let fixture = try await CentralFixture(world: Self.world)
-        let heartRate = Collector(fixture.central.startDiscovery(filter: .services([.heartRate])))
-        let named = Collector(fixture.central.startDiscovery(filter: DiscoveryFilter(namePrefix: "Ripple L")))
-        await heartRate.wait { $0.values.count >= 1 }
-        await named.wait { Set($0.values.map(\.address)).count == 2 }
-        #expect(Set(heartRate.values.map(\.address)) == ["C0:FF:EE:00:00:01"])
-        #expect(Set(named.values.map(\.address)) == ["C0:FF:EE:00:00:0A", "C0:FF:EE:00:00:02"])
-        #expect(try await fixture.simulator.discoveringClients().count == 1)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture throws in
+            let heartRate = Collector(fixture.central.startDiscovery(filter: .services([.heartRate])))
+            let named = Collector(fixture.central.startDiscovery(filter: DiscoveryFilter(namePrefix: "Ripple L")))
+            await heartRate.wait { $0.values.count >= 1 }
+            await named.wait { Set($0.values.map(\.address)).count == 2 }
+            #expect(Set(heartRate.values.map(\.address)) == ["C0:FF:EE:00:00:01"])
+            #expect(Set(named.values.map(\.address)) == [Lab.address, "C0:FF:EE:00:00:02"])
+            #expect(try await fixture.simulator.discoveringClients().count == 1)
+        }
     }
 
     @Test func bluetoothdsDiscoveryStartsWithTheFirstSubscriberAndStopsAfterTheLast() async throws {
-        let fixture = try await CentralFixture(world: Self.world)
-        let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
-        let first = Collector(fixture.central.startDiscovery())
-        let second = Collector(fixture.central.startDiscovery())
-        await scanning.wait { $0.values == [false, true] }
-        first.cancel()
-        // One subscriber is left: still scanning.
-        await second.wait { $0.values.count >= 1 }
-        #expect(scanning.values == [false, true])
-        second.cancel()
-        await scanning.wait { $0.values == [false, true, false] }
-        #expect(try await fixture.simulator.discoveringClients().isEmpty)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture throws in
+            let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
+            let first = Collector(fixture.central.startDiscovery())
+            let second = Collector(fixture.central.startDiscovery())
+            await scanning.wait { $0.values == [false, true] }
+            first.cancel()
+            // One subscriber is left: still scanning.
+            await second.wait { $0.values.count >= 1 }
+            #expect(scanning.values == [false, true])
+            second.cancel()
+            await scanning.wait { $0.values == [false, true, false] }
+            #expect(try await fixture.simulator.discoveringClients().isEmpty)
+        }
     }
 
     @Test func aLateSubscriberHearsOfPeripheralsAlreadySeen() async throws {
-        let fixture = try await CentralFixture(world: Self.world)
-        // The lab peripheral's RSSI never changes: after its first advertisement, bluetoothd has nothing
-        // new to say about it.
-        let early = Collector(fixture.central.startDiscovery())
-        await early.wait { $0.values.contains { $0.address == Lab.address } }
-        let late = Collector(fixture.central.startDiscovery(filter: DiscoveryFilter(namePrefix: "Ripple Lab")))
-        await late.wait { !$0.values.isEmpty }
-        #expect(late.values.first?.address == Lab.address)
-        #expect(late.values.first?.name == "Ripple Lab")
-        #expect(late.values.first?.serviceUUIDs == [Lab.uuid(Lab.service)])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            // The lab peripheral's RSSI never changes: after its first advertisement, bluetoothd has nothing
+            // new to say about it.
+            let early = Collector(fixture.central.startDiscovery())
+            await early.wait { $0.values.contains { $0.address == Lab.address } }
+            let late = Collector(fixture.central.startDiscovery(filter: DiscoveryFilter(namePrefix: "Ripple Lab")))
+            await late.wait { !$0.values.isEmpty }
+            #expect(late.values.first?.address == Lab.address)
+            #expect(late.values.first?.name == "Ripple Lab")
+            #expect(late.values.first?.serviceUUIDs == [Lab.uuid(Lab.service)])
+        }
     }
 
     @Test func availablePeripheralsAreSortedByRSSIAndLeaveWhenBluetoothdForgetsThem() async throws {
-        let fixture = try await CentralFixture(world: Self.world, deviceTimeout: .seconds(1))
-        let lists = Collector(fixture.central.availablePeripherals())
-        await lists.wait { $0.values.last?.count == 3 }
-        #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:0A", "C0:FF:EE:00:00:02"])
-        try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:00:02")
-        await lists.wait { $0.values.last?.count == 2 }
-        #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:0A"])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world, deviceTimeout: .seconds(1))) { fixture in
+            let lists = Collector(fixture.central.availablePeripherals())
+            await lists.wait { $0.values.last?.count == 3 }
+            #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", Lab.address, "C0:FF:EE:00:00:02"])
+            try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:00:02")
+            await lists.wait { $0.values.last?.count == 2 }
+            #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", Lab.address])
+        }
     }
 
     @Test func anExpiryDropsPeripheralsNotHeardForThatLong() async throws {
-        let fixture = try await CentralFixture(world: Self.world)
-        let lists = Collector(fixture.central.availablePeripherals(expiry: .milliseconds(300)))
-        await lists.wait { $0.values.last?.count == 3 }
-        // The lab peripheral's advertisement never changes: bluetoothd reports it once.
-        await lists.wait { $0.values.last?.count == 2 }
-        #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:02"])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let lists = Collector(fixture.central.availablePeripherals(expiry: .milliseconds(300)))
+            await lists.wait { $0.values.last?.count == 3 }
+            // The lab peripheral's advertisement never changes: bluetoothd reports it once.
+            await lists.wait { $0.values.last?.count == 2 }
+            #expect(lists.values.last?.map(\.address) == ["C0:FF:EE:00:00:01", "C0:FF:EE:00:00:02"])
+        }
     }
 
     @Test func scanningPausesWhileConnectingAndResumesAfter() async throws {
-        let fixture = try await CentralFixture(world: Self.world)
-        let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
-        let discoveries = Collector(fixture.central.startDiscovery())
-        await scanning.wait { $0.values == [false, true] }
-        _ = try await fixture.central.connect(address: Lab.address)
-        await scanning.wait { $0.values == [false, true, false, true] }
-        #expect(discoveries.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
+            let discoveries = Collector(fixture.central.startDiscovery())
+            await scanning.wait { $0.values == [false, true] }
+            _ = try await fixture.central.connect(address: Lab.address)
+            await scanning.wait { $0.values == [false, true, false, true] }
+            #expect(discoveries.completion == nil)
+        }
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct DiscoveryInterruptionTests {
     @Test func discoveryWaitsThroughAPowerCycleAndResumes() async throws {
-        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(.heartRateMonitor())]))
-        let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
-        let discoveries = Collector(fixture.central.startDiscovery())
-        await discoveries.wait { !$0.values.isEmpty }
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        await scanning.wait { $0.values == [false, true, false] }
-        let seen = discoveries.values.count
-        try await fixture.simulator.setPowered(true, adapter: "hci0")
-        await scanning.wait { $0.values == [false, true, false, true] }
-        await discoveries.wait { $0.values.count > seen }
-        #expect(discoveries.completion == nil)
-        #expect(try await fixture.simulator.discoveringClients().count == 1)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(.heartRateMonitor())]))) {
+            fixture in
+            let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
+            let discoveries = Collector(fixture.central.startDiscovery())
+            await discoveries.wait { !$0.values.isEmpty }
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            await scanning.wait { $0.values == [false, true, false] }
+            let seen = discoveries.values.count
+            try await fixture.simulator.setPowered(true, adapter: "hci0")
+            await scanning.wait { $0.values == [false, true, false, true] }
+            await discoveries.wait { $0.values.count > seen }
+            #expect(discoveries.completion == nil)
+            #expect(try await fixture.simulator.discoveringClients().count == 1)
+        }
     }
 
     @Test func aDiscoveryThatDoesNotResumeFailsWhenTheAdapterGoesOff() async throws {
-        let fixture = try await CentralFixture(world: SimulatedWorld(peripherals: [.init(.heartRateMonitor())]))
-        let discoveries = Collector(fixture.central.startDiscovery(resumesAfterInterruption: false))
-        await discoveries.wait { !$0.values.isEmpty }
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        await discoveries.wait { $0.completion != nil }
-        #expect(discoveries.completion == .failure(.poweredOff))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(.heartRateMonitor())]))) {
+            fixture in
+            let discoveries = Collector(fixture.central.startDiscovery(resumesAfterInterruption: false))
+            await discoveries.wait { !$0.values.isEmpty }
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            await discoveries.wait { $0.completion != nil }
+            #expect(discoveries.completion == .failure(.poweredOff))
+        }
     }
 }

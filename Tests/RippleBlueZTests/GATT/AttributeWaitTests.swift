@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZ
@@ -17,7 +18,7 @@ import Testing
         case reconnection
     }
 
-    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = Lab.bluetoothAddress
     private static let added: BluetoothUUID = "5249504c-1ab0-4000-8000-0000000000ff"
     /// Long enough that the reads are asked for before the export even on a loaded machine.
     private let rediscovery: Duration = .milliseconds(2_500)
@@ -64,61 +65,60 @@ import Testing
 
     @Test(arguments: Change.allCases)
     func aCharacteristicExportedLateIsFound(change: Change) async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await changeDatabase(change, on: fixture)
-        // Not exported when the reads are asked for: they wait for it.
-        #expect(!peripheral.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
-        let added = Collector(peripheral.read(addedReference))
-        let sensor = Collector(peripheral.read(Lab.reference(Lab.sensor)))
-        await added.wait { $0.completion != nil }
-        await sensor.wait { $0.completion != nil }
-        #expect(added.values == [[0x42]])
-        #expect(added.completion == .finished)
-        #expect(sensor.values == [[0]])
-        #expect(sensor.completion == .finished)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await changeDatabase(change, on: fixture)
+            // Not exported when the reads are asked for: they wait for it.
+            #expect(!peripheral.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
+            let added = Collector(peripheral.read(addedReference))
+            let sensor = Collector(peripheral.read(Lab.reference(Lab.sensor)))
+            await added.wait { $0.completion != nil }
+            await sensor.wait { $0.completion != nil }
+            #expect(added.values == [[0x42]])
+            #expect(added.completion == .finished)
+            #expect(sensor.values == [[0]])
+            #expect(sensor.completion == .finished)
+        }
     }
 
     @Test(arguments: Change.allCases)
     func aCharacteristicNeverExportedFailsWhenTheBoundPasses(change: Change) async throws {
-        let fixture = try await CentralFixture(world: Lab.world, attributeTimeout: .seconds(3))
-        let peripheral = try await changeDatabase(change, on: fixture)
-        let missing = CharacteristicReference(
-            BluetoothUUID(uuidString: "5249504c-1ab0-4000-8000-0000000000ee") ?? BluetoothUUID(0))
-        let clock = ContinuousClock()
-        let start = clock.now
-        let read = Collector(peripheral.read(missing))
-        // The operation behind it waits its turn, then runs.
-        let next = Collector(peripheral.read(addedReference))
-        await read.wait { $0.completion != nil }
-        let elapsed = clock.now - start
-        guard let error = read.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world, attributeTimeout: .seconds(3))) { fixture in
+            let peripheral = try await changeDatabase(change, on: fixture)
+            let missing = CharacteristicReference(
+                BluetoothUUID(uuidString: "5249504c-1ab0-4000-8000-0000000000ee") ?? BluetoothUUID(0))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let read = Collector(peripheral.read(missing))
+            // The operation behind it waits its turn, then runs.
+            let next = Collector(peripheral.read(addedReference))
+            await read.wait { $0.completion != nil }
+            let elapsed = clock.now - start
+            guard let error = read.failure() else {
+                return
+            }
+            #expect(error.kind == .attributeNotFound)
+            #expect(error.message.contains("waited"))
+            #expect(elapsed >= .seconds(3))
+            #expect(elapsed < .seconds(8))
+            await next.wait { $0.completion != nil }
+            #expect(next.values == [[0x42]])
         }
-        #expect(error.kind == .attributeNotFound)
-        #expect(error.message.contains("waited"))
-        #expect(elapsed >= .seconds(3))
-        #expect(elapsed < .seconds(8))
-        await next.wait { $0.completion != nil }
-        #expect(next.values == [[0x42]])
-        await fixture.stop()
     }
 
     /// Right after `connect`, nothing waits: the refreshed tree holds the whole database.
     @Test func anUnknownCharacteristicRightAfterConnectWaitsOnlyTheBound() async throws {
-        let fixture = try await CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(300))
-        let peripheral = try await fixture.connect()
-        #expect(peripheral.services.first?.characteristics.count == 4)
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await peripheral.readValue(addedReference)
-            Issue.record("read a characteristic the peripheral does not have")
-        } catch {
-            #expect(error.kind == .attributeNotFound)
+        try await withFixture(CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(300))) { fixture in
+            let peripheral = try await fixture.connect()
+            #expect(peripheral.services.first?.characteristics.count == 4)
+            let clock = ContinuousClock()
+            let start = clock.now
+            do throws(BluetoothError) {
+                _ = try await peripheral.readValue(addedReference)
+                Issue.record("read a characteristic the peripheral does not have")
+            } catch {
+                #expect(error.kind == .attributeNotFound)
+            }
+            #expect(clock.now - start >= .milliseconds(300))
         }
-        #expect(clock.now - start >= .milliseconds(300))
-        await fixture.stop()
     }
 }

@@ -1,11 +1,12 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DatabaseChangeTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     /// The lab's database after a firmware update: a new characteristic before the sensor, so that the
     /// sensor's handle and object path change.
@@ -18,27 +19,27 @@ import Testing
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func listenersFollowTheirCharacteristicThroughADatabaseChange(transport: NotificationTransport) async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let before = try #require(
-            peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
-        let listener = Collector(peripheral.listen(to: sensor, transport: transport))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1]])
-        await listener.wait { $0.values.count == 1 }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let before = try #require(
+                peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
+            let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1]])
+            await listener.wait { $0.values.count == 1 }
 
-        try await fixture.simulator.changeServices(of: lab, to: updatedServices)
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        let after = try #require(
-            peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
-        #expect(after != before)
-        try await fixture.notify(Lab.sensor, [[2]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(listener.values == [[1], [2]])
-        #expect(listener.completion == nil)
-        #expect(try await peripheral.readValue(sensor) == [2])
-        let added = CharacteristicReference(BluetoothUUID("5249504c-1ab0-4000-8000-0000000000ff"))
-        #expect(try await peripheral.readValue(added) == [0x42])
-        await fixture.stop()
+            try await fixture.simulator.changeServices(of: lab, to: updatedServices)
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            let after = try #require(
+                peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
+            #expect(after != before)
+            try await fixture.notify(Lab.sensor, [[2]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(listener.values == [[1], [2]])
+            #expect(listener.completion == nil)
+            #expect(try await peripheral.readValue(sensor) == [2])
+            let added = CharacteristicReference(BluetoothUUID("5249504c-1ab0-4000-8000-0000000000ff"))
+            #expect(try await peripheral.readValue(added) == [0x42])
+        }
     }
 }

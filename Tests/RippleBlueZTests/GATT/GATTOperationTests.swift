@@ -1,170 +1,174 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct GATTOperationTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let labAddress: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private let labAddress: BluetoothAddress = Lab.bluetoothAddress
 
     @Test func theTreeHasServicesCharacteristicsAndDescriptorsWithTheirUUIDs() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let lab = try #require(peripheral.services.first { $0.uuid == Lab.uuid(Lab.service) })
-        #expect(lab.isPrimary)
-        #expect(lab.characteristics.map(\.uuid) == [Lab.sensor, Lab.marker, Lab.indicator, Lab.stream].map(Lab.uuid))
-        let sensor = try #require(lab.characteristics.first)
-        #expect(sensor.flags == ["read", "write-without-response", "write", "notify"])
-        #expect(sensor.isReadable && sensor.canNotify)
-        #expect(sensor.serviceUUID == Lab.uuid(Lab.service))
-        // bluetoothd lists the Client Characteristic Configuration descriptor of a characteristic that notifies.
-        #expect(
-            sensor.descriptors.map(\.uuid) == [
-                .clientCharacteristicConfiguration, .characteristicUserDescription, Lab.uuid(Lab.setting),
-            ])
-        #expect(peripheral.mtu(of: self.sensor) == 185)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let lab = try #require(peripheral.services.first { $0.uuid == Lab.uuid(Lab.service) })
+            #expect(lab.isPrimary)
+            #expect(
+                lab.characteristics.map(\.uuid) == [Lab.sensor, Lab.marker, Lab.indicator, Lab.stream].map(Lab.uuid))
+            let sensor = try #require(lab.characteristics.first)
+            #expect(sensor.flags == ["read", "write-without-response", "write", "notify"])
+            #expect(sensor.isReadable && sensor.canNotify)
+            #expect(sensor.serviceUUID == Lab.uuid(Lab.service))
+            // bluetoothd lists the Client Characteristic Configuration descriptor of a characteristic that notifies.
+            #expect(
+                sensor.descriptors.map(\.uuid) == [
+                    .clientCharacteristicConfiguration, .characteristicUserDescription, Lab.uuid(Lab.setting),
+                ])
+            #expect(peripheral.mtu(of: self.sensor) == 185)
+        }
     }
 
     @Test func writesWithAndWithoutResponseReachThePeripheral() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await peripheral.writeValue([1, 2, 3], to: sensor)
-        #expect(try await fixture.simulator.value(of: Lab.sensor, peripheral: labAddress) == [1, 2, 3])
-        try await peripheral.writeValue(UInt16(0x0405), to: sensor)
-        #expect(try await peripheral.readValue(sensor) == [5, 4])
-        try await peripheral.writeValue([9], to: sensor, type: .withoutResponse)
-        // A write without response is answered before the peripheral takes it; a read after it sees it
-        // (one link, in order).
-        #expect(try await peripheral.readValue(sensor) == [9])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await peripheral.writeValue([1, 2, 3], to: sensor)
+            #expect(try await fixture.simulator.value(of: Lab.sensor, peripheral: labAddress) == [1, 2, 3])
+            try await peripheral.writeValue(UInt16(0x0405), to: sensor)
+            #expect(try await peripheral.readValue(sensor) == [5, 4])
+            try await peripheral.writeValue([9], to: sensor, type: .withoutResponse)
+            // A write without response is answered before the peripheral takes it; a read after it sees it
+            // (one link, in order).
+            #expect(try await peripheral.readValue(sensor) == [9])
+        }
     }
 
     @Test func aLongWriteIsWrittenWholeAndTooLongWritesFailAtOnce() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let long = (0..<400).map { UInt8(truncatingIfNeeded: $0) }
-        try await peripheral.writeValue(long, to: sensor)
-        #expect(try await peripheral.readValue(sensor) == long)
-        do {
-            try await peripheral.writeValue(long, to: sensor, type: .withoutResponse)
-            Issue.record("a write without response longer than MTU - 3 was sent")
-        } catch {
-            #expect(error.kind == .invalidArgument)
-            #expect(error.message.contains("MTU 185 allows 182"))
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let long = (0..<400).map { UInt8(truncatingIfNeeded: $0) }
+            try await peripheral.writeValue(long, to: sensor)
+            #expect(try await peripheral.readValue(sensor) == long)
+            do throws(BluetoothError) {
+                try await peripheral.writeValue(long, to: sensor, type: .withoutResponse)
+                Issue.record("a write without response longer than MTU - 3 was sent")
+            } catch {
+                #expect(error.kind == .invalidArgument)
+                #expect(error.message.contains("MTU 185 allows 182"))
+            }
+            do throws(BluetoothError) {
+                try await peripheral.writeValue([UInt8](repeating: 1, count: 513), to: sensor)
+                Issue.record("a 513-byte write was sent")
+            } catch {
+                #expect(error.kind == .invalidArgument)
+            }
+            #expect(try await peripheral.readValue(sensor) == long)
         }
-        do {
-            try await peripheral.writeValue([UInt8](repeating: 1, count: 513), to: sensor)
-            Issue.record("a 513-byte write was sent")
-        } catch {
-            #expect(error.kind == .invalidArgument)
-        }
-        #expect(try await peripheral.readValue(sensor) == long)
-        await fixture.stop()
     }
 
     @Test func descriptorsAreReadAndWritten() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let description = try await peripheral.read(
-            descriptor: .characteristicUserDescription, of: sensor, as: String.self
-        )
-        .values.first { _ in true }
-        #expect(description == "Sensor")
-        #expect(
-            try await peripheral.read(descriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true } == [
-                7, 7,
-            ])
-        try await peripheral.write([1, 2], toDescriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true }
-        #expect(try await fixture.simulator.value(of: Lab.setting, peripheral: labAddress) == [1, 2])
-        // bluetoothd keeps the configuration descriptor to itself: listen instead.
-        do {
-            for try await _ in peripheral.write([1, 0], toDescriptor: .clientCharacteristicConfiguration, of: sensor)
-                .values
-            {}
-            Issue.record("a write to the configuration descriptor succeeded")
-        } catch {
-            #expect((error as? BluetoothError)?.kind == .notPermitted)
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let description = try await peripheral.read(
+                descriptor: .characteristicUserDescription, of: sensor, as: String.self
+            )
+            .values.first { _ in true }
+            #expect(description == "Sensor")
+            #expect(
+                try await peripheral.read(descriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true } == [
+                    7, 7,
+                ])
+            try await peripheral.write([1, 2], toDescriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true
+            }
+            #expect(try await fixture.simulator.value(of: Lab.setting, peripheral: labAddress) == [1, 2])
+            // bluetoothd keeps the configuration descriptor to itself: listen instead.
+            do {
+                for try await _ in peripheral.write(
+                    [1, 0], toDescriptor: .clientCharacteristicConfiguration, of: sensor
+                )
+                .values {}
+                Issue.record("a write to the configuration descriptor succeeded")
+            } catch {
+                #expect((error as? BluetoothError)?.kind == .notPermitted)
+            }
         }
-        await fixture.stop()
     }
 
     @Test func anUnknownCharacteristicOrDescriptorFailsAsAttributeNotFound() async throws {
-        let fixture = try await CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(200))
-        let peripheral = try await fixture.connect()
-        for operation in [
-            { () async throws in _ = try await peripheral.readValue(.heartRateMeasurement) },
-            { () async throws in try await peripheral.writeValue([1], to: .heartRateControlPoint) },
-            { () async throws in
-                for try await _ in peripheral.read(
-                    descriptor: .characteristicUserDescription, of: Lab.reference(Lab.marker)
-                ).values {}
-            },
-        ] {
-            do {
-                try await operation()
-                Issue.record("an operation on a missing attribute succeeded")
-            } catch {
-                #expect((error as? BluetoothError)?.kind == .attributeNotFound)
+        try await withFixture(CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(200))) { fixture in
+            let peripheral = try await fixture.connect()
+            for operation in [
+                { () async throws in _ = try await peripheral.readValue(.heartRateMeasurement) },
+                { () async throws in try await peripheral.writeValue([1], to: .heartRateControlPoint) },
+                { () async throws in
+                    for try await _ in peripheral.read(
+                        descriptor: .characteristicUserDescription, of: Lab.reference(Lab.marker)
+                    ).values {}
+                },
+            ] {
+                do {
+                    try await operation()
+                    Issue.record("an operation on a missing attribute succeeded")
+                } catch {
+                    #expect((error as? BluetoothError)?.kind == .attributeNotFound)
+                }
             }
         }
-        await fixture.stop()
     }
 
     @Test func bluetoothdsErrorsKeepTheirNameAndMessage() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(
-            .fail(.notPermitted("Read not permitted")), on: .read(Lab.sensor), of: labAddress)
-        do {
-            _ = try await peripheral.readValue(sensor)
-            Issue.record("the read succeeded")
-        } catch {
-            #expect(error.kind == .notPermitted)
-            #expect(error.bluezName == "org.bluez.Error.NotPermitted")
-            #expect(error.bluezMessage == "Read not permitted")
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.inject(
+                .fail(.notPermitted("Read not permitted")), on: .read(Lab.sensor), of: labAddress)
+            do throws(BluetoothError) {
+                _ = try await peripheral.readValue(sensor)
+                Issue.record("the read succeeded")
+            } catch {
+                #expect(error.kind == .notPermitted)
+                #expect(error.bluezName == "org.bluez.Error.NotPermitted")
+                #expect(error.bluezMessage == "Read not permitted")
+            }
+            try await fixture.simulator.inject(.fail(.attError(0x0E)), on: .write(Lab.sensor), of: labAddress)
+            do throws(BluetoothError) {
+                try await peripheral.writeValue([1], to: sensor)
+                Issue.record("the write succeeded")
+            } catch {
+                #expect(error.kind == .attError(0x0E))
+            }
         }
-        try await fixture.simulator.inject(.fail(.attError(0x0E)), on: .write(Lab.sensor), of: labAddress)
-        do {
-            try await peripheral.writeValue([1], to: sensor)
-            Issue.record("the write succeeded")
-        } catch {
-            #expect(error.kind == .attError(0x0E))
-        }
-        await fixture.stop()
     }
 
     @Test func operationsOnADisconnectedPeripheralFailAtOnceAsNotConnected() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await peripheral.disconnect()
-        for operation in [
-            { () async throws in _ = try await peripheral.readValue(self.sensor) },
-            { () async throws in try await peripheral.writeValue([1], to: self.sensor) },
-            { () async throws in for try await _ in peripheral.notifications(of: self.sensor) {} },
-        ] {
-            do {
-                try await operation()
-                Issue.record("an operation on a disconnected peripheral succeeded")
-            } catch {
-                #expect((error as? BluetoothError)?.kind == .notConnected)
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await peripheral.disconnect()
+            for operation in [
+                { () async throws in _ = try await peripheral.readValue(self.sensor) },
+                { () async throws in try await peripheral.writeValue([1], to: self.sensor) },
+                { () async throws in for try await _ in peripheral.notifications(of: self.sensor) {} },
+            ] {
+                do {
+                    try await operation()
+                    Issue.record("an operation on a disconnected peripheral succeeded")
+                } catch {
+                    #expect((error as? BluetoothError)?.kind == .notConnected)
+                }
             }
         }
-        await fixture.stop()
     }
 
     @Test func thePipelineOperatorsChainScanConnectReadAndDisconnect() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let values = Collector(
-            fixture.central.startDiscovery(filter: .services([Lab.uuid(Lab.service)]))
-                .first()
-                .connect(on: fixture.central)
-                .write([4, 2], to: sensor)
-                .read(sensor)
-        )
-        await values.wait { $0.completion != nil }
-        #expect(values.values == [[4, 2]])
-        #expect(values.completion == .finished)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let values = Collector(
+                fixture.central.startDiscovery(filter: .services([Lab.uuid(Lab.service)]))
+                    .first()
+                    .connect(on: fixture.central)
+                    .write([4, 2], to: sensor)
+                    .read(sensor)
+            )
+            await values.wait { $0.completion != nil }
+            #expect(values.values == [[4, 2]])
+            #expect(values.completion == .finished)
+        }
     }
 }

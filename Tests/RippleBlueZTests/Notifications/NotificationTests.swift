@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct NotificationTests {
@@ -9,155 +10,156 @@ import Testing
     private let marker = Lab.reference(Lab.marker)
 
     @Test func aListenerReceivesExactlyWhatWasSentOverTheSocket() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2, 2], [3, 3, 3]])
-        await listener.wait { $0.values.count == 3 }
-        #expect(listener.values == [[1], [2, 2], [3, 3, 3]])
-        #expect(fixture.simulator.statistics.snapshot.socketNotifications == 3)
-        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 0)
-        #expect(listener.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2, 2], [3, 3, 3]])
+            await listener.wait { $0.values.count == 3 }
+            #expect(listener.values == [[1], [2, 2], [3, 3, 3]])
+            #expect(fixture.simulator.statistics.snapshot.socketNotifications == 3)
+            #expect(fixture.simulator.statistics.snapshot.signalNotifications == 0)
+            #expect(listener.completion == nil)
+        }
     }
 
     @Test func theBusTransportUsesStartNotify() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-        await listener.wait { $0.values.count == 3 }
-        #expect(listener.values == [[1], [2], [3]])
-        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 3)
-        #expect(fixture.simulator.statistics.snapshot.socketNotifications == 0)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+            await listener.wait { $0.values.count == 3 }
+            #expect(listener.values == [[1], [2], [3]])
+            #expect(fixture.simulator.statistics.snapshot.signalNotifications == 3)
+            #expect(fixture.simulator.statistics.snapshot.socketNotifications == 0)
+        }
     }
 
     /// bluetoothd 5.66 keeps a `StartNotify` session when the link ends (and would have the peripheral
     /// notify again on every later link): a listener that ends with its link ends that session too.
     @Test func aBusListenerEndedByItsLinkReleasesTheSessionBluetoothdKeeps() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        let path = try DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_0A/service0001/char0002")
-        let connection = fixture.central.connection
-        let changes = Collector(
-            connection.propertiesChanged(path: path, interface: "org.bluez.GattCharacteristic1")
-                .compactMap { $0.changed["Notifying"] }
-                .mapError { BluetoothError($0, during: "watching Notifying") })
-        for try await _ in connection.synchronize().values {}
-        try await fixture.simulator.disconnect(peripheral: "C0:FF:EE:00:00:0A", reason: .remote)
-        await listener.wait { $0.completion != nil }
-        #expect(listener.failure()?.kind == .notConnected)
-        await changes.wait { $0.values.contains(.boolean(false)) }
-        #expect(changes.values == [.boolean(false)])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            let path = try DBusObjectPath(Lab.devicePath + "/service0001/char0002")
+            let connection = fixture.central.connection
+            let changes = Collector(
+                connection.propertiesChanged(path: path, interface: "org.bluez.GattCharacteristic1")
+                    .compactMap { $0.changed["Notifying"] }
+                    .mapError { BluetoothError($0, during: "watching Notifying") })
+            for try await _ in connection.synchronize().values {}
+            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            await listener.wait { $0.completion != nil }
+            #expect(listener.failure()?.kind == .notConnected)
+            await changes.wait { $0.values.contains(.boolean(false)) }
+            #expect(changes.values == [.boolean(false)])
+        }
     }
 
     @Test func aRefusedSocketFallsBackToStartNotify() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(
-            .fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: "C0:FF:EE:00:00:0A")
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[4], [5]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(listener.values == [[4], [5]])
-        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.inject(
+                .fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: Lab.bluetoothAddress)
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[4], [5]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(listener.values == [[4], [5]])
+            #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
+        }
     }
 
     @Test func anIndicationOnlyCharacteristicIsHeardOnTheBus() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.indicator)))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.indicator)
-        try await fixture.notify(Lab.indicator, [[9], [8]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(listener.values == [[9], [8]])
-        #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.indicator)))
+            try await fixture.simulator.waitUntilNotifying(
+                peripheral: Lab.bluetoothAddress, characteristic: Lab.indicator)
+            try await fixture.notify(Lab.indicator, [[9], [8]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(listener.values == [[9], [8]])
+            #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
+        }
     }
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func twoListenersOneCancelsTheOtherKeepsReceiving(transport: NotificationTransport) async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let first = Collector(peripheral.listen(to: sensor, transport: transport))
-        let second = Collector(peripheral.listen(to: sensor, transport: transport))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2]])
-        await first.wait { $0.values.count == 2 }
-        await second.wait { $0.values.count == 2 }
-        first.cancel()
-        try await fixture.notify(Lab.sensor, [[3], [4]])
-        await second.wait { $0.values.count == 4 }
-        #expect(first.values == [[1], [2]])
-        #expect(second.values == [[1], [2], [3], [4]])
-        #expect(second.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let first = Collector(peripheral.listen(to: sensor, transport: transport))
+            let second = Collector(peripheral.listen(to: sensor, transport: transport))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2]])
+            await first.wait { $0.values.count == 2 }
+            await second.wait { $0.values.count == 2 }
+            first.cancel()
+            try await fixture.notify(Lab.sensor, [[3], [4]])
+            await second.wait { $0.values.count == 4 }
+            #expect(first.values == [[1], [2]])
+            #expect(second.values == [[1], [2], [3], [4]])
+            #expect(second.completion == nil)
+        }
     }
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func aReadDuringNotificationsCausesNoDuplicate(transport: NotificationTransport) async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: sensor, transport: transport))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(try await peripheral.readValue(sensor) == [2])
-        #expect(try await peripheral.readValue(sensor) == [2])
-        try await fixture.notify(Lab.sensor, [[3]])
-        await listener.wait { $0.values.count == 3 }
-        #expect(listener.values == [[1], [2], [3]])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(try await peripheral.readValue(sensor) == [2])
+            #expect(try await peripheral.readValue(sensor) == [2])
+            try await fixture.notify(Lab.sensor, [[3]])
+            await listener.wait { $0.values.count == 3 }
+            #expect(listener.values == [[1], [2], [3]])
+        }
     }
 
     @Test func aDisconnectMidReadFailsTheReadAsNotConnectedAndEndsTheListeners() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let overSocket = Collector(peripheral.listen(to: sensor))
-        let overBus = Collector(peripheral.listen(to: marker, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
-        try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
-        await #expect(throws: BluetoothError.self) { _ = try await peripheral.readValue(sensor) }
-        do {
-            _ = try await peripheral.readValue(sensor)
-            Issue.record("a read after the disconnection succeeded")
-        } catch {
-            #expect(error.kind == .notConnected)
-        }
-        await overSocket.wait { $0.completion != nil }
-        await overBus.wait { $0.completion != nil }
-        for completion in [overSocket.completion, overBus.completion] {
-            guard case .failure(let error)? = completion else {
-                Issue.record("a listener did not fail: \(String(describing: completion))")
-                continue
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let overSocket = Collector(peripheral.listen(to: sensor))
+            let overBus = Collector(peripheral.listen(to: marker, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            await #expect(throws: BluetoothError.self) { _ = try await peripheral.readValue(sensor) }
+            do throws(BluetoothError) {
+                _ = try await peripheral.readValue(sensor)
+                Issue.record("a read after the disconnection succeeded")
+            } catch {
+                #expect(error.kind == .notConnected)
             }
-            #expect(error.kind == .notConnected)
+            await overSocket.wait { $0.completion != nil }
+            await overBus.wait { $0.completion != nil }
+            for completion in [overSocket.completion, overBus.completion] {
+                guard case .failure(let error)? = completion else {
+                    Issue.record("a listener did not fail: \(String(describing: completion))")
+                    continue
+                }
+                #expect(error.kind == .notConnected)
+            }
         }
-        await fixture.stop()
     }
 
     @Test func aReadInterruptedByTheLinkFailsWithNotConnected() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
-        do {
-            _ = try await peripheral.readValue(sensor)
-            Issue.record("the read succeeded")
-        } catch {
-            #expect(error.kind == .notConnected)
-            #expect(error.bluezName == "org.bluez.Error.Failed")
-            #expect(error.bluezMessage == "Not connected")
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            do throws(BluetoothError) {
+                _ = try await peripheral.readValue(sensor)
+                Issue.record("the read succeeded")
+            } catch {
+                #expect(error.kind == .notConnected)
+                #expect(error.bluezName == "org.bluez.Error.Failed")
+                #expect(error.bluezMessage == "Not connected")
+            }
         }
-        await fixture.stop()
     }
 
     /// The slow listener's notifications and then a marker on another characteristic, all on the bus:
@@ -169,8 +171,8 @@ import Testing
         let listener = Collector(
             peripheral.listen(to: sensor, buffering: slow, transport: .bus, statistics: statistics), demand: .none)
         let markers = Collector(peripheral.listen(to: marker, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
+        try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
         try await fixture.notify(Lab.sensor, (1...count).map { [UInt8($0)] })
         try await fixture.notify(Lab.marker, [[0xFF]])
         await markers.wait { $0.values.count == 1 }
@@ -178,308 +180,309 @@ import Testing
     }
 
     @Test func aSlowSubscriberUnderDropOldestSeesTheLatestAndTheCountIsExact() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let (listener, statistics) = try await flood(
-            fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
-        let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
-        #expect(drops.values == [7])
-        #expect(statistics.received == 10)
-        #expect(statistics.dropped == 7)
-        #expect(statistics.delivered == 0)
-        listener.request(.max(5))
-        await listener.wait { $0.values.count == 3 }
-        #expect(listener.values == [[8], [9], [10]])
-        #expect(statistics.delivered == 3)
-        #expect(listener.completion == nil)
-        drops.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let (listener, statistics) = try await flood(
+                fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
+            let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+            #expect(drops.values == [7])
+            #expect(statistics.received == 10)
+            #expect(statistics.dropped == 7)
+            #expect(statistics.delivered == 0)
+            listener.request(.max(5))
+            await listener.wait { $0.values.count == 3 }
+            #expect(listener.values == [[8], [9], [10]])
+            #expect(statistics.delivered == 3)
+            #expect(listener.completion == nil)
+            drops.cancel()
+        }
     }
 
     @Test func aSlowSubscriberUnderDropNewestSeesTheFirstAndTheCountIsExact() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
-        let (listener, _) = try await flood(
-            fixture, peripheral, into: .init(capacity: 3, policy: .dropNewest), count: 10, statistics: statistics)
-        #expect(drops.values == [0, 1, 2, 3, 4, 5, 6, 7])
-        #expect(statistics.received == 10)
-        #expect(statistics.dropped == 7)
-        listener.request(.max(5))
-        await listener.wait { $0.values.count == 3 }
-        #expect(listener.values == [[1], [2], [3]])
-        #expect(listener.completion == nil)
-        drops.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+            let (listener, _) = try await flood(
+                fixture, peripheral, into: .init(capacity: 3, policy: .dropNewest), count: 10, statistics: statistics)
+            #expect(drops.values == [0, 1, 2, 3, 4, 5, 6, 7])
+            #expect(statistics.received == 10)
+            #expect(statistics.dropped == 7)
+            listener.request(.max(5))
+            await listener.wait { $0.values.count == 3 }
+            #expect(listener.values == [[1], [2], [3]])
+            #expect(listener.completion == nil)
+            drops.cancel()
+        }
     }
 
     @Test func aSlowSubscriberUnderFailStreamFailsAtOnceWithoutDemand() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let (listener, statistics) = try await flood(
-            fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
-        await listener.wait { $0.completion != nil }
-        guard let error = listener.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let (listener, statistics) = try await flood(
+                fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
+            await listener.wait { $0.completion != nil }
+            guard let error = listener.failure() else {
+                return
+            }
+            #expect(error.kind == .bufferOverflow)
+            #expect(listener.values.isEmpty)
+            // The fourth overflowed: it and the three waiting are dropped; the rest never reached the listener.
+            #expect(statistics.received == 4)
+            #expect(statistics.dropped == 4)
+            #expect(statistics.delivered == 0)
         }
-        #expect(error.kind == .bufferOverflow)
-        #expect(listener.values.isEmpty)
-        // The fourth overflowed: it and the three waiting are dropped; the rest never reached the listener.
-        #expect(statistics.received == 4)
-        #expect(statistics.dropped == 4)
-        #expect(statistics.delivered == 0)
-        await fixture.stop()
     }
 
     @Test func tenThousandNotificationsArriveInOrderOverTheSocket() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let listener = Collector(peripheral.listen(to: Lab.reference(Lab.stream), statistics: statistics))
-        await listener.wait { $0.values.count == 10_000 }
-        let sequence = listener.values.map { value -> UInt32 in
-            var reader = ByteReader(value, typeName: "numbered notification")
-            return (try? reader.read(UInt32.self)) ?? .max
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.stream), statistics: statistics))
+            await listener.wait { $0.values.count == 10_000 }
+            let sequence = listener.values.map { value -> UInt32 in
+                var reader = ByteReader(value, typeName: "numbered notification")
+                return (try? reader.read(UInt32.self)) ?? .max
+            }
+            #expect(sequence == Array(0..<10_000))
+            #expect(statistics.dropped == 0)
+            #expect(fixture.simulator.statistics.snapshot.socketNotifications == 10_000)
         }
-        #expect(sequence == Array(0..<10_000))
-        #expect(statistics.dropped == 0)
-        #expect(fixture.simulator.statistics.snapshot.socketNotifications == 10_000)
-        await fixture.stop()
     }
 
     @Test func listenToAllTagsEachNotificationWithItsCharacteristic() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let all = Collector(peripheral.listenToAll([sensor, marker], transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
-        try await fixture.notify(Lab.sensor, [[1]])
-        try await fixture.notify(Lab.marker, [[2]])
-        try await fixture.notify(Lab.sensor, [[3]])
-        await all.wait { $0.values.count == 3 }
-        #expect(all.values.map(\.characteristic) == [Lab.uuid(Lab.sensor), Lab.uuid(Lab.marker), Lab.uuid(Lab.sensor)])
-        #expect(all.values.map(\.value) == [[1], [2], [3]])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let all = Collector(peripheral.listenToAll([sensor, marker], transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.notify(Lab.sensor, [[1]])
+            try await fixture.notify(Lab.marker, [[2]])
+            try await fixture.notify(Lab.sensor, [[3]])
+            await all.wait { $0.values.count == 3 }
+            #expect(
+                all.values.map(\.characteristic) == [Lab.uuid(Lab.sensor), Lab.uuid(Lab.marker), Lab.uuid(Lab.sensor)])
+            #expect(all.values.map(\.value) == [[1], [2], [3]])
+        }
     }
 
     @Test func connectableListenStartsOnConnectAndFeedsEverySubscriber() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let shared = peripheral.connectableListen(to: sensor)
-        let first = Collector(shared)
-        let second = Collector(shared.map { $0.count })
-        let connection = shared.connect()
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2, 2]])
-        await first.wait { $0.values.count == 2 }
-        await second.wait { $0.values.count == 2 }
-        #expect(first.values == [[1], [2, 2]])
-        #expect(second.values == [1, 2])
-        // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
-        connection.cancel()
-        first.cancel()
-        second.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let shared = peripheral.connectableListen(to: sensor)
+            let first = Collector(shared)
+            let second = Collector(shared.map { $0.count })
+            let connection = shared.connect()
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2, 2]])
+            await first.wait { $0.values.count == 2 }
+            await second.wait { $0.values.count == 2 }
+            #expect(first.values == [[1], [2, 2]])
+            #expect(second.values == [1, 2])
+            // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
+            connection.cancel()
+            first.cancel()
+            second.cancel()
+        }
     }
 
     @Test func writeAndListenWritesOnceSubscribedAndEmitsTheReply() async throws {
         let world = SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))])
-        let fixture = try await CentralFixture(world: world)
-        let peripheral = try await fixture.connect("C0:FF:EE:00:00:0B")
-        let controlPoint = CharacteristicReference(BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00"))
-        let led = CharacteristicReference(BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00"))
-        let reply = try await peripheral.writeAndListen(
-            [LEDButtonCommand.setLED.rawValue, 1], to: controlPoint, reply: controlPoint
-        )
-        .values.first { _ in true }
-        #expect(reply == [LEDButtonCommand.responseCode, LEDButtonCommand.setLED.rawValue, 0x01])
-        #expect(try await peripheral.readValue(led) == [1])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: world)) { fixture in
+            let peripheral = try await fixture.connect("C0:FF:EE:00:00:0B")
+            let controlPoint = CharacteristicReference(BluetoothUUID("5249504c-0003-4c45-4442-7574746f6e00"))
+            let led = CharacteristicReference(BluetoothUUID("5249504c-0001-4c45-4442-7574746f6e00"))
+            let reply = try await peripheral.writeAndListen(
+                [LEDButtonCommand.setLED.rawValue, 1], to: controlPoint, reply: controlPoint
+            )
+            .values.first { _ in true }
+            #expect(reply == [LEDButtonCommand.responseCode, LEDButtonCommand.setLED.rawValue, 0x01])
+            #expect(try await peripheral.readValue(led) == [1])
+        }
     }
 
     @Test func notificationsAsAnAsyncSequenceDecodeAndStopWhenTheLoopEnds() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let task = Task {
-            var received: [UInt16] = []
-            for try await value in peripheral.notifications(of: sensor, as: UInt16.self) {
-                received.append(value)
-                if received.count == 2 { break }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let task = Task {
+                var received: [UInt16] = []
+                for try await value in peripheral.notifications(of: sensor, as: UInt16.self) {
+                    received.append(value)
+                    if received.count == 2 { break }
+                }
+                return received
             }
-            return received
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1, 0], [0, 1]])
+            #expect(try await task.value == [1, 256])
         }
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1, 0], [0, 1]])
-        #expect(try await task.value == [1, 256])
-        await fixture.stop()
     }
 
     @Test func aNotificationThatIsNotTheTypeEndsTheTypedStreamClearly() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let listener = Collector(peripheral.listen(to: sensor, as: UInt16.self))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1, 0], [7]])
-        await listener.wait { $0.completion != nil }
-        #expect(listener.values == [1])
-        #expect(
-            listener.completion
-                == .failure(
-                    .invalidValue(
-                        ValueDecodingError(
-                            typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let listener = Collector(peripheral.listen(to: sensor, as: UInt16.self))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1, 0], [7]])
+            await listener.wait { $0.completion != nil }
+            #expect(listener.values == [1])
+            #expect(
+                listener.completion
+                    == .failure(
+                        .invalidValue(
+                            ValueDecodingError(
+                                typeName: "UInt16", offset: 0, reason: .tooFewBytes(needed: 2, available: 1)))))
+        }
     }
 
     @Test func connectableListenKeepsEveryNotificationForASlowSubscriber() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let shared = peripheral.connectableListen(
-            to: sensor, buffering: .init(capacity: 8, policy: .failStream), statistics: statistics)
-        let fast = Collector(shared)
-        let slow = Collector(shared, demand: .none)
-        let connection = shared.connect()
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-        await fast.wait { $0.values.count == 3 }
-        // The slow subscriber's wait in its buffer.
-        #expect(slow.values.isEmpty)
-        slow.request(.max(1))
-        await slow.wait { $0.values.count == 1 }
-        #expect(slow.values == [[1]])
-        slow.request(.max(2))
-        await slow.wait { $0.values.count == 3 }
-        #expect(slow.values == [[1], [2], [3]])
-        #expect(fast.values == [[1], [2], [3]])
-        #expect(statistics.received == 6)
-        #expect(statistics.dropped == 0)
-        #expect(statistics.delivered == 6)
-        // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
-        connection.cancel()
-        fast.cancel()
-        slow.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let shared = peripheral.connectableListen(
+                to: sensor, buffering: .init(capacity: 8, policy: .failStream), statistics: statistics)
+            let fast = Collector(shared)
+            let slow = Collector(shared, demand: .none)
+            let connection = shared.connect()
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+            await fast.wait { $0.values.count == 3 }
+            // The slow subscriber's wait in its buffer.
+            #expect(slow.values.isEmpty)
+            slow.request(.max(1))
+            await slow.wait { $0.values.count == 1 }
+            #expect(slow.values == [[1]])
+            slow.request(.max(2))
+            await slow.wait { $0.values.count == 3 }
+            #expect(slow.values == [[1], [2], [3]])
+            #expect(fast.values == [[1], [2], [3]])
+            #expect(statistics.received == 6)
+            #expect(statistics.dropped == 0)
+            #expect(statistics.delivered == 6)
+            // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
+            connection.cancel()
+            fast.cancel()
+            slow.cancel()
+        }
     }
 
     @Test func connectableListenCountsASlowSubscribersDropsExactly() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let shared = peripheral.connectableListen(
-            to: sensor, buffering: .init(capacity: 1, policy: .dropOldest), statistics: statistics)
-        let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
-        let fast = Collector(shared)
-        let slow = Collector(shared, demand: .none)
-        let connection = shared.connect()
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-        await fast.wait { $0.values.count == 3 }
-        #expect(slow.values.isEmpty)
-        // Each notification reaches the fast subscriber, then the slow one's buffer: the drop count (a
-        // state stream) tells when the last one got there.
-        await drops.wait { $0.values.last == 2 }
-        slow.request(.max(5))
-        await slow.wait { $0.values.count == 1 }
-        #expect(slow.values == [[3]])
-        #expect(fast.values == [[1], [2], [3]])
-        #expect(drops.values == [0, 1, 2])
-        #expect(statistics.received == 6)
-        #expect(statistics.delivered == 4)
-        // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
-        connection.cancel()
-        fast.cancel()
-        slow.cancel()
-        drops.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let shared = peripheral.connectableListen(
+                to: sensor, buffering: .init(capacity: 1, policy: .dropOldest), statistics: statistics)
+            let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+            let fast = Collector(shared)
+            let slow = Collector(shared, demand: .none)
+            let connection = shared.connect()
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+            await fast.wait { $0.values.count == 3 }
+            #expect(slow.values.isEmpty)
+            // Each notification reaches the fast subscriber, then the slow one's buffer: the drop count (a
+            // state stream) tells when the last one got there.
+            await drops.wait { $0.values.last == 2 }
+            slow.request(.max(5))
+            await slow.wait { $0.values.count == 1 }
+            #expect(slow.values == [[3]])
+            #expect(fast.values == [[1], [2], [3]])
+            #expect(drops.values == [0, 1, 2])
+            #expect(statistics.received == 6)
+            #expect(statistics.delivered == 4)
+            // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
+            connection.cancel()
+            fast.cancel()
+            slow.cancel()
+            drops.cancel()
+        }
     }
 
     @Test func anAwaitingLoopOverNotificationsSeesEveryOneThatArrivedMeanwhile() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let loop = GatedConsumer(
-            peripheral.notifications(
-                of: sensor, buffering: .init(capacity: 16, policy: .failStream), transport: .bus,
-                statistics: statistics))
-        await loop.waitUntilSubscribed()
-        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
-        try await fixture.notify(Lab.sensor, [[1]])
-        #expect(await loop.next() == [1])
-        // The loop's body is awaiting: these arrive meanwhile, then the marker after them.
-        try await fixture.notify(Lab.sensor, [[2], [3], [4]])
-        try await fixture.notify(Lab.marker, [[0xFF]])
-        await markers.wait { $0.values.count == 1 }
-        #expect(statistics.received == 4)
-        #expect(statistics.delivered == 1)
-        var seen: [[UInt8]] = [[1]]
-        for _ in 0..<3 {
-            loop.open()
-            seen.append(await loop.next() ?? [])
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let loop = GatedConsumer(
+                peripheral.notifications(
+                    of: sensor, buffering: .init(capacity: 16, policy: .failStream), transport: .bus,
+                    statistics: statistics))
+            await loop.waitUntilSubscribed()
+            let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.notify(Lab.sensor, [[1]])
+            #expect(await loop.next() == [1])
+            // The loop's body is awaiting: these arrive meanwhile, then the marker after them.
+            try await fixture.notify(Lab.sensor, [[2], [3], [4]])
+            try await fixture.notify(Lab.marker, [[0xFF]])
+            await markers.wait { $0.values.count == 1 }
+            #expect(statistics.received == 4)
+            #expect(statistics.delivered == 1)
+            var seen: [[UInt8]] = [[1]]
+            for _ in 0..<3 {
+                loop.open()
+                seen.append(await loop.next() ?? [])
+            }
+            #expect(seen == [[1], [2], [3], [4]])
+            #expect(statistics.dropped == 0)
+            #expect(statistics.delivered == 4)
+            await loop.stop()
         }
-        #expect(seen == [[1], [2], [3], [4]])
-        #expect(statistics.dropped == 0)
-        #expect(statistics.delivered == 4)
-        await loop.stop()
-        await fixture.stop()
     }
 
     @Test func anAwaitingLoopOverTypedNotificationsCountsTheDropsOfItsPolicy() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let loop = GatedConsumer(
-            peripheral.notifications(
-                of: sensor, as: UInt8.self, buffering: .init(capacity: 2, policy: .dropOldest), transport: .bus,
-                statistics: statistics))
-        await loop.waitUntilSubscribed()
-        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
-        try await fixture.notify(Lab.sensor, [[1]])
-        #expect(await loop.next() == 1)
-        try await fixture.notify(Lab.sensor, [[2], [3], [4], [5]])
-        try await fixture.notify(Lab.marker, [[0xFF]])
-        await markers.wait { $0.values.count == 1 }
-        #expect(statistics.dropped == 2)
-        loop.open()
-        #expect(await loop.next() == 4)
-        loop.open()
-        #expect(await loop.next() == 5)
-        #expect(statistics.received == 5)
-        #expect(statistics.delivered == 3)
-        await loop.stop()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let loop = GatedConsumer(
+                peripheral.notifications(
+                    of: sensor, as: UInt8.self, buffering: .init(capacity: 2, policy: .dropOldest), transport: .bus,
+                    statistics: statistics))
+            await loop.waitUntilSubscribed()
+            let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.notify(Lab.sensor, [[1]])
+            #expect(await loop.next() == 1)
+            try await fixture.notify(Lab.sensor, [[2], [3], [4], [5]])
+            try await fixture.notify(Lab.marker, [[0xFF]])
+            await markers.wait { $0.values.count == 1 }
+            #expect(statistics.dropped == 2)
+            loop.open()
+            #expect(await loop.next() == 4)
+            loop.open()
+            #expect(await loop.next() == 5)
+            #expect(statistics.received == 5)
+            #expect(statistics.delivered == 3)
+            await loop.stop()
+        }
     }
 
     @Test func listenToAllCountsEachListenersDropsInOneStatistics() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let statistics = NotificationStatistics()
-        let all = Collector(
-            peripheral.listenToAll(
-                [sensor], buffering: .init(capacity: 2, policy: .dropNewest), transport: .bus, statistics: statistics),
-            demand: .none)
-        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.marker)
-        try await fixture.notify(Lab.sensor, [[1], [2], [3], [4], [5]])
-        try await fixture.notify(Lab.marker, [[0xFF]])
-        await markers.wait { $0.values.count == 1 }
-        // The merge holds the first (delivered by the listener), the buffer the next two; two are dropped.
-        #expect(statistics.received == 5)
-        #expect(statistics.delivered == 1)
-        #expect(statistics.dropped == 2)
-        for count in 1...3 {
-            all.request(.max(1))
-            await all.wait { $0.values.count == count }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let statistics = NotificationStatistics()
+            let all = Collector(
+                peripheral.listenToAll(
+                    [sensor], buffering: .init(capacity: 2, policy: .dropNewest), transport: .bus,
+                    statistics: statistics),
+                demand: .none)
+            let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.notify(Lab.sensor, [[1], [2], [3], [4], [5]])
+            try await fixture.notify(Lab.marker, [[0xFF]])
+            await markers.wait { $0.values.count == 1 }
+            // The merge holds the first (delivered by the listener), the buffer the next two; two are dropped.
+            #expect(statistics.received == 5)
+            #expect(statistics.delivered == 1)
+            #expect(statistics.dropped == 2)
+            for count in 1...3 {
+                all.request(.max(1))
+                await all.wait { $0.values.count == count }
+            }
+            #expect(all.values.map(\.value) == [[1], [2], [3]])
+            #expect(statistics.delivered == 3)
         }
-        #expect(all.values.map(\.value) == [[1], [2], [3]])
-        #expect(statistics.delivered == 3)
-        await fixture.stop()
     }
 }

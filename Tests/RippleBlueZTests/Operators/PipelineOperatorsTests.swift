@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleTestKit
+import RippleTestSupport
 import Testing
 
 /// The pipeline operators (scan → connect → read / write / listen → disconnect) and their async forms run
@@ -22,80 +23,82 @@ import Testing
     }
 
     @Test func aDiscoveryIsConnectedThenReadAndTheWholePipelineFinishes() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let bytes = TestSubscriber<[UInt8], BluetoothError>()
-        labConnection(fixture.central).read(sensor).subscribe(bytes)
-        #expect(try await bytes.waitForCompletion() == .finished)
-        #expect(bytes.values == [[0]])
-        let decoded = TestSubscriber<UInt8, BluetoothError>()
-        try connectedLab(fixture.central).read(sensor, as: UInt8.self).subscribe(decoded)
-        #expect(try await decoded.waitForCompletion() == .finished)
-        #expect(decoded.values == [0])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let bytes = TestSubscriber<[UInt8], BluetoothError>()
+            labConnection(fixture.central).read(sensor).subscribe(bytes)
+            #expect(try await bytes.waitForCompletion() == .finished)
+            #expect(bytes.values == [[0]])
+            let decoded = TestSubscriber<UInt8, BluetoothError>()
+            try connectedLab(fixture.central).read(sensor, as: UInt8.self).subscribe(decoded)
+            #expect(try await decoded.waitForCompletion() == .finished)
+            #expect(decoded.values == [0])
+        }
     }
 
     @Test func aWritePassesThePeripheralOnAndDisconnectEndsTheLink() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let written = TestSubscriber<[UInt8], BluetoothError>()
-        labConnection(fixture.central).write([4, 2], to: sensor).read(sensor).subscribe(written)
-        #expect(try await written.waitForCompletion() == .finished)
-        #expect(written.values == [[4, 2]])
-        #expect(try await fixture.simulator.value(of: Lab.sensor, peripheral: BluetoothAddress(Lab.address)) == [4, 2])
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let written = TestSubscriber<[UInt8], BluetoothError>()
+            labConnection(fixture.central).write([4, 2], to: sensor).read(sensor).subscribe(written)
+            #expect(try await written.waitForCompletion() == .finished)
+            #expect(written.values == [[4, 2]])
+            #expect(
+                try await fixture.simulator.value(of: Lab.sensor, peripheral: Lab.bluetoothAddress) == [4, 2])
 
-        let disconnected = TestSubscriber<Void, BluetoothError>()
-        try connectedLab(fixture.central).disconnect().subscribe(disconnected)
-        #expect(try await disconnected.waitForCompletion() == .finished)
-        #expect(disconnected.values.count == 1)
-        #expect(fixture.central.peripheral(address: Lab.address)?.isConnected != true)
-        await fixture.stop()
+            let disconnected = TestSubscriber<Void, BluetoothError>()
+            try connectedLab(fixture.central).disconnect().subscribe(disconnected)
+            #expect(try await disconnected.waitForCompletion() == .finished)
+            #expect(disconnected.values.count == 1)
+            #expect(fixture.central.peripheral(address: Lab.address)?.isConnected != true)
+        }
     }
 
     @Test func listenDeliversEachNotificationOfTheConnectedPeripheral() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let raw = TestSubscriber<[UInt8], BluetoothError>()
-        labConnection(fixture.central).listen(to: sensor).subscribe(raw)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-        #expect(try await raw.waitForValues(3) == [[1], [2], [3]])
-        raw.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let raw = TestSubscriber<[UInt8], BluetoothError>()
+            labConnection(fixture.central).listen(to: sensor).subscribe(raw)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2], [3]])
+            #expect(try await raw.waitForValues(3) == [[1], [2], [3]])
+            raw.cancel()
+        }
     }
 
     @Test func listenAsATypeDecodesEachNotification() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let typed = TestSubscriber<UInt8, BluetoothError>()
-        labConnection(fixture.central).listen(to: sensor, as: UInt8.self).subscribe(typed)
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[4], [5]])
-        #expect(try await typed.waitForValues(2) == [4, 5])
-        typed.cancel()
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let typed = TestSubscriber<UInt8, BluetoothError>()
+            labConnection(fixture.central).listen(to: sensor, as: UInt8.self).subscribe(typed)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[4], [5]])
+            #expect(try await typed.waitForValues(2) == [4, 5])
+            typed.cancel()
+        }
     }
 
     @Test func theAsyncFormsConnectReadWriteListenAndDisconnect() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        let peripheral = try await fixture.central.connect(address: Lab.address)
-        #expect(try await peripheral.readValue(sensor) == [0])
-        try await peripheral.writeValue([8], to: sensor)
-        #expect(try await peripheral.readValue(sensor, as: UInt8.self) == 8)
-        try await peripheral.writeValue(UInt16(0x0201), to: sensor)
-        #expect(try await peripheral.readValue(sensor) == [1, 2])
-
-        let listening = Task {
-            var received: [UInt8] = []
-            for try await value in peripheral.notifications(of: sensor, as: UInt8.self) {
-                received.append(value)
-                if received.count == 2 { break }
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
-            return received
-        }
-        try await fixture.simulator.waitUntilNotifying(peripheral: "C0:FF:EE:00:00:0A", characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[5], [6]])
-        #expect(try await listening.value == [5, 6])
+            let peripheral = try await fixture.central.connect(address: Lab.address)
+            #expect(try await peripheral.readValue(sensor) == [0])
+            try await peripheral.writeValue([8], to: sensor)
+            #expect(try await peripheral.readValue(sensor, as: UInt8.self) == 8)
+            try await peripheral.writeValue(UInt16(0x0201), to: sensor)
+            #expect(try await peripheral.readValue(sensor) == [1, 2])
 
-        try await peripheral.disconnect()
-        #expect(!peripheral.isConnected)
-        await fixture.stop()
+            let listening = Task {
+                var received: [UInt8] = []
+                for try await value in peripheral.notifications(of: sensor, as: UInt8.self) {
+                    received.append(value)
+                    if received.count == 2 { break }
+                }
+                return received
+            }
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[5], [6]])
+            #expect(try await listening.value == [5, 6])
+
+            try await peripheral.disconnect()
+            #expect(!peripheral.isConnected)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -64,135 +65,139 @@ private final class RequestLog: Sendable {
 
 @Suite(.timeLimit(.minutes(1))) struct PeripheralManagerTests {
     @Test func aRippleCentralReadsWritesAndListensToARipplePeripheral() async throws {
-        let fixture = try await PeripheralFixture(services: services())
-        let (registration, advertising) = await fixture.serve(
-            Advertisement(localName: "Ripple", serviceUUIDs: [service]))
-        #expect(registration.values.last == .registered)
-        #expect(advertising.values.last == .advertising)
-        let peripheral = try await fixture.connect()
-        #expect(peripheral.services.map(\.uuid) == [service])
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let (registration, advertising) = await fixture.serve(
+                Advertisement(localName: "Ripple", serviceUUIDs: [service]))
+            #expect(registration.values.last == .registered)
+            #expect(advertising.values.last == .advertising)
+            let peripheral = try await fixture.connect()
+            #expect(peripheral.services.map(\.uuid) == [service])
 
-        // Reads: from the current value, and through a handler that sees the offset, the MTU and the central.
-        #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [1, 2, 3])
-        try fixture.manager.setValue([4, 5], for: CharacteristicReference(sensor))
-        #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [4, 5])
-        #expect(
-            try await peripheral.readValue(CharacteristicReference(handled))
-                == [0, 247] + Array(PeripheralFixture.centralAddress.utf8))
-        let description = try await peripheral.read(
-            descriptor: .characteristicUserDescription, of: CharacteristicReference(sensor), as: String.self
-        ).values.first { _ in true }
-        #expect(description == "Sensor")
+            // Reads: from the current value, and through a handler that sees the offset, the MTU and the central.
+            #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [1, 2, 3])
+            try fixture.manager.setValue([4, 5], for: CharacteristicReference(sensor))
+            #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [4, 5])
+            #expect(
+                try await peripheral.readValue(CharacteristicReference(handled))
+                    == [0, 247] + Array(PeripheralFixture.centralAddress.utf8))
+            let description = try await peripheral.read(
+                descriptor: .characteristicUserDescription, of: CharacteristicReference(sensor), as: String.self
+            ).values.first { _ in true }
+            #expect(description == "Sensor")
 
-        // Writes with and without response reach the app with the central and what it wants.
-        let controls = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(()) }
-        let commands = RequestLog(fixture.manager.writes(to: CharacteristicReference(command))) { _ in .success(()) }
-        try await peripheral.writeValue([7], to: CharacteristicReference(control))
-        #expect(controls.all.map(\.value) == [[7]])
-        #expect(controls.all.map(\.wantsResponse) == [true])
-        #expect(controls.all.map(\.centralAddress) == [PeripheralFixture.centralAddress])
-        try await peripheral.writeValue([8], to: CharacteristicReference(command), type: .withoutResponse)
-        // One link, in order: a read after the command finds it taken.
-        _ = try await peripheral.readValue(CharacteristicReference(sensor))
-        #expect(commands.all.map(\.value) == [[8]])
-        #expect(commands.all.map(\.wantsResponse) == [false])
-        #expect(commands.all.first?.mtu == 247)
+            // Writes with and without response reach the app with the central and what it wants.
+            let controls = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(())
+            }
+            let commands = RequestLog(fixture.manager.writes(to: CharacteristicReference(command))) { _ in .success(())
+            }
+            try await peripheral.writeValue([7], to: CharacteristicReference(control))
+            #expect(controls.all.map(\.value) == [[7]])
+            #expect(controls.all.map(\.wantsResponse) == [true])
+            #expect(controls.all.map(\.centralAddress) == [PeripheralFixture.centralAddress])
+            try await peripheral.writeValue([8], to: CharacteristicReference(command), type: .withoutResponse)
+            // One link, in order: a read after the command finds it taken.
+            _ = try await peripheral.readValue(CharacteristicReference(sensor))
+            #expect(commands.all.map(\.value) == [[8]])
+            #expect(commands.all.map(\.wantsResponse) == [false])
+            #expect(commands.all.first?.mtu == 247)
 
-        // Notifications: the subscribed state follows the central; every send reaches it, repeats too.
-        let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
-        await subscribed.wait { $0.values == [false] }
-        let notifications = Collector(peripheral.listen(to: CharacteristicReference(sensor), transport: .bus))
-        await subscribed.wait { $0.values == [false, true] }
-        try fixture.manager.send([9], on: CharacteristicReference(sensor))
-        try fixture.manager.send([9], on: CharacteristicReference(sensor))
-        try fixture.manager.send(UInt16(0x0A0B), on: CharacteristicReference(sensor))
-        await notifications.wait { $0.values.count == 3 }
-        #expect(notifications.values == [[9], [9], [0x0B, 0x0A]])
-        notifications.cancel()
-        await subscribed.wait { $0.values == [false, true, false] }
-        #expect(fixture.manager.value(of: CharacteristicReference(sensor)) == [0x0B, 0x0A])
-        withExtendedLifetime((controls, commands)) {}
-        await fixture.stop()
+            // Notifications: the subscribed state follows the central; every send reaches it, repeats too.
+            let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+            await subscribed.wait { $0.values == [false] }
+            let notifications = Collector(peripheral.listen(to: CharacteristicReference(sensor), transport: .bus))
+            await subscribed.wait { $0.values == [false, true] }
+            try fixture.manager.send([9], on: CharacteristicReference(sensor))
+            try fixture.manager.send([9], on: CharacteristicReference(sensor))
+            try fixture.manager.send(UInt16(0x0A0B), on: CharacteristicReference(sensor))
+            await notifications.wait { $0.values.count == 3 }
+            #expect(notifications.values == [[9], [9], [0x0B, 0x0A]])
+            notifications.cancel()
+            await subscribed.wait { $0.values == [false, true, false] }
+            #expect(fixture.manager.value(of: CharacteristicReference(sensor)) == [0x0B, 0x0A])
+            withExtendedLifetime((controls, commands)) {}
+        }
     }
 
     @Test func attErrorsReachTheCentralAsTheMatchingBluetoothError() async throws {
-        let fixture = try await PeripheralFixture(services: services())
-        let served = await fixture.serve()
-        let peripheral = try await fixture.connect()
-        let answers: [ATTError] = [.application(0x81), .insufficientAuthorization, .requestNotSupported]
-        let index = Atomic<Int>(0)
-        let controls = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in
-            .failure(answers[index.wrappingAdd(1, ordering: .relaxed).oldValue])
-        }
-        var kinds: [BluetoothError.Kind] = []
-        for _ in answers {
-            do {
-                try await peripheral.writeValue([1], to: CharacteristicReference(control))
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let served = await fixture.serve()
+            let peripheral = try await fixture.connect()
+            let answers: [ATTError] = [.application(0x81), .insufficientAuthorization, .requestNotSupported]
+            let index = Atomic<Int>(0)
+            let controls = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in
+                .failure(answers[index.wrappingAdd(1, ordering: .relaxed).oldValue])
+            }
+            var kinds: [BluetoothError.Kind] = []
+            for _ in answers {
+                do throws(BluetoothError) {
+                    try await peripheral.writeValue([1], to: CharacteristicReference(control))
+                    Issue.record("the write succeeded")
+                } catch {
+                    kinds.append(error.kind)
+                }
+            }
+            #expect(kinds == [.attError(0x81), .insufficientAuthorization, .notSupported])
+            do throws(BluetoothError) {
+                _ = try await peripheral.readValue(CharacteristicReference(refusing))
+                Issue.record("the read succeeded")
+            } catch {
+                #expect(error.kind == .invalidArgument)
+                #expect(error.bluezName == "org.bluez.Error.InvalidArguments")
+            }
+            // A characteristic that cannot be written: bluetoothd refuses before asking the app.
+            do throws(BluetoothError) {
+                try await peripheral.writeValue([1], to: CharacteristicReference(sensor))
                 Issue.record("the write succeeded")
             } catch {
-                kinds.append(error.kind)
+                #expect(error.kind == .notPermitted)
             }
+            withExtendedLifetime((controls, served)) {}
         }
-        #expect(kinds == [.attError(0x81), .insufficientAuthorization, .notSupported])
-        do {
-            _ = try await peripheral.readValue(CharacteristicReference(refusing))
-            Issue.record("the read succeeded")
-        } catch {
-            #expect(error.kind == .invalidArgument)
-            #expect(error.bluezName == "org.bluez.Error.InvalidArguments")
-        }
-        // A characteristic that cannot be written: bluetoothd refuses before asking the app.
-        do {
-            try await peripheral.writeValue([1], to: CharacteristicReference(sensor))
-            Issue.record("the write succeeded")
-        } catch {
-            #expect(error.kind == .notPermitted)
-        }
-        withExtendedLifetime((controls, served)) {}
-        await fixture.stop()
     }
 
     @Test func writesWithoutASubscriberAreStoredAndReadBack() async throws {
-        let fixture = try await PeripheralFixture(services: [
-            LocalService(service) { LocalCharacteristic(control, properties: [.read, .write], value: [0]) }
-        ])
-        let served = await fixture.serve()
-        let peripheral = try await fixture.connect()
-        try await peripheral.writeValue([5, 6], to: CharacteristicReference(control))
-        #expect(try await peripheral.readValue(CharacteristicReference(control)) == [5, 6])
-        #expect(fixture.manager.value(of: CharacteristicReference(control)) == [5, 6])
-        withExtendedLifetime(served) {}
-        await fixture.stop()
+        try await withFixture(
+            PeripheralFixture(services: [
+                LocalService(service) { LocalCharacteristic(control, properties: [.read, .write], value: [0]) }
+            ])
+        ) { fixture in
+            let served = await fixture.serve()
+            let peripheral = try await fixture.connect()
+            try await peripheral.writeValue([5, 6], to: CharacteristicReference(control))
+            #expect(try await peripheral.readValue(CharacteristicReference(control)) == [5, 6])
+            #expect(fixture.manager.value(of: CharacteristicReference(control)) == [5, 6])
+            withExtendedLifetime(served) {}
+        }
     }
 
     @Test func aFullWriteBufferAnswersTheCentralWithAnATTError() async throws {
-        let fixture = try await PeripheralFixture(services: services())
-        let served = await fixture.serve()
-        let first = try await fixture.connect()
-        let other = try await fixture.anotherCentral()
-        let second = try await fixture.connect(from: other)
-        let statistics = EventStatistics()
-        // One request fits; the subscriber asks for none yet.
-        let requests = Collector(
-            fixture.manager.writes(to: CharacteristicReference(control), capacity: 1, statistics: statistics),
-            demand: .none)
-        let waiting = Task { try await first.writeValue([1], to: CharacteristicReference(control)) }
-        while statistics.received < 1 { try await Task.sleep(for: .milliseconds(5)) }
-        do {
-            try await second.writeValue([2], to: CharacteristicReference(control))
-            Issue.record("a write past the buffer was accepted")
-        } catch {
-            #expect(error.kind == .attError(0x0E))
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let served = await fixture.serve()
+            let first = try await fixture.connect()
+            let other = try await fixture.anotherCentral()
+            let second = try await fixture.connect(from: other)
+            let statistics = EventStatistics()
+            // One request fits; the subscriber asks for none yet.
+            let requests = Collector(
+                fixture.manager.writes(to: CharacteristicReference(control), capacity: 1, statistics: statistics),
+                demand: .none)
+            let waiting = Task { try await first.writeValue([1], to: CharacteristicReference(control)) }
+            while statistics.received < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            do throws(BluetoothError) {
+                try await second.writeValue([2], to: CharacteristicReference(control))
+                Issue.record("a write past the buffer was accepted")
+            } catch {
+                #expect(error.kind == .attError(0x0E))
+            }
+            #expect(statistics.dropped == 1)
+            requests.request(.max(1))
+            await requests.wait { $0.values.count == 1 }
+            #expect(requests.values.map(\.value) == [[1]])
+            requests.values.first?.respond()
+            try await waiting.value
+            other.close()
+            withExtendedLifetime(served) {}
         }
-        #expect(statistics.dropped == 1)
-        requests.request(.max(1))
-        await requests.wait { $0.values.count == 1 }
-        #expect(requests.values.map(\.value) == [[1]])
-        requests.values.first?.respond()
-        try await waiting.value
-        other.close()
-        withExtendedLifetime(served) {}
-        await fixture.stop()
     }
 
     /// Waits until the characteristic `sensor` of the peripheral, as `adapter` sees it, has notifications on.
@@ -211,59 +216,59 @@ private final class RequestLog: Sendable {
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func twoCentralsListenAndOneLeavingKeepsTheOther(path: NotificationTransport) async throws {
-        let fixture = try await PeripheralFixture(services: services(), notificationTransport: path)
-        let served = await fixture.serve()
-        let first = try await fixture.connect()
-        let other = try await fixture.anotherCentral()
-        let second = try await fixture.connect(from: other)
-        let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
-        let one = Collector(first.listen(to: CharacteristicReference(sensor), transport: .bus))
-        let two = Collector(second.listen(to: CharacteristicReference(sensor), transport: .bus))
-        await subscribed.wait { $0.values.last == true }
-        try await waitUntilNotifying(fixture, on: "hci0")
-        try await waitUntilNotifying(fixture, on: "hci2")
-        try fixture.manager.send([1], on: CharacteristicReference(sensor))
-        await one.wait { $0.values == [[1]] }
-        await two.wait { $0.values == [[1]] }
-        one.cancel()
-        try fixture.manager.send([2], on: CharacteristicReference(sensor))
-        await two.wait { $0.values == [[1], [2]] }
-        #expect(one.values == [[1]])
-        #expect(subscribed.values.last == true)
-        two.cancel()
-        await subscribed.wait { $0.values.last == false }
-        let statistics = try #require(fixture.manager.notificationStatistics(of: CharacteristicReference(sensor)))
-        #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 2, 0])
-        other.close()
-        withExtendedLifetime(served) {}
-        await fixture.stop()
+        try await withFixture(PeripheralFixture(services: services(), notificationTransport: path)) { fixture in
+            let served = await fixture.serve()
+            let first = try await fixture.connect()
+            let other = try await fixture.anotherCentral()
+            let second = try await fixture.connect(from: other)
+            let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+            let one = Collector(first.listen(to: CharacteristicReference(sensor), transport: .bus))
+            let two = Collector(second.listen(to: CharacteristicReference(sensor), transport: .bus))
+            await subscribed.wait { $0.values.last == true }
+            try await waitUntilNotifying(fixture, on: "hci0")
+            try await waitUntilNotifying(fixture, on: "hci2")
+            try fixture.manager.send([1], on: CharacteristicReference(sensor))
+            await one.wait { $0.values == [[1]] }
+            await two.wait { $0.values == [[1]] }
+            one.cancel()
+            try fixture.manager.send([2], on: CharacteristicReference(sensor))
+            await two.wait { $0.values == [[1], [2]] }
+            #expect(one.values == [[1]])
+            #expect(subscribed.values.last == true)
+            two.cancel()
+            await subscribed.wait { $0.values.last == false }
+            let statistics = try #require(fixture.manager.notificationStatistics(of: CharacteristicReference(sensor)))
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 2, 0])
+            other.close()
+            withExtendedLifetime(served) {}
+        }
     }
 
     @Test func aCallFromAnotherConnectionIsRefused() async throws {
-        let fixture = try await PeripheralFixture(services: services())
-        let served = await fixture.serve()
-        let writes = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(()) }
-        let intruder = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
-        let root = fixture.manager.core.root.rawValue
-        for (path, member, arguments) in [
-            ("\(root)/service0/char2", "WriteValue", [DBusValue.bytes([1]), .stringVariantDictionary([:])]),
-            ("\(root)/service0/char0", "ReadValue", [.stringVariantDictionary([:])]),
-            ("\(root)/service0/char0", "StartNotify", []),
-        ] {
-            do {
-                _ = try await intruder.call(
-                    destination: fixture.manager.connection.uniqueName, path: DBusObjectPath(path),
-                    interface: "org.bluez.GattCharacteristic1", member: member, arguments: arguments
-                ).values.first { _ in true }
-                Issue.record("\(member) from another connection was answered")
-            } catch let DBusError.remote(name, _) {
-                #expect(name == "org.freedesktop.DBus.Error.AccessDenied")
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let served = await fixture.serve()
+            let writes = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(()) }
+            let intruder = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+            let root = fixture.manager.core.root.rawValue
+            for (path, member, arguments) in [
+                ("\(root)/service0/char2", "WriteValue", [DBusValue.bytes([1]), .stringVariantDictionary([:])]),
+                ("\(root)/service0/char0", "ReadValue", [.stringVariantDictionary([:])]),
+                ("\(root)/service0/char0", "StartNotify", []),
+            ] {
+                do {
+                    _ = try await intruder.call(
+                        destination: fixture.manager.connection.uniqueName, path: DBusObjectPath(path),
+                        interface: "org.bluez.GattCharacteristic1", member: member, arguments: arguments
+                    ).values.first { _ in true }
+                    Issue.record("\(member) from another connection was answered")
+                } catch let DBusError.remote(name, _) {
+                    #expect(name == "org.freedesktop.DBus.Error.AccessDenied")
+                }
             }
+            #expect(writes.all.isEmpty)
+            #expect(fixture.manager.core.characteristics[0].subscribed.value == false)
+            intruder.close()
+            withExtendedLifetime(served) {}
         }
-        #expect(writes.all.isEmpty)
-        #expect(fixture.manager.core.characteristics[0].subscribed.value == false)
-        intruder.close()
-        withExtendedLifetime(served) {}
-        await fixture.stop()
     }
 }

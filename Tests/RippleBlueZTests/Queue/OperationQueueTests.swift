@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct OperationQueueTests {
@@ -8,79 +9,80 @@ import Testing
 
     @Test func aThousandWritesFromTenSubscribersAllSucceedInOrder() async throws {
         let log = WriteLog()
-        let fixture = try await CentralFixture(world: Lab.world(loggingWritesTo: log))
-        let peripheral = try await fixture.connect()
-        // Each subscriber issues its 100 writes at once; bluetoothd allows one write of a characteristic
-        // at a time, so without the queue all but one would fail with InProgress.
-        let subscribers = (0..<10).map { subscriber in
-            Collector(
-                Publishers.Sequence<[Int], BluetoothError>(sequence: Array(0..<100))
-                    .flatMap { index in peripheral.write([UInt8(subscriber), UInt8(index)], to: sensor) }
-                    .collect())
+        try await withFixture(CentralFixture(world: Lab.world(loggingWritesTo: log))) { fixture in
+            let peripheral = try await fixture.connect()
+            // Each subscriber issues its 100 writes at once; bluetoothd allows one write of a characteristic
+            // at a time, so without the queue all but one would fail with InProgress.
+            let subscribers = (0..<10).map { subscriber in
+                Collector(
+                    Publishers.Sequence<[Int], BluetoothError>(sequence: Array(0..<100))
+                        .flatMap { index in peripheral.write([UInt8(subscriber), UInt8(index)], to: sensor) }
+                        .collect())
+            }
+            for subscriber in subscribers { await subscriber.wait { $0.completion != nil } }
+            for subscriber in subscribers {
+                #expect(subscriber.completion == .finished)
+                #expect(subscriber.values.first?.count == 100)
+            }
+            let expected = (0..<10).flatMap { subscriber in (0..<100).map { [UInt8(subscriber), UInt8($0)] } }
+            #expect(log.values == expected)
         }
-        for subscriber in subscribers { await subscriber.wait { $0.completion != nil } }
-        for subscriber in subscribers {
-            #expect(subscriber.completion == .finished)
-            #expect(subscriber.values.first?.count == 100)
-        }
-        let expected = (0..<10).flatMap { subscriber in (0..<100).map { [UInt8(subscriber), UInt8($0)] } }
-        #expect(log.values == expected)
-        await fixture.stop()
     }
 
     @Test func readsAndWritesOfManyCharacteristicsInterleaveWithoutInProgress() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        let indicator = Lab.reference(Lab.indicator)
-        var operations: [AnyPublisher<[UInt8], BluetoothError>] = []
-        for index in 0..<50 {
-            if index % 2 == 0 {
-                operations.append(
-                    peripheral.write([UInt8(index)], to: sensor).map { _ in [UInt8]() }.eraseToAnyPublisher())
-            } else {
-                operations.append(peripheral.read(index % 4 == 1 ? sensor : indicator))
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            let indicator = Lab.reference(Lab.indicator)
+            var operations: [AnyPublisher<[UInt8], BluetoothError>] = []
+            for index in 0..<50 {
+                if index % 2 == 0 {
+                    operations.append(
+                        peripheral.write([UInt8(index)], to: sensor).map { _ in [UInt8]() }.eraseToAnyPublisher())
+                } else {
+                    operations.append(peripheral.read(index % 4 == 1 ? sensor : indicator))
+                }
             }
+            let all = Collector(Publishers.MergeMany(operations).collect())
+            await all.wait { $0.completion != nil }
+            #expect(all.completion == .finished)
+            #expect(all.values.first?.count == 50)
         }
-        let all = Collector(Publishers.MergeMany(operations).collect())
-        await all.wait { $0.completion != nil }
-        #expect(all.completion == .finished)
-        #expect(all.values.first?.count == 50)
-        await fixture.stop()
     }
 
     @Test func anOperationThatTimesOutFailsAloneAndTheNextWaitsForBluetoothdsAnswer() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(.delay(.milliseconds(400)), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
-        let slow = Collector(peripheral.read(sensor, timeout: .milliseconds(50)))
-        let next = Collector(peripheral.read(sensor))
-        await slow.wait { $0.completion != nil }
-        guard let error = slow.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.inject(
+                .delay(.milliseconds(400)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            let slow = Collector(peripheral.read(sensor, timeout: .milliseconds(50)))
+            let next = Collector(peripheral.read(sensor))
+            await slow.wait { $0.completion != nil }
+            guard let error = slow.failure() else {
+                return
+            }
+            #expect(error.kind == .timeout)
+            // The next read of the same characteristic started only once bluetoothd had answered the first:
+            // it succeeds instead of getting InProgress.
+            await next.wait { $0.completion != nil }
+            #expect(next.completion == .finished)
+            #expect(next.values == [[0]])
         }
-        #expect(error.kind == .timeout)
-        // The next read of the same characteristic started only once bluetoothd had answered the first:
-        // it succeeds instead of getting InProgress.
-        await next.wait { $0.completion != nil }
-        #expect(next.completion == .finished)
-        #expect(next.values == [[0]])
-        await fixture.stop()
     }
 
     @Test func aCancelledWaitingOperationNeverRuns() async throws {
         let log = WriteLog()
-        let fixture = try await CentralFixture(world: Lab.world(loggingWritesTo: log))
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(.delay(.milliseconds(100)), on: .write(Lab.sensor), of: "C0:FF:EE:00:00:0A")
-        let first = Collector(peripheral.write([1], to: sensor))
-        let cancelled = Collector(peripheral.write([2], to: sensor))
-        let third = Collector(peripheral.write([3], to: sensor))
-        cancelled.cancel()
-        await third.wait { $0.completion != nil }
-        #expect(first.completion == .finished)
-        #expect(third.completion == .finished)
-        #expect(log.values == [[1], [3]])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world(loggingWritesTo: log))) { fixture in
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.inject(
+                .delay(.milliseconds(100)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            let first = Collector(peripheral.write([1], to: sensor))
+            let cancelled = Collector(peripheral.write([2], to: sensor))
+            let third = Collector(peripheral.write([3], to: sensor))
+            cancelled.cancel()
+            await third.wait { $0.completion != nil }
+            #expect(first.completion == .finished)
+            #expect(third.completion == .finished)
+            #expect(log.values == [[1], [3]])
+        }
     }
 }

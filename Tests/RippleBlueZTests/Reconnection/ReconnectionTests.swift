@@ -2,11 +2,12 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     private func connected(_ fixture: CentralFixture, policy: ReconnectPolicy) async throws -> Peripheral {
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
@@ -15,141 +16,138 @@ import Testing
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func aStreamSurvivesTwentyDropsWithOnlyTheGaps(transport: NotificationTransport) async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: sensor, transport: transport))
-        var expected: [[UInt8]] = []
-        for round in 0..<20 {
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+            var expected: [[UInt8]] = []
+            for round in 0..<20 {
+                try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+                let values = (0..<5).map { [UInt8(round), UInt8($0)] }
+                try await fixture.notify(Lab.sensor, values)
+                expected += values
+                let count = expected.count
+                await listener.wait { $0.values.count == count }
+                // Out of range, the link drops and the reconnection attempts fail until it is back.
+                try await fixture.simulator.setInRange(false, peripheral: lab)
+                try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
+                await events.wait { record in record.values.filter { $0.name == "disconnected" }.count == round + 1 }
+                // Sent while the link is down: lost, the only gap the subscriber sees.
+                try await fixture.notify(Lab.sensor, [[0xEE, UInt8(round)]])
+                try await fixture.simulator.setInRange(true, peripheral: lab)
+                await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1 }
+            }
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-            let values = (0..<5).map { [UInt8(round), UInt8($0)] }
-            try await fixture.notify(Lab.sensor, values)
-            expected += values
-            let count = expected.count
-            await listener.wait { $0.values.count == count }
-            // Out of range, the link drops and the reconnection attempts fail until it is back.
-            try await fixture.simulator.setInRange(false, peripheral: lab)
-            try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-            await events.wait { record in record.values.filter { $0.name == "disconnected" }.count == round + 1 }
-            // Sent while the link is down: lost, the only gap the subscriber sees.
-            try await fixture.notify(Lab.sensor, [[0xEE, UInt8(round)]])
-            try await fixture.simulator.setInRange(true, peripheral: lab)
-            await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1 }
+            try await fixture.notify(Lab.sensor, [[0xAA]])
+            expected.append([0xAA])
+            let total = expected.count
+            await listener.wait { $0.values.count == total }
+            #expect(listener.values == expected)
+            #expect(listener.completion == nil)
+            let names = events.values.map(\.name)
+            #expect(names.filter { $0 == "disconnected" }.count == 20)
+            #expect(names.filter { $0 == "autoConnected" }.count == 20)
+            #expect(names.first == "disconnected")
+            #expect(names.last == "autoConnected")
         }
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[0xAA]])
-        expected.append([0xAA])
-        let total = expected.count
-        await listener.wait { $0.values.count == total }
-        #expect(listener.values == expected)
-        #expect(listener.completion == nil)
-        let names = events.values.map(\.name)
-        #expect(names.filter { $0 == "disconnected" }.count == 20)
-        #expect(names.filter { $0 == "autoConnected" }.count == 20)
-        #expect(names.first == "disconnected")
-        #expect(names.last == "autoConnected")
-        await fixture.stop()
     }
 
     /// bluetoothd 5.66 keeps a `StartNotify` session across the link's end and answers the same client's
     /// `StartNotify` "In Progress" until it has enabled that session on the new link: the listener takes
     /// the answer as its session and goes on.
     @Test func aStartNotifyAnsweredInProgressAfterAReconnectionIsTheKeptSession() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1]])
-        await listener.wait { $0.values.count == 1 }
-        try await fixture.simulator.inject(.fail(.inProgress), on: .startNotify(Lab.sensor), of: lab)
-        try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-        await events.wait { $0.values.contains { $0.name == "autoConnected" } }
-        // A read after the re-armed StartNotify: its answer comes after StartNotify's on the connection.
-        _ = try await peripheral.readValue(Lab.reference(Lab.indicator))
-        try await fixture.notify(Lab.sensor, [[2]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(listener.values == [[1], [2]])
-        #expect(listener.completion == nil)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1]])
+            await listener.wait { $0.values.count == 1 }
+            try await fixture.simulator.inject(.fail(.inProgress), on: .startNotify(Lab.sensor), of: lab)
+            try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
+            await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            // A read after the re-armed StartNotify: its answer comes after StartNotify's on the connection.
+            _ = try await peripheral.readValue(Lab.reference(Lab.indicator))
+            try await fixture.notify(Lab.sensor, [[2]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(listener.values == [[1], [2]])
+            #expect(listener.completion == nil)
+        }
     }
 
     @Test func anExplicitDisconnectEndsThePolicyAndTheListeners() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await connected(fixture, policy: .always)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await peripheral.disconnect()
-        await listener.wait { $0.completion != nil }
-        guard let error = listener.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await connected(fixture, policy: .always)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await peripheral.disconnect()
+            await listener.wait { $0.completion != nil }
+            guard let error = listener.failure() else {
+                return
+            }
+            #expect(error.kind == .notConnected)
+            #expect(events.values.map(\.name) == ["disconnected"])
+            #expect(try await fixture.simulator.isConnected(lab) == false)
         }
-        #expect(error.kind == .notConnected)
-        #expect(events.values.map(\.name) == ["disconnected"])
-        #expect(try await fixture.simulator.isConnected(lab) == false)
-        await fixture.stop()
     }
 
     /// With bluetoothd 5.83 and later, which signal the reason (5.66's drops are all `unknown`).
     @Test func thePolicyDecidesFromTheReason() async throws {
-        let fixture = try await CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)
-        let policy = ReconnectPolicy(
-            delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
-        let peripheral = try await connected(fixture, policy: policy)
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.simulator.disconnect(peripheral: lab, reason: .authentication)
-        await listener.wait { $0.completion != nil }
-        guard let error = listener.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)) { fixture in
+            let policy = ReconnectPolicy(
+                delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
+            let peripheral = try await connected(fixture, policy: policy)
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.simulator.disconnect(peripheral: lab, reason: .authentication)
+            await listener.wait { $0.completion != nil }
+            guard let error = listener.failure() else {
+                return
+            }
+            #expect(error.kind == .notConnected)
+            #expect(error.bluezName == "org.bluez.Reason.Authentication")
         }
-        #expect(error.kind == .notConnected)
-        #expect(error.bluezName == "org.bluez.Reason.Authentication")
-        await fixture.stop()
     }
 
     @Test func aPolicyGivesUpWhenItsHandlerSaysSo() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let policy = ReconnectPolicy(delays: [.zero], shouldRetry: { $0.kind != .connectionFailed })
-        let peripheral = try await connected(fixture, policy: policy)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.simulator.setInRange(false, peripheral: lab)
-        try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
-        await listener.wait { $0.completion != nil }
-        #expect(listener.failure()?.kind == .connectionFailed)
-        #expect(events.values.filter { $0.name == "failed" }.count == 1)
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let policy = ReconnectPolicy(delays: [.zero], shouldRetry: { $0.kind != .connectionFailed })
+            let peripheral = try await connected(fixture, policy: policy)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.simulator.setInRange(false, peripheral: lab)
+            try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
+            await listener.wait { $0.completion != nil }
+            #expect(listener.failure()?.kind == .connectionFailed)
+            #expect(events.values.filter { $0.name == "failed" }.count == 1)
+        }
     }
 
     @Test func aPolicyGivesUpAfterItsAttemptsAndTheListenersEnd() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let policy = ReconnectPolicy(delays: [.zero, .milliseconds(20)], maximumAttempts: 3)
-        let peripheral = try await connected(fixture, policy: policy)
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.simulator.setInRange(false, peripheral: lab)
-        try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
-        await listener.wait { $0.completion != nil }
-        guard let error = listener.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let policy = ReconnectPolicy(delays: [.zero, .milliseconds(20)], maximumAttempts: 3)
+            let peripheral = try await connected(fixture, policy: policy)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.simulator.setInRange(false, peripheral: lab)
+            try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
+            await listener.wait { $0.completion != nil }
+            guard let error = listener.failure() else {
+                return
+            }
+            #expect(error.kind == .connectionFailed)
+            #expect(error.message.hasPrefix("gave up reconnecting"))
+            #expect(events.values.filter { $0.name == "failed" }.count == 3)
         }
-        #expect(error.kind == .connectionFailed)
-        #expect(error.message.hasPrefix("gave up reconnecting"))
-        #expect(events.values.filter { $0.name == "failed" }.count == 3)
-        await fixture.stop()
     }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct BluetoothdRestartTests {
     private let sensor = Lab.reference(Lab.sensor)
-    private let lab: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     private func fixtureWithStoredLab() async throws -> CentralFixture {
         var stored = Lab.peripheral
@@ -158,78 +156,76 @@ import Testing
     }
 
     @Test func aStreamResumesAfterBluetoothdRestarts() async throws {
-        let fixture = try await fixtureWithStoredLab()
-        let states = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
-        let peripheral = try await fixture.central.connect(
-            address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1], [2]])
-        await listener.wait { $0.values.count == 2 }
-        try await fixture.simulator.restart(downtime: .milliseconds(100))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[3]])
-        await listener.wait { $0.values.count == 3 }
-        #expect(listener.values == [[1], [2], [3]])
-        #expect(listener.completion == nil)
-        // While the tree is taken down and rebuilt the state may pass through "no adapter" too.
-        #expect(states.values.first == .poweredOn)
-        #expect(states.values.contains(.bluetoothUnavailable))
-        #expect(states.values.last == .poweredOn)
-        await fixture.stop()
+        try await withFixture(fixtureWithStoredLab()) { fixture in
+            let states = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
+            let peripheral = try await fixture.central.connect(
+                address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1], [2]])
+            await listener.wait { $0.values.count == 2 }
+            try await fixture.simulator.restart(downtime: .milliseconds(100))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[3]])
+            await listener.wait { $0.values.count == 3 }
+            #expect(listener.values == [[1], [2], [3]])
+            #expect(listener.completion == nil)
+            // While the tree is taken down and rebuilt the state may pass through "no adapter" too.
+            #expect(states.values.first == .poweredOn)
+            #expect(states.values.contains(.bluetoothUnavailable))
+            #expect(states.values.last == .poweredOn)
+        }
     }
 
     @Test func aStreamResumesAfterTheAdapterIsPoweredOffAndOn() async throws {
-        let fixture = try await fixtureWithStoredLab()
-        let peripheral = try await fixture.central.connect(
-            address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
-        let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-        let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[1]])
-        await listener.wait { $0.values.count == 1 }
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        await events.wait { $0.values.contains { $0.name == "disconnected" } }
-        try await fixture.simulator.setPowered(true, adapter: "hci0")
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.notify(Lab.sensor, [[2]])
-        await listener.wait { $0.values.count == 2 }
-        #expect(listener.values == [[1], [2]])
-        #expect(listener.completion == nil)
-        #expect(events.values.map(\.name).last == "autoConnected")
-        await fixture.stop()
+        try await withFixture(fixtureWithStoredLab()) { fixture in
+            let peripheral = try await fixture.central.connect(
+                address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[1]])
+            await listener.wait { $0.values.count == 1 }
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            await events.wait { $0.values.contains { $0.name == "disconnected" } }
+            try await fixture.simulator.setPowered(true, adapter: "hci0")
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.notify(Lab.sensor, [[2]])
+            await listener.wait { $0.values.count == 2 }
+            #expect(listener.values == [[1], [2]])
+            #expect(listener.completion == nil)
+            #expect(events.values.map(\.name).last == "autoConnected")
+        }
     }
 
     @Test func withoutAPolicyBluetoothdGoingEndsTheListeners() async throws {
-        let fixture = try await fixtureWithStoredLab()
-        let peripheral = try await fixture.central.connect(address: Lab.address)
-        let listener = Collector(peripheral.listen(to: sensor))
-        try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-        try await fixture.simulator.restart(downtime: .milliseconds(50))
-        await listener.wait { $0.completion != nil }
-        guard let error = listener.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(fixtureWithStoredLab()) { fixture in
+            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let listener = Collector(peripheral.listen(to: sensor))
+            try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
+            try await fixture.simulator.restart(downtime: .milliseconds(50))
+            await listener.wait { $0.completion != nil }
+            guard let error = listener.failure() else {
+                return
+            }
+            #expect([.bluetoothUnavailable, .notConnected].contains(error.kind))
         }
-        #expect([.bluetoothUnavailable, .notConnected].contains(error.kind))
-        await fixture.stop()
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct InFlightOperationTests {
     @Test func anOperationInFlightWhenBluetoothdRestartsFailsClearly() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let peripheral = try await fixture.connect()
-        try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: "C0:FF:EE:00:00:0A")
-        let read = Collector(peripheral.read(Lab.reference(Lab.sensor)))
-        try await fixture.simulator.restart(downtime: .milliseconds(20))
-        await read.wait { $0.completion != nil }
-        guard let error = read.failure() else {
-            await fixture.stop()
-            return
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let peripheral = try await fixture.connect()
+            try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            let read = Collector(peripheral.read(Lab.reference(Lab.sensor)))
+            try await fixture.simulator.restart(downtime: .milliseconds(20))
+            await read.wait { $0.completion != nil }
+            guard let error = read.failure() else {
+                return
+            }
+            #expect([.notConnected, .bluetoothUnavailable].contains(error.kind))
         }
-        #expect([.notConnected, .bluetoothUnavailable].contains(error.kind))
-        await fixture.stop()
     }
 
     @Test func bluetoothdLeavingTheBusWithACallUnansweredIsUnavailable() {

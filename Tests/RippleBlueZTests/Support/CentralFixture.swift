@@ -3,6 +3,7 @@ import Ripple
 import RippleBlueZSimulator
 import RippleDBus
 import RippleLoop
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZ
@@ -12,7 +13,7 @@ import Testing
 /// The simulator sends in the order `RIPPLE_SIM_ORDER` names (`in-order`, the default, or `shuffled:SEED`:
 /// see the simulator's "Signal ordering" article); the first fixture prints it with the command that
 /// repeats the run.
-final class CentralFixture: Sendable {
+final class CentralFixture: TestFixture {
     /// The order of `RIPPLE_SIM_ORDER`, or why it cannot be read.
     static let signalOrder: Result<BlueZSimulator.SignalOrder, SimulatorError> = {
         guard let text = ProcessInfo.processInfo.environment["RIPPLE_SIM_ORDER"], !text.isEmpty else {

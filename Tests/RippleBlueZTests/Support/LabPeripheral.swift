@@ -5,7 +5,12 @@ import RippleBlueZSimulator
 /// A peripheral made for the central's tests: characteristics that notify only when a test says so,
 /// so that every test can expect exact sequences.
 enum Lab {
-    static let address = "C0:FF:EE:00:00:0A"
+    /// The lab peripheral's address: every test that needs one peripheral uses this one.
+    static let bluetoothAddress: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    /// ``bluetoothAddress`` as text, as the central's API takes it.
+    static let address = bluetoothAddress.description
+    /// bluetoothd's object path of the lab peripheral on hci0.
+    static let devicePath = "/org/bluez/hci0/" + bluetoothAddress.bluezPathComponent
     static let service: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000000"
     /// Reads, writes (with and without response) and notifies.
     static let sensor: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000001"
@@ -29,7 +34,7 @@ enum Lab {
 
     static var peripheral: SimulatedPeripheral {
         SimulatedPeripheral(
-            address: "C0:FF:EE:00:00:0A", name: "Ripple Lab", advertisedServices: [service], mtu: 185,
+            address: bluetoothAddress, name: "Ripple Lab", advertisedServices: [service], mtu: 185,
             services: [
                 SimulatedService(
                     uuid: service,

@@ -2,13 +2,14 @@ import Ripple
 import RippleBlueZSimulator
 import RippleDBus
 import RippleLoop
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZ
 
 /// A simulator with three adapters on a private bus, a Ripple ``PeripheralManager`` serving `services` on
 /// hci1 and a Ripple ``Central`` on hci0, for one test.
-final class PeripheralFixture: Sendable {
+final class PeripheralFixture: TestFixture {
     /// hci1's address: the peripheral as the centrals see it.
     static let peripheralAddress = "00:1A:7D:DA:71:14"
     /// hci0's address: the first central as the peripheral sees it.
@@ -67,7 +68,9 @@ final class PeripheralFixture: Sendable {
     }
 
     /// Stops everything.
-    func stop() async {
+    ///
+    /// - Parameter sourceLocation: Unused: stopping finds no problems to record.
+    func stop(sourceLocation _: SourceLocation = #_sourceLocation) async {
         central.close()
         manager.close()
         await simulator.stop()

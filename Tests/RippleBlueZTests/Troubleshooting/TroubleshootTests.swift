@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZSimulator
 import RippleLoop
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZ
@@ -35,45 +36,46 @@ import Glibc
     }
 
     @Test func aHealthySimulatorPassesEveryCheck() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: false))
-        #expect(report.isHealthy)
-        #expect(
-            report.checks.map(\.name) == [
-                "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches", "adapter hci0 powered",
-            ])
-        #expect(report.killSwitches == [RFKillSwitch(name: "hci0", isSoftBlocked: false, isHardBlocked: false)])
-        #expect(report.bluezVersion == "5.66")
-        #expect(report.interfaces.contains("org.bluez.Adapter1"))
-        #expect(report.description.hasPrefix("✓ bluetoothd on the bus: org.bluez has an owner"))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: false))
+            #expect(report.isHealthy)
+            #expect(
+                report.checks.map(\.name) == [
+                    "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches",
+                    "adapter hci0 powered",
+                ])
+            #expect(report.killSwitches == [RFKillSwitch(name: "hci0", isSoftBlocked: false, isHardBlocked: false)])
+            #expect(report.bluezVersion == "5.66")
+            #expect(report.interfaces.contains("org.bluez.Adapter1"))
+            #expect(report.description.hasPrefix("✓ bluetoothd on the bus: org.bluez has an owner"))
+        }
     }
 
     @Test func aPoweredOffAdapterIsReportedWithItsFix() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        for await state in fixture.central.state.values where state == .poweredOff { break }
-        let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: false))
-        #expect(!report.isHealthy)
-        #expect(
-            report.checks.map(\.status) == [.passed, .passed, .passed, .passed, .failed])
-        #expect(report.firstFix == "bluetoothctl power on (or set Powered=true on /org/bluez/hci0)")
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            for await state in fixture.central.state.values where state == .poweredOff { break }
+            let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: false))
+            #expect(!report.isHealthy)
+            #expect(
+                report.checks.map(\.status) == [.passed, .passed, .passed, .passed, .failed])
+            #expect(report.firstFix == "bluetoothctl power on (or set Powered=true on /org/bluez/hci0)")
+        }
     }
 
     @Test func aBlockedRadioIsTheCauseAndPoweringIsSkipped() async throws {
-        let fixture = try await CentralFixture(world: Lab.world)
-        try await fixture.simulator.setPowered(false, adapter: "hci0")
-        for await state in fixture.central.state.values where state == .poweredOff { break }
-        let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: true))
-        #expect(
-            report.checks.map(\.status) == [
-                .passed, .passed, .passed, .failed, .skipped(reason: "kill switches failed"),
-            ])
-        #expect(report.checks.compactMap(\.fix) == ["sudo rfkill unblock bluetooth"])
-        #expect(report.firstFix == "sudo rfkill unblock bluetooth")
-        #expect(report.description.contains("– adapter hci0 powered: not checked: kill switches failed"))
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            try await fixture.simulator.setPowered(false, adapter: "hci0")
+            for await state in fixture.central.state.values where state == .poweredOff { break }
+            let report = await fixture.central.troubleshoot(killSwitchDirectory: fakeKillSwitches(softBlocked: true))
+            #expect(
+                report.checks.map(\.status) == [
+                    .passed, .passed, .passed, .failed, .skipped(reason: "kill switches failed"),
+                ])
+            #expect(report.checks.compactMap(\.fix) == ["sudo rfkill unblock bluetooth"])
+            #expect(report.firstFix == "sudo rfkill unblock bluetooth")
+            #expect(report.description.contains("– adapter hci0 powered: not checked: kill switches failed"))
+        }
     }
 
     @Test func noBluetoothdIsOneCauseWithOneFix() async throws {
@@ -94,23 +96,24 @@ import Glibc
     }
 
     @Test func aRefusingBusIsOneCauseWithOneFix() async throws {
-        let refusing = try await CentralFixture(world: Lab.world, waitUntilReady: false, refusingClients: true)
-        let refused = await refusing.central.troubleshoot(killSwitchDirectory: "/nonexistent")
-        #expect(
-            refused.checks.map(\.name) == [
-                "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches",
-            ])
-        #expect(
-            refused.checks.map(\.status) == [
-                .passed, .failed, .skipped(reason: "access to bluetoothd failed"), .passed,
-            ])
-        #expect(
-            refused.checks.compactMap(\.fix) == [
-                "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"
-            ])
-        #expect(!refused.description.contains("plug in a Bluetooth adapter"))
-        #expect(refused.description.contains("– adapters: not checked: access to bluetoothd failed"))
-        await refusing.stop()
+        try await withFixture(CentralFixture(world: Lab.world, waitUntilReady: false, refusingClients: true)) {
+            refusing in
+            let refused = await refusing.central.troubleshoot(killSwitchDirectory: "/nonexistent")
+            #expect(
+                refused.checks.map(\.name) == [
+                    "bluetoothd on the bus", "access to bluetoothd", "adapters", "kill switches",
+                ])
+            #expect(
+                refused.checks.map(\.status) == [
+                    .passed, .failed, .skipped(reason: "access to bluetoothd failed"), .passed,
+                ])
+            #expect(
+                refused.checks.compactMap(\.fix) == [
+                    "run as root or as a member of the bluetooth group (sudo usermod -aG bluetooth $USER, then log in again)"
+                ])
+            #expect(!refused.description.contains("plug in a Bluetooth adapter"))
+            #expect(refused.description.contains("– adapters: not checked: access to bluetoothd failed"))
+        }
     }
 
     @Test func theBlueZVersionComesFromTheDefaultDeviceID() {
