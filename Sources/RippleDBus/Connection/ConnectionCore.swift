@@ -241,8 +241,10 @@ final class ConnectionCore: Sendable {
     /// loop; at once after the read that brought them, when that read is the reason. (Scheduling from the
     /// loop thread wakes the loop through its event descriptor: two system calls and one more turn of the
     /// loop per read, which on a stream of notifications is a large share of each one's cost.)
+    /// libdbus calls it from whichever thread changed the status (a send or a blocking call elsewhere):
+    /// only the loop thread's own read is skipped.
     func dispatchStatusChanged() {
-        guard !handlingWatch else { return }
+        guard !(loop.isInLoopThread && handlingWatch) else { return }
         scheduleDispatch()
     }
 

@@ -145,24 +145,30 @@ struct Notifier: Sendable {
 
     func run() async {
         let interval = Duration.milliseconds(Int64(1000 / max(source.rate ?? 10, 0.001)))
+        // One subscription to the listening state: the flag the sending loop reads is stored before the
+        // change that wakes the loop is handed over, so the loop never starts on a value it cannot see yet.
         let listened = Atomic<Bool>(false)
+        let (changes, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
         let watch = manager.isSubscribed(characteristic).sink(
-            receiveCompletion: { _ in }, receiveValue: { listened.store($0, ordering: .relaxed) })
-        defer { watch.cancel() }
-        while !Task.isCancelled {
-            // Each subscription starts the sequence again.
-            guard (try? await manager.isSubscribed(characteristic).first { $0 }.values.first { _ in true }) != nil
-            else {
-                return
-            }
+            receiveCompletion: { _ in continuation.finish() },
+            receiveValue: { isListened in
+                listened.store(isListened, ordering: .sequentiallyConsistent)
+                continuation.yield(isListened)
+            })
+        defer {
+            watch.cancel()
+            continuation.finish()
+        }
+        // Each subscription starts the sequence again.
+        for await isListened in changes where isListened {
             var sequence: UInt32 = 0
-            while !Task.isCancelled, listened.load(ordering: .relaxed), source.count.map({ Int(sequence) < $0 }) ?? true
+            while !Task.isCancelled, listened.load(ordering: .sequentiallyConsistent),
+                source.count.map({ Int(sequence) < $0 }) ?? true
             {
                 _ = try? manager.send(source.payload(sequence: sequence), on: characteristic)
                 sequence &+= 1
                 try? await Task.sleep(for: interval)
             }
-            _ = try? await manager.isSubscribed(characteristic).first { !$0 }.values.first { _ in true }
         }
     }
 }
