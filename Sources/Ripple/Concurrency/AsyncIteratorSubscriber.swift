@@ -9,7 +9,10 @@
 /// Values cross from the thread the upstream sends on to the awaiting task. As in Combine, `Output`
 /// need not be `Sendable`: each value is handed over once and not kept here, which is the publisher
 /// contract (a publisher must not mutate a value after sending it).
-internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber, Sendable {
+///
+/// As in Combine, the subscriber is `Cancellable`: cancelling it cancels the subscription and ends the
+/// iteration.
+internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Sendable {
     /// What an awaiting `next()` gets: a value, `nil` at the end, or the failure (reported once).
     typealias Outcome = Result<Input?, Failure>
     typealias Waiter = UnsafeContinuation<Outcome, Never>

@@ -155,8 +155,10 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        // As in Combine, a completion before the subscription is ignored: the downstream has no
+        // subscription yet to end.
         let forward = lock.withLock { () -> Bool in
-            if case .terminal = state { return false }
+            guard case .subscribed = state else { return false }
             state = .terminal
             return true
         }

@@ -48,8 +48,10 @@ extension Publishers.Retry {
         }
 
         private let upstream: Upstream
-        private let downstream: Downstream
         private let lock = Lock()
+        /// Until the stream ends: as in Combine, a subscriber that keeps its subscription does not keep
+        /// itself alive through it.
+        private nonisolated(unsafe) var downstream: Downstream?
         /// Whether the stream has ended (completed downstream or cancelled).
         private nonisolated(unsafe) var isTerminal = false
         /// The current attempt's subscription.
@@ -75,10 +77,10 @@ extension Publishers.Retry {
         var playgroundDescription: Any { description }
 
         func receive(subscription: any Subscription) {
-            let accepted: (pending: Subscribers.Demand, sendDownstream: Bool)? = lock.withLock {
+            let accepted: (pending: Subscribers.Demand, sendDownstream: Downstream?)? = lock.withLock {
                 guard !isTerminal, self.subscription == nil else { return nil }
                 self.subscription = subscription
-                let sendDownstream = downstreamNeedsSubscription
+                let sendDownstream = downstreamNeedsSubscription ? downstream : nil
                 downstreamNeedsSubscription = false
                 return (demand, sendDownstream)
             }
@@ -86,7 +88,7 @@ extension Publishers.Retry {
                 subscription.cancel()
                 return
             }
-            if accepted.sendDownstream {
+            if let downstream = accepted.sendDownstream {
                 downstream.receive(subscription: self)
             }
             if accepted.pending != .none {
@@ -95,15 +97,15 @@ extension Publishers.Retry {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            let live = lock.withLock { () -> Bool in
-                guard !isTerminal else { return false }
+            let live = lock.withLock { () -> Downstream? in
+                guard !isTerminal else { return nil }
                 // As in Combine: a value nobody asked for (also one before the subscription) traps.
                 if demand == .none { APIViolation.unrequestedValue() }
                 demand -= 1
-                return true
+                return downstream
             }
-            guard live else { return .none }
-            let more = downstream.receive(input)
+            guard let live else { return .none }
+            let more = live.receive(input)
             guard more != .none else { return .none }
             let current: (any Subscription)? = lock.withLock {
                 guard !isTerminal else { return nil }
@@ -115,6 +117,7 @@ extension Publishers.Retry {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
+            var ended: Downstream?
             let next = lock.withLock { () -> CompletionStep in
                 guard !isTerminal else { return .ignore }
                 if case .failure = completion, mayRetry() {
@@ -128,13 +131,15 @@ extension Publishers.Retry {
                 }
                 isTerminal = true
                 subscription = nil
+                ended = downstream
+                downstream = nil
                 return .forward
             }
             switch next {
             case .ignore:
                 return
             case .forward:
-                downstream.receive(completion: completion)
+                ended?.receive(completion: completion)
             case .resubscribe:
                 // Attempts that fail synchronously while subscribing set `needsResubscribe` instead of
                 // recursing; this loop subscribes again for them.
@@ -161,14 +166,16 @@ extension Publishers.Retry {
         }
 
         func cancel() {
-            let current: (any Subscription)? = lock.withLock {
-                guard !isTerminal else { return nil }
+            let (current, released) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+                guard !isTerminal else { return (nil, nil) }
                 isTerminal = true
                 let current = subscription
                 subscription = nil
-                return current
+                let released = downstream
+                downstream = nil
+                return (current, released)
             }
-            current?.cancel()
+            withExtendedLifetime(released) { current?.cancel() }
         }
 
         /// Whether another attempt is allowed, counting it; called with the lock held.

@@ -90,10 +90,11 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            let now = scheduler.now
+            // As in Combine, the clock is read only while subscribed.
             let measured = lock.withLock {
                 () -> (upstream: any Subscription, interval: Context.SchedulerTimeType.Stride)? in
                 guard case .subscribed(let upstream, let last) = status else { return nil }
+                let now = scheduler.now
                 status = .subscribed(upstream, last: now)
                 return (upstream, last.distance(to: now))
             }

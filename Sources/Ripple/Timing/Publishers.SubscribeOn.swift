@@ -145,11 +145,12 @@ extension Publishers.SubscribeOn {
             scheduler.schedule(options: options) { self.perform(.cancel) }
         }
 
-        /// Runs a scheduled call: a request only while subscribed, the cancellation once.
+        /// Runs a scheduled call: a request while subscribed, or made before the cancel and run before it (as
+        /// in Combine, the calls reach the upstream in the order they were made); the cancellation once.
         private func perform(_ call: UpstreamCall) {
             let work = lock.withLock { () -> (upstream: any Subscription, first: UpstreamCall)? in
                 switch (status, call) {
-                case (.subscribed(let upstream), .request):
+                case (.subscribed(let upstream), .request), (.cancelling(let upstream), .request):
                     return calls.offer(call).map { (upstream, $0) }
                 case (.cancelling(let upstream), .cancel):
                     status = .terminal

@@ -80,8 +80,9 @@ extension Publishers.Timeout {
         private enum Status {
             case awaitingSubscription
             case subscribed(any Subscription)
-            /// The upstream completed; its completion waits on the scheduler.
-            case completing
+            /// The upstream completed; its completion waits on the scheduler. As in Combine, a cancel
+            /// meanwhile still cancels the upstream subscription.
+            case completing(any Subscription)
             case terminal
         }
 
@@ -151,8 +152,8 @@ extension Publishers.Timeout {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> (accepted: Bool, timer: (any Cancellable)?) in
-                guard case .subscribed = status else { return (false, nil) }
-                status = .completing
+                guard case .subscribed(let upstream) = status else { return (false, nil) }
+                status = .completing(upstream)
                 generation += 1
                 let timer = self.timer
                 self.timer = nil
@@ -183,8 +184,10 @@ extension Publishers.Timeout {
                 signals.discardPending()
                 let timer = self.timer
                 self.timer = nil
-                if case .subscribed(let upstream) = current { return (upstream, timer) }
-                return (nil, timer)
+                switch current {
+                case .subscribed(let upstream), .completing(let upstream): return (upstream, timer)
+                case .awaitingSubscription, .terminal: return (nil, timer)
+                }
             }
             stopped.timer?.cancel()
             stopped.upstream?.cancel()

@@ -4,7 +4,8 @@
 ///
 /// - The subscription reaches the downstream at once, on the subscribing thread (as in Combine).
 /// - `request` and `cancel` go straight to the upstream; demand the downstream returns from
-///   `receive(_:)` is requested from the upstream after the delivery.
+///   `receive(_:)` is requested from the upstream after the delivery (as in Combine, also once the
+///   upstream has completed and its completion waits on the scheduler).
 /// - After `cancel()`, values and a completion still waiting on the scheduler are dropped.
 /// - Deliveries never overlap or nest, whatever the scheduler (see ``SerialSignalQueue``).
 internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
@@ -26,7 +27,7 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
         case awaitingSubscription
         case subscribed(any Subscription)
         /// The upstream completed; its completion waits on the scheduler.
-        case completing
+        case completing(any Subscription)
         case terminal
     }
 
@@ -87,8 +88,8 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let accepted = lock.withLock { () -> Bool in
-            guard case .subscribed = status else { return false }
-            status = .completing
+            guard case .subscribed(let upstream) = status else { return false }
+            status = .completing(upstream)
             return true
         }
         guard accepted else { return }
@@ -151,8 +152,10 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
                 let demand = downstream.receive(value)
                 if demand > 0 {
                     let upstream = lock.withLock { () -> (any Subscription)? in
-                        if case .subscribed(let upstream) = status { return upstream }
-                        return nil
+                        switch status {
+                        case .subscribed(let upstream), .completing(let upstream): return upstream
+                        case .awaitingSubscription, .terminal: return nil
+                        }
                     }
                     upstream?.request(demand)
                 }

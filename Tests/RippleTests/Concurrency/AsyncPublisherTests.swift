@@ -57,6 +57,26 @@ struct AsyncPublisherTests {
         #expect(upstream.calls.isEmpty)
     }
 
+    @Test func theSubscriberIsCancellableAndCancellingItEndsTheIterationAsInCombine() async {
+        final class Capturing: Publisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            let upstream = TestPublisher<Int, Never>()
+            var subscriber: (any Subscriber)?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber
+                upstream.subscribe(subscriber)
+            }
+        }
+        let publisher = Capturing()
+        var iterator = publisher.values.makeAsyncIterator()
+        let cancellable = publisher.subscriber as? any Cancellable
+        #expect(cancellable != nil)
+        cancellable?.cancel()
+        #expect(await iterator.next() == nil)
+        #expect(publisher.upstream.calls == [.cancel])
+    }
+
     @Test func cancellingTheTaskCancelsTheSubscription() async {
         let requested = AsyncSignal()
         let upstream = TestPublisher<Int, Never>(onRequest: { _ in requested.signal() })

@@ -25,6 +25,11 @@ struct DifferencesFromCombineTests {
         check("Output") { $0.output(in: 0..<5) }
         check("CollectByCount") { $0.collect(2) }
         check("Catch") { $0.catch { _ in Fail(error: TestError.other) } }
+        check("Print") { $0.print("", to: DiscardingStream()) }
+    }
+
+    private struct DiscardingStream: TextOutputStream {
+        mutating func write(_ string: String) {}
     }
 
     /// Combine's drop(1), collect(_:) and drop(untilOutputFrom:) forward a second completion of a
@@ -84,6 +89,88 @@ struct DifferencesFromCombineTests {
         check("HandleEvents") { $0.handleEvents() }
         check("Drop") { $0.dropFirst() }
         check("Output") { $0.output(in: 0..<5) }
+    }
+
+    /// Combine's buffer, flatMap (its inner publishers), switchToLatest and output(in:) forward what a
+    /// broken upstream sends after its completion; Ripple forwards nothing after it.
+    @Test func nothingFollowsACompletion() {
+        let buffered = TestPublisher<Int, TestError>()
+        let bufferSubscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        buffered.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(bufferSubscriber)
+        buffered.send(completion: .finished)
+        buffered.send(1)
+        bufferSubscriber.request(.max(2))
+        #expect(bufferSubscriber.events == [.subscription("Buffer"), .finished])
+
+        let outer = TestPublisher<TestPublisher<Int, TestError>, TestError>()
+        let inner = TestPublisher<Int, TestError>()
+        let flatMapSubscriber = TestSubscriber<Int, TestError>()
+        outer.flatMap { $0 }.subscribe(flatMapSubscriber)
+        outer.send(inner)
+        outer.send(completion: .finished)
+        inner.send(completion: .finished)
+        #expect(inner.send(7) == .none)
+        #expect(flatMapSubscriber.events == [.subscription("FlatMap"), .finished])
+
+        let switching = TestPublisher<Just<Int>, Never>()
+        let switchSubscriber = TestSubscriber<Int, Never>()
+        switching.switchToLatest().subscribe(switchSubscriber)
+        switching.send(completion: .finished)
+        switching.send(completion: .finished)
+        #expect(switchSubscriber.events == [.subscription("SwitchToLatest"), .finished])
+    }
+
+    /// Combine's dropFirst and drop(untilOutputFrom:) take a new subscription after they completed and
+    /// start over; Ripple cancels it.
+    @Test func aSubscriptionAfterTheEndIsCancelled() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.dropFirst().subscribe(subscriber)
+        upstream.sendSubscription()
+        upstream.send(completion: .finished)
+        let later = RecordingSubscription()
+        upstream.sendSubscription(later)
+        #expect(later.calls == [.cancel])
+        #expect(subscriber.events == [.subscription("Drop"), .finished])
+    }
+
+    /// Combine's collect(_:) passes on a completion that comes before the subscription (to a subscriber
+    /// that has none yet); Ripple ignores it, as Combine's dropWhile does.
+    @Test func aCompletionBeforeTheSubscriptionIsIgnored() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>()
+        upstream.collect(2).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [])
+    }
+
+    /// Combine's buffer (prefetch keepFull, customError when full) still requests from the upstream it
+    /// cancelled on overflow; Ripple asks a cancelled upstream for nothing.
+    @Test func aCancelledUpstreamIsAskedForNothing() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .customError { .oops }).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        subscriber.request(.max(3))
+        #expect(upstream.calls == [.request(.max(1)), .cancel])
+    }
+
+    /// Combine's subscribe(_:) holds a subject weakly, so a subject nobody else keeps goes away even while
+    /// it is subscribed (and connected); Ripple keeps it until the upstream completes or is cancelled.
+    @Test func aSubjectSubscribedToAnUpstreamIsKeptWhileSubscribed() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = upstream.subscribe(subject)
+        }
+        #expect(weakSubject != nil)
+        upstream.send(completion: .finished)
+        #expect(weakSubject == nil)
+        withExtendedLifetime(cancellable) {}
     }
 
     /// Combine's sink keeps its closures after a cancel that comes before any subscription; Ripple

@@ -108,6 +108,23 @@ struct DropWhileTests {
         #expect(publisher.calls == [.request(.unlimited)])
     }
 
+    @Test func aCompletionBeforeTheSubscriptionIsIgnoredAsInCombine() {
+        for tryForm in [false, true] {
+            let upstream = LatePublisher<Int, TestError>()
+            let subscriber = TestSubscriber<Int, TestError>()
+            if tryForm {
+                upstream.tryDrop(while: { $0 < 0 }).mapError { $0 as? TestError ?? .other }.subscribe(subscriber)
+            } else {
+                upstream.drop(while: { $0 < 0 }).subscribe(subscriber)
+            }
+            upstream.send(completion: .finished)
+            #expect(subscriber.events == [])
+            upstream.sendSubscription()
+            upstream.send(completion: .failure(.oops))
+            #expect(subscriber.events.count == 2 && subscriber.events.last == .failure(.oops))
+        }
+    }
+
     @Test func honoursDemandOneAtATime() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
         SequencingSyncPublisher<Int, Never>(Array(0..<10_000)).drop(while: { $0 < 5_000 }).subscribe(subscriber)

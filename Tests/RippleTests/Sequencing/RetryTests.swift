@@ -43,6 +43,32 @@ private struct EquatablePublisher: Publisher, Equatable {
 
 @Suite("retry (Publishers.Retry)")
 struct RetryTests {
+    @Test func aSubscriberThatKeepsItsSubscriptionIsReleasedOnceTheStreamEnds() {
+        final class Keeper: Subscriber, @unchecked Sendable {
+            typealias Input = Int
+            typealias Failure = TestError
+            var subscription: (any Subscription)?
+            func receive(subscription: any Subscription) { self.subscription = subscription }
+            func receive(_ input: Int) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<TestError>) {}
+        }
+        for cancels in [false, true] {
+            weak var weakKeeper: Keeper?
+            do {
+                let subject = PassthroughSubject<Int, TestError>()
+                let keeper = Keeper()
+                weakKeeper = keeper
+                subject.retry(2).subscribe(keeper)
+                if cancels {
+                    keeper.subscription?.cancel()
+                } else {
+                    subject.send(completion: .failure(.oops))
+                }
+            }
+            #expect(weakKeeper == nil, "as in Combine, retry lets go of its subscriber (cancelled: \(cancels))")
+        }
+    }
+
     @Test func subscribesAgainWithTheDemandLeftUntilRetriesRunOut() throws {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(5))

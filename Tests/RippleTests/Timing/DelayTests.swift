@@ -65,6 +65,18 @@ struct DelayTests {
         #expect(subscriber.demandViolations == 0)
     }
 
+    @Test func demandReturnedAfterTheUpstreamCompletedStillGoesUpstreamAsInCombine() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "value(1)@1.0s", "finished@1.0s"])
+        #expect(upstream.calls == [.request(.max(1)), .request(.max(1))])
+    }
+
     @Test func cancellationDropsWhatIsStillDelayed() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()

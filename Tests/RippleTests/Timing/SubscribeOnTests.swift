@@ -28,8 +28,8 @@ struct SubscribeOnTests {
         subscriber.cancel()
         scheduler.advance(by: .zero)
         #expect(
-            upstream.calls == [.request(.max(1)), .request(.max(2)), .cancel],
-            "a request queued before the cancel is dropped")
+            upstream.calls == [.request(.max(1)), .request(.max(2)), .request(.max(3)), .cancel],
+            "as in Combine, a request made before the cancel reaches the upstream before it")
         upstream.send(2)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [.subscription("SubscribeOn"), .value(1)])

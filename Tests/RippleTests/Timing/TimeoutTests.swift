@@ -104,6 +104,18 @@ struct TimeoutTests {
         #expect(callsOnSecondSubscription(subscriber.subscription, Int.self, Never.self) == [.cancel])
     }
 
+    @Test func aCancelWhileTheCompletionIsOnTheSchedulerCancelsTheUpstreamAsCombineDoes() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        subscriber.cancel()
+        scheduler.advance(by: .seconds(5))
+        #expect(subscriber.events == [.subscription("Timeout")])
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+    }
+
     @Test func honoursDemandOneAtATime() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
