@@ -2,21 +2,6 @@ import Testing
 
 @testable import Ripple
 
-/// Keeps a future's promise so that a test fulfils it later, from any thread.
-private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
-    private let lock = Lock()
-    private var promise: Future<Output, Failure>.Promise?
-
-    func keep(_ promise: @escaping Future<Output, Failure>.Promise) {
-        lock.withLock { self.promise = promise }
-    }
-
-    func fulfil(_ result: Result<Output, Failure>) {
-        let promise = lock.withLock { self.promise }
-        promise?(result)
-    }
-}
-
 /// `Future.value`: `get async` when the future cannot fail, `get async throws` otherwise.
 @Suite("Future.value")
 struct FutureValueTests {
@@ -28,7 +13,7 @@ struct FutureValueTests {
 
     @Test func theValueIsAwaitedUntilThePromiseIsFulfilled() async {
         let box = PromiseBox<String, Never>()
-        let future = Future<String, Never> { box.keep($0) }
+        let future = Future<String, Never> { box.promise = $0 }
         let subscribed = AsyncSignal()
         let reader = Task {
             subscribed.signal()
@@ -46,7 +31,7 @@ struct FutureValueTests {
 
     @Test func aThrowingFutureThrowsItsFailure() async {
         let box = PromiseBox<Int, TestError>()
-        let future = Future<Int, TestError> { box.keep($0) }
+        let future = Future<Int, TestError> { box.promise = $0 }
         let reader = Task { try await future.value }
         box.fulfil(.failure(.oops))
         await #expect(throws: TestError.oops) { try await reader.value }

@@ -123,15 +123,15 @@ struct CombineLatestTests {
     @Test func aRequestMadeWhileReceivingGoesToEveryUpstream() {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let box = JoiningSubscriptionBox()
+        let box = LockedBox<(any Subscription)?>(nil)
         let subscriber = JoiningSubscriber(
             initialDemand: .max(10),
             onValue: { _ in
-                box.subscription?.request(.max(666))
+                box.value?.request(.max(666))
                 return .none
             })
         a.combineLatest(b).subscribeJoined(subscriber)
-        box.subscription = subscriber.subscription
+        box.value = subscriber.subscription
 
         #expect(a.send(1) == .none)
         #expect(b.send(1) == .none)
@@ -251,13 +251,13 @@ struct CombineLatestTests {
     @Test func cancelFromInsideReceiveStopsEverything() {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let box = JoiningSubscriptionBox()
+        let box = LockedBox<(any Subscription)?>(nil)
         let subscriber = JoiningSubscriber(onValue: { _ in
-            box.subscription?.cancel()
+            box.value?.cancel()
             return .max(1)
         })
         a.combineLatest(b).subscribeJoined(subscriber)
-        box.subscription = subscriber.subscription
+        box.value = subscriber.subscription
         a.send(1)
         #expect(b.send(1) == .none, "no demand is handed out after cancel")
         a.send(2)
@@ -440,7 +440,7 @@ struct CombineLatestTests {
     @Test func valuesFromOtherThreadsDuringADeliveryAreQueuedNotLost() {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let returned = JoiningRecorder<Subscribers.Demand>()
+        let returned = LockedBox<[Subscribers.Demand]>([])
         let subscriber = JoiningSubscriber(
             initialDemand: .max(3),
             onValue: { value in
@@ -461,7 +461,7 @@ struct CombineLatestTests {
         a.send(1)
         #expect(b.send(1) == .none)
         #expect(subscriber.values == [[1, 1], [1, 2], [3, 2]], "the third value came without demand")
-        #expect(returned.items == [.none, .none, .none])
+        #expect(returned.value == [.none, .none, .none])
         #expect(subscriber.demandViolations == 0)
         b.send(5)
         #expect(subscriber.values.count == 3)

@@ -6,7 +6,7 @@ import Testing
 struct JoiningRingBufferTests {
     /// Counts live instances, to check the buffer releases what it holds.
     final class Tracked {
-        static let live = JoiningRecorder<Int>()
+        static let live = LockedBox<[Int]>([])
         let value: Int
         init(_ value: Int) {
             self.value = value
@@ -52,7 +52,7 @@ struct JoiningRingBufferTests {
     }
 
     @Test func releasesEverythingItHolds() {
-        let before = Tracked.live.items.reduce(0, +)
+        let before = Tracked.live.value.reduce(0, +)
         do {
             let buffer = JoiningRingBuffer<Tracked>()
             for value in 0..<20 { buffer.append(Tracked(value)) }
@@ -61,6 +61,6 @@ struct JoiningRingBufferTests {
             #expect(buffer.isEmpty)
             for value in 0..<5 { buffer.append(Tracked(value)) }
         }
-        #expect(Tracked.live.items.reduce(0, +) == before)
+        #expect(Tracked.live.value.reduce(0, +) == before)
     }
 }

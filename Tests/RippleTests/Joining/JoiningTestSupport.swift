@@ -194,27 +194,6 @@ func joiningConcurrently(_ iterations: Int, _ body: @Sendable (Int) -> Void) {
     DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
 }
 
-/// Holds a subscription for a closure created before the subscription exists.
-final class JoiningSubscriptionBox: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: (any Subscription)?
-
-    var subscription: (any Subscription)? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
-/// A thread-safe list, for what happens on other threads.
-final class JoiningRecorder<Item>: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: [Item] = []
-
-    func append(_ item: Item) { lock.withLock { stored.append(item) } }
-
-    var items: [Item] { lock.withLock { stored } }
-}
-
 /// A subscriber that requests everything, keeps its subscription until the completion, or cancels and
 /// drops it after `cancelAfter` values: once it lets go, nothing else should keep it alive.
 final class JoiningReleasingSubscriber<Input>: Subscriber, @unchecked Sendable {

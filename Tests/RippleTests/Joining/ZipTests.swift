@@ -98,15 +98,15 @@ struct ZipTests {
     func aRequestMadeWhileReceivingIsReturnedToTheServedUpstream(initialDemand: Subscribers.Demand) {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let box = JoiningSubscriptionBox()
+        let box = LockedBox<(any Subscription)?>(nil)
         let subscriber = JoiningSubscriber(
             initialDemand: initialDemand,
             onValue: { _ in
-                box.subscription?.request(.max(666))
+                box.value?.request(.max(666))
                 return .none
             })
         a.zip(b).subscribeJoined(subscriber)
-        box.subscription = subscriber.subscription
+        box.value = subscriber.subscription
 
         #expect(a.send(1) == .none)
         #expect(b.send(1) == .max(666))
@@ -242,13 +242,13 @@ struct ZipTests {
     @Test func cancelFromInsideReceiveStopsEverything() {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let box = JoiningSubscriptionBox()
+        let box = LockedBox<(any Subscription)?>(nil)
         let subscriber = JoiningSubscriber(onValue: { _ in
-            box.subscription?.cancel()
+            box.value?.cancel()
             return .max(1)
         })
         a.zip(b).subscribeJoined(subscriber)
-        box.subscription = subscriber.subscription
+        box.value = subscriber.subscription
         a.send(1)
         a.send(2)
         #expect(b.send(1) == .none)

@@ -3,21 +3,6 @@ import Testing
 
 @testable import Ripple
 
-/// Holds a future's promise so a test (or another thread) can fulfil it later.
-private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: Future<Output, Failure>.Promise?
-
-    var promise: Future<Output, Failure>.Promise? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    func fulfil(_ result: Result<Output, Failure>) {
-        promise?(result)
-    }
-}
-
 @Suite("Future")
 struct FutureTests {
     private typealias Sut = Future<Int, TestError>

@@ -103,12 +103,3 @@ struct DispatchQueueSchedulerTests {
         #expect(time.distance(to: Time(DispatchTime(uptimeNanoseconds: 400))) == .nanoseconds(-600))
     }
 }
-
-/// A value behind a lock, for tests.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&stored) } }
-}
