@@ -24,6 +24,19 @@ public enum WorldFileLoader {
         return try parse(text, isJSON: isJSON, name: path)
     }
 
+    /// The world to serve and the signal order its file names: the file at `path`, or the demo world (in
+    /// no particular order) when `path` is nil.
+    ///
+    /// - Parameter path: the world file, or nil for the demo world.
+    /// - Returns: the world, and the order of the file's `signalOrder` (nil when it names none).
+    /// - Throws: `SimulatorError.invalidWorld` when the file cannot be read or describes no world, or
+    ///   when its `signalOrder` is not an order.
+    public static func served(_ path: String?) throws(SimulatorError) -> (SimulatedWorld, BlueZSimulator.SignalOrder?) {
+        guard let path else { return (try WorldDescription.demo.makeWorld(), nil) }
+        let (description, world) = try load(path)
+        return (world, try description.makeSignalOrder())
+    }
+
     /// The world `text` describes (JSON when `isJSON`, else YAML); problems are reported against `name`.
     public static func parse(_ text: String, isJSON: Bool, name: String) throws(SimulatorError) -> (
         WorldDescription, SimulatedWorld

@@ -55,17 +55,16 @@ final class BluetoothSession: Sendable {
     /// Starts the simulator on a private bus, serving `--world` or the demo world.
     private static func simulated(_ options: TargetOptions) async throws -> BluetoothSession {
         let world: SimulatedWorld
+        let signalOrder: BlueZSimulator.SignalOrder?
         do {
-            if let path = options.world {
-                world = try WorldFileLoader.load(path).1
-            } else {
-                world = try WorldDescription.demo.makeWorld()
-            }
+            (world, signalOrder) = try WorldFileLoader.served(options.world)
         } catch {
             throw ValidationError(error.description)
         }
         let bus = try SimulatedBus()
-        let simulator = BlueZSimulator(world: world, bus: bus.bus)
+        let simulator = BlueZSimulator(
+            world: world, bus: bus.bus,
+            configuration: BlueZSimulator.Configuration(signalOrder: signalOrder ?? .inOrder))
         do {
             try await simulator.start()
             let central = try Central(bus: bus.bus, adapter: options.adapter)

@@ -25,22 +25,16 @@ struct SimCommand: AsyncParsableCommand {
     func run() async throws {
         Output.commandName = "ripple-ble"
         let world: SimulatedWorld
-        var signalOrder = BlueZSimulator.SignalOrder.inOrder
+        let signalOrder: BlueZSimulator.SignalOrder?
         do {
-            if let path = self.world {
-                let (description, loaded) = try WorldFileLoader.load(path)
-                world = loaded
-                signalOrder = try description.makeSignalOrder() ?? .inOrder
-            } else {
-                world = try WorldDescription.demo.makeWorld()
-            }
+            (world, signalOrder) = try WorldFileLoader.served(self.world)
         } catch {
             Output.error("\(error)")
             throw ExitCode.validationFailure
         }
         try await Server(
             world: world, busAddress: busAddress, systemBus: false,
-            configuration: BlueZSimulator.Configuration(signalOrder: signalOrder)
+            configuration: BlueZSimulator.Configuration(signalOrder: signalOrder ?? .inOrder)
         ).run()
     }
 }

@@ -58,13 +58,9 @@ struct RippleBlueZSim: AsyncParsableCommand {
         let world: SimulatedWorld
         var signalOrder = order.flatMap(BlueZSimulator.SignalOrder.init)
         do {
-            if let path = self.world {
-                let (description, loaded) = try WorldFileLoader.load(path)
-                world = loaded
-                if signalOrder == nil { signalOrder = try description.makeSignalOrder() }
-            } else {
-                world = try WorldDescription.demo.makeWorld()
-            }
+            let (served, named) = try WorldFileLoader.served(self.world)
+            world = served
+            signalOrder = signalOrder ?? named
         } catch {
             Output.error(error.description)
             throw ExitCode(2)
