@@ -10,7 +10,7 @@ import Testing
 
 /// A simulator on a private bus and a `Central` on it, for one test.
 ///
-/// The simulator sends in the order `RIPPLE_SIM_ORDER` names (`in-order`, the default, or `shuffled:SEED`:
+/// The simulator sends in the order the test gives, or else in the order `RIPPLE_SIM_ORDER` names (`in-order`, the default, or `shuffled:SEED`:
 /// see the simulator's "Signal ordering" article); the first fixture prints it with the command that
 /// repeats the run.
 final class CentralFixture: TestFixture {
@@ -39,9 +39,9 @@ final class CentralFixture: TestFixture {
         world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30),
         waitUntilReady: Bool = true,
         refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false,
-        attributeTimeout: Duration = .seconds(5)
+        attributeTimeout: Duration = .seconds(5), signalOrder: BlueZSimulator.SignalOrder? = nil
     ) async throws {
-        let order = try Self.signalOrder.get()
+        let order = try signalOrder ?? Self.signalOrder.get()
         bus = try SimulatedBus(refusingClients: refusingClients)
         simulator = BlueZSimulator(
             world: world, bus: bus.bus,

@@ -50,7 +50,17 @@ enum Lab {
                         SimulatedCharacteristic(
                             uuid: stream, flags: [.notify],
                             notificationSource: NotificationSource(count: 10_000, payload: .numbered(size: 20))),
-                    ])
+                    ]),
+                // Generic Access, which every LE peripheral has and does not advertise: bluetoothd keeps it
+                // for itself (no objects) but lists it in the device's UUIDs once the services are resolved,
+                // so that resolving changes `UUIDs` as on real devices — and `ServicesResolved` may then come
+                // before the GATT objects (bluez issue 1489) in the simulator's shuffled order.
+                SimulatedService(
+                    uuid: BluetoothUUID(0x1800),
+                    characteristics: [
+                        SimulatedCharacteristic(
+                            uuid: BluetoothUUID(0x2A00), flags: [.read], value: Array("Ripple Lab".utf8))
+                    ]),
             ])
     }
 
