@@ -1,4 +1,5 @@
 import ArgumentParser
+import RippleBlueZSimulator
 
 /// The options every example takes: where bluetoothd is, which adapter and peripheral, how long to try.
 public struct BluetoothOptions: ParsableArguments, Sendable {
@@ -18,12 +19,30 @@ public struct BluetoothOptions: ParsableArguments, Sendable {
     @Option(help: "Give up after this many seconds.")
     public var timeout: Int = 30
 
-    /// The defaults: the simulator, the default adapter, the first peripheral found, 30 seconds.
+    /// The order the built-in simulator sends its signals and replies in: `in-order` (the default), or
+    /// `shuffled:SEED` for any order bluetoothd may send them in, drawn from SEED.
+    @Option(
+        help: ArgumentHelp(
+            "The built-in simulator's signal order: in-order (the default), or shuffled:SEED for any order "
+                + "bluetoothd may send its signals and replies in, drawn from SEED.", valueName: "order"))
+    public var order: String?
+
+    /// The defaults: the simulator in order, the default adapter, the first peripheral found, 30 seconds.
     public init() {}
 
-    /// Checks the values: an address must look like one and the timeout must be positive.
+    /// The built-in simulator's signal order.
+    var signalOrder: BlueZSimulator.SignalOrder { order.flatMap(BlueZSimulator.SignalOrder.init) ?? .inOrder }
+
+    /// Checks the values: an address must look like one, the timeout must be positive, and an order must
+    /// name one (and only for the simulator).
     public func validate() throws {
         if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let order {
+            if real { throw ValidationError("--order is the built-in simulator's; it cannot be used with --real") }
+            if BlueZSimulator.SignalOrder(order) == nil {
+                throw ValidationError("--order \(order) is not an order: use in-order or shuffled:SEED (a 64-bit seed)")
+            }
+        }
         if let address, !Self.isAddress(address) {
             throw ValidationError("--address must be six hexadecimal bytes separated by colons, like C0:FF:EE:00:00:01")
         }

@@ -24,7 +24,8 @@ public enum ExampleSession {
                 central = try Central(bus: .system, adapter: options.adapter)
             } else {
                 let bus = try await simulation.start(
-                    SimulatedWorld(peripherals: peripherals.map { SimulatedWorld.Placement($0) }))
+                    SimulatedWorld(peripherals: peripherals.map { SimulatedWorld.Placement($0) }),
+                    order: options.signalOrder)
                 central = try Central(bus: bus, adapter: options.adapter)
             }
             defer { central.close() }
@@ -132,14 +133,18 @@ private struct Simulation {
     private var bus: SimulatedBus?
     private var simulator: BlueZSimulator?
 
-    /// Starts a simulator of `world` on a private bus (says so) and returns the bus.
-    mutating func start(_ world: SimulatedWorld) async throws -> DBusBus {
+    /// Starts a simulator of `world` on a private bus, sending in `order` (says so), and returns the bus.
+    mutating func start(_ world: SimulatedWorld, order: BlueZSimulator.SignalOrder = .inOrder) async throws
+        -> DBusBus
+    {
         let privateBus = try SimulatedBus()
         bus = privateBus
-        let simulated = BlueZSimulator(world: world, bus: privateBus.bus)
+        let simulated = BlueZSimulator(
+            world: world, bus: privateBus.bus, configuration: BlueZSimulator.Configuration(signalOrder: order))
         simulator = simulated
         try await simulated.start()
-        print("On the built-in simulator (bluetoothd simulated on a private bus; --real for BlueZ).")
+        let sending = order == .inOrder ? "" : ", sending in the order \(order)"
+        print("On the built-in simulator (bluetoothd simulated on a private bus\(sending); --real for BlueZ).")
         return privateBus.bus
     }
 
