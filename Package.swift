@@ -136,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "RippleBlueZSimulatorTests",
             dependencies: [
-                "RippleTestSupport", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus", "RippleLoop", "Ripple",
+                "RippleTestKit", "RippleTestSupport", "RippleBlueZSimulator", "RippleBluetooth", "RippleDBus",
+                "RippleLoop", "Ripple",
             ],
             swiftSettings: swiftSettings
         ),

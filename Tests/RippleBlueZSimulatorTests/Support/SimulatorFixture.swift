@@ -1,6 +1,7 @@
 import Ripple
 import RippleDBus
 import RippleLoop
+import RippleTestKit
 import RippleTestSupport
 import Synchronization
 import Testing
@@ -173,76 +174,32 @@ final class PendingReply: Sendable {
     }
 }
 
-/// Records signals and lets a test await one that satisfies a condition. Waiting has a 30 s safety limit
-/// so that a broken test fails instead of hanging; it is never what a test measures.
+/// Records signals (RippleTestKit's `TestSubscriber`, with unlimited demand) and lets a test await the
+/// ones it needs. Waiting has a 30 s safety limit so that a broken test fails, with the last signals seen,
+/// instead of hanging; it is never what a test measures. The subscription ends with the log.
 final class SignalLog: Sendable {
-    private struct State {
-        var messages: [DBusMessage] = []
-        var waiters: [(condition: @Sendable ([DBusMessage]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
-            []
-        var subscription: AnyCancellable?
-    }
-
-    // Ripple's Lock (a Mutex with an acquiring/releasing atomic beside it): ThreadSanitizer reports false
-    // races on a bare Synchronization.Mutex on Linux.
-    private let lock = Lock()
-    private nonisolated(unsafe) var storage = State()
+    private let subscriber = TestSubscriber<DBusMessage, DBusError>()
 
     init<P: Publisher>(_ publisher: P) where P.Output == DBusMessage, P.Failure == DBusError {
-        let subscription = publisher.sink(
-            receiveCompletion: { _ in }, receiveValue: { [weak self] in self?.record($0) })
-        lock.withLock { storage.subscription = subscription }
+        publisher.subscribe(subscriber)
     }
 
-    var messages: [DBusMessage] { lock.withLock { storage.messages } }
+    deinit { subscriber.cancel() }
 
-    private func record(_ message: DBusMessage) {
-        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            storage.messages.append(message)
-            var ready: [CheckedContinuation<Void, Never>] = []
-            let messages = storage.messages
-            storage.waiters.removeAll { waiter in
-                guard waiter.condition(messages) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        ready.forEach { $0.resume() }
-    }
+    var messages: [DBusMessage] { subscriber.values }
 
     /// Waits until the recorded signals satisfy `condition`; returns them.
     @discardableResult
     func wait(until condition: @escaping @Sendable ([DBusMessage]) -> Bool) async -> [DBusMessage] {
-        let watchdog = Task { [weak self] in
-            try await Task.sleep(for: .seconds(30))
-            self?.releaseWaiters()
-        }
-        await withCheckedContinuation { continuation in
-            let satisfied = lock.withLock { () -> Bool in
-                if condition(storage.messages) { return true }
-                storage.waiters.append((condition, continuation))
-                return false
-            }
-            if satisfied { continuation.resume() }
-        }
-        watchdog.cancel()
+        do { try await subscriber.wait { condition($0.values) } } catch { Issue.record(error) }
         return messages
     }
 
     /// Waits for `count` signals.
     @discardableResult
     func wait(for count: Int) async -> [DBusMessage] {
-        await wait { $0.count >= count }
-    }
-
-    private func releaseWaiters() {
-        let waiting = lock.withLock {
-            defer { storage.waiters = [] }
-            return storage.waiters.map(\.continuation)
-        }
-        if !waiting.isEmpty { Issue.record("timed out waiting for signals") }
-        waiting.forEach { $0.resume() }
+        do { try await subscriber.waitForValues(count) } catch { Issue.record(error) }
+        return messages
     }
 }
 
