@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleLoopTests",
-            dependencies: ["RippleLoop", "Ripple"],
+            dependencies: ["RippleTestKit", "RippleLoop", "Ripple"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Dispatch
 import Ripple
+import RippleTestKit
 import Synchronization
 import Testing
 
@@ -103,23 +104,23 @@ struct SubscriptionReference: @unchecked Sendable {
     let subscription: any Subscription
 }
 
-/// A subscriber that records what it receives and requests what the test tells it to.
+/// A subscriber of poll events: RippleTestKit's `TestSubscriber` (the history, the demand the test
+/// chooses, waits woken by events), which also records whether each value and the completion arrived on the
+/// loop thread.
 final class PollRecorder: Subscriber, Sendable {
     typealias Input = EventLoop.PollEvents
     typealias Failure = EventLoopError
 
+    /// A value or the completion, as the tests compare them.
     enum Event: Equatable, Sendable {
         case value(EventLoop.PollEvents)
         case finished
         case failure(EventLoopError)
     }
 
-    let events = Recorder<Event>()
+    let subscriber: TestSubscriber<EventLoop.PollEvents, EventLoopError>
+    /// For each value and the completion, whether it arrived on the loop thread.
     let threads = Recorder<Bool>()
-    private let subscriptionBox = Box<SubscriptionReference?>(nil)
-    private let initialDemand: Subscribers.Demand
-    private let demandPerValue: Subscribers.Demand
-    private let onEvent: (@Sendable (Event) -> Void)?
     private let loop: EventLoop
 
     init(
@@ -129,37 +130,54 @@ final class PollRecorder: Subscriber, Sendable {
         onEvent: (@Sendable (Event) -> Void)? = nil
     ) {
         self.loop = loop
-        self.initialDemand = initialDemand
-        self.demandPerValue = demandPerValue
-        self.onEvent = onEvent
+        subscriber = TestSubscriber(
+            initialDemand: initialDemand,
+            onValue: { events in
+                onEvent?(.value(events))
+                return demandPerValue
+            },
+            onCompletion: { completion in
+                switch completion {
+                case .finished: onEvent?(.finished)
+                case .failure(let error): onEvent?(.failure(error))
+                }
+            })
     }
 
-    var subscription: (any Subscription)? {
-        subscriptionBox.value?.subscription
+    /// The values and the completion, in order.
+    var events: [Event] {
+        subscriber.events.compactMap { event in
+            switch event {
+            case .value(let events): .value(events)
+            case .completion(.finished): .finished
+            case .completion(.failure(let error)): .failure(error)
+            case .subscription, .request, .cancel: nil
+            }
+        }
+    }
+
+    var subscription: (any Subscription)? { subscriber.subscription }
+
+    /// Waits until `count` values and completions have arrived (a safety limit of 30 s records an issue).
+    func waitForEvents(_ count: Int) async {
+        do {
+            try await subscriber.wait { $0.valueCount + ($0.isCompleted ? 1 : 0) >= count }
+        } catch {
+            Issue.record(error)
+        }
     }
 
     func receive(subscription: any Subscription) {
-        subscriptionBox.value = SubscriptionReference(subscription: subscription)
-        if initialDemand > .none {
-            subscription.request(initialDemand)
-        }
+        subscriber.receive(subscription: subscription)
     }
 
     func receive(_ input: EventLoop.PollEvents) -> Subscribers.Demand {
         threads.append(loop.isInLoopThread)
-        events.append(.value(input))
-        onEvent?(.value(input))
-        return demandPerValue
+        return subscriber.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<EventLoopError>) {
         threads.append(loop.isInLoopThread)
-        let event: Event
-        switch completion {
-        case .finished: event = .finished
-        case .failure(let error): event = .failure(error)
-        }
-        events.append(event)
-        onEvent?(event)
+        subscriber.receive(completion: completion)
     }
 }

@@ -39,13 +39,6 @@ struct EventLoopPollTests {
         }
     }
 
-    /// Waits until `recorder` has recorded `count` events.
-    func waitForEvents(_ recorder: PollRecorder, count: Int, loop: EventLoop) async {
-        while recorder.events.count < count {
-            await loop.flush()
-        }
-    }
-
     @Test func readableEventsAreDeliveredOnTheLoopThreadAndCancelStopsPolling() async throws {
         let owner = try EventLoopThread()
         defer { owner.stop() }
@@ -67,7 +60,7 @@ struct EventLoopPollTests {
             }
         }
         #expect(received.all == ["one", "two"])
-        #expect(reader.events.all == [.value(.readable), .value(.readable)])
+        #expect(reader.events == [.value(.readable), .value(.readable)])
         #expect(reader.threads.all.allSatisfy { $0 })
         #expect(await loop.onLoop { loop.openPollerCount } == 1)
 
@@ -87,17 +80,17 @@ struct EventLoopPollTests {
         let sockets = try SocketPair()
         let writer = PollRecorder(loop: loop, initialDemand: .max(1))
         loop.poll(sockets.first, for: .writable).subscribe(writer)
-        await waitForEvents(writer, count: 1, loop: loop)
+        await writer.waitForEvents(1)
         // Always writable, but no demand: the loop stops watching instead of reporting.
         await loop.wait(.milliseconds(10))
         await loop.flush()
-        #expect(writer.events.all == [.value(.writable)])
+        #expect(writer.events == [.value(.writable)])
         #expect(await loop.onLoop { loop.openPollerCount } == 1)
 
         writer.subscription?.request(.max(2))
-        await waitForEvents(writer, count: 3, loop: loop)
+        await writer.waitForEvents(3)
         await loop.wait(.milliseconds(10))
-        #expect(writer.events.all == [.value(.writable), .value(.writable), .value(.writable)])
+        #expect(writer.events == [.value(.writable), .value(.writable), .value(.writable)])
         writer.subscription?.cancel()
         writer.subscription?.request(.max(1))
         await loop.flush()
@@ -111,9 +104,9 @@ struct EventLoopPollTests {
         let sockets = try SocketPair()
         let writer = PollRecorder(loop: loop, initialDemand: .max(1), demandPerValue: .max(1))
         loop.poll(sockets.first, for: .writable).subscribe(writer)
-        await waitForEvents(writer, count: 5, loop: loop)
+        await writer.waitForEvents(5)
         writer.subscription?.cancel()
-        #expect(writer.events.all.prefix(5).allSatisfy { $0 == .value(.writable) })
+        #expect(writer.events.prefix(5).allSatisfy { $0 == .value(.writable) })
     }
 
     @Test func subscriptionsToOneDescriptorShareItsHandle() async throws {
@@ -125,14 +118,14 @@ struct EventLoopPollTests {
         let writer = PollRecorder(loop: loop, initialDemand: .max(1))
         loop.poll(sockets.first, for: .readable).subscribe(reader)
         loop.poll(sockets.first, for: .writable).subscribe(writer)
-        await waitForEvents(writer, count: 1, loop: loop)
+        await writer.waitForEvents(1)
         #expect(reader.events.count == 0, "not readable yet")
         #expect(await loop.onLoop { loop.openPollerCount } == 1)
 
         sockets.send("ping", from: sockets.second)
-        await waitForEvents(reader, count: 1, loop: loop)
-        #expect(reader.events.all == [.value(.readable)])
-        #expect(writer.events.all == [.value(.writable)])
+        await reader.waitForEvents(1)
+        #expect(reader.events == [.value(.readable)])
+        #expect(writer.events == [.value(.writable)])
 
         writer.subscription?.cancel()
         await loop.flush()
@@ -152,9 +145,9 @@ struct EventLoopPollTests {
         let watcher = PollRecorder(loop: loop, initialDemand: .max(1))
         loop.poll(descriptors[0], for: [.readable, .disconnect]).subscribe(watcher)
         close(descriptors[1])
-        await waitForEvents(watcher, count: 1, loop: loop)
-        guard case .value(let events) = watcher.events.all.first else {
-            Issue.record("expected a value, got \(watcher.events.all)")
+        await watcher.waitForEvents(1)
+        guard case .value(let events) = watcher.events.first else {
+            Issue.record("expected a value, got \(watcher.events)")
             return
         }
         #expect(events.contains(.disconnect))
@@ -172,10 +165,10 @@ struct EventLoopPollTests {
         loop.poll(file, for: .readable).subscribe(regular)
         let negative = PollRecorder(loop: loop, initialDemand: .unlimited)
         loop.poll(-1, for: .readable).subscribe(negative)
-        await waitForEvents(regular, count: 1, loop: loop)
-        await waitForEvents(negative, count: 1, loop: loop)
-        #expect(regular.events.all == [.failure(.libuv(code: UV_EPERM.rawValue))])
-        #expect(negative.events.all == [.failure(.libuv(code: UV_EBADF.rawValue))])
+        await regular.waitForEvents(1)
+        await negative.waitForEvents(1)
+        #expect(regular.events == [.failure(.libuv(code: UV_EPERM.rawValue))])
+        #expect(negative.events == [.failure(.libuv(code: UV_EBADF.rawValue))])
         #expect(regular.threads.all == [true])
         #expect(await loop.onLoop { loop.openPollerCount } == 0)
     }
@@ -208,13 +201,13 @@ struct EventLoopPollTests {
         await loop.flush()
         await loop.flush()
         owner.stop()
-        #expect(reader.events.all == [.finished])
+        #expect(reader.events == [.finished])
         #expect(reader.threads.all == [true])
         #expect(loop.closeState == (closed: true, status: 0))
 
         let late = PollRecorder(loop: loop, initialDemand: .unlimited)
         loop.poll(sockets.first, for: .readable).subscribe(late)
-        #expect(late.events.all == [.finished])
+        #expect(late.events == [.finished])
         #expect(late.threads.all == [false], "finished at once, on the subscribing thread")
     }
 
