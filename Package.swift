@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleFoundationTests",
-            dependencies: ["RippleFoundation", "Ripple"],
+            dependencies: ["RippleTestKit", "RippleFoundation", "Ripple"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

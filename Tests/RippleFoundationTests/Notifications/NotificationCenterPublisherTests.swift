@@ -1,6 +1,7 @@
 import Foundation
 import Ripple
 import RippleFoundation
+import RippleTestKit
 import Testing
 
 private let readingArrived = Notification.Name("RippleFoundationTests.readingArrived")
@@ -14,7 +15,7 @@ struct NotificationCenterPublisherTests {
 
     @Test func deliversTheNotificationsOfItsNameAsDemanded() {
         let center = NotificationCenter()
-        let recorder = LimitedRecorder<Notification>(demand: 2)
+        let recorder = TestSubscriber<Notification, Never>(initialDemand: .max(2))
         center.publisher(for: readingArrived).subscribe(recorder)
         center.post(name: otherName, object: nil)
         center.post(name: readingArrived, object: nil, userInfo: ["celsius": 21])
@@ -94,9 +95,9 @@ struct NotificationCenterPublisherTests {
         #expect(center.publisher(for: readingArrived) != NotificationCenter().publisher(for: readingArrived))
         #expect(center.publisher(for: readingArrived, object: sender) != center.publisher(for: readingArrived))
 
-        let recorder = LimitedRecorder<Notification>(demand: 3)
+        let recorder = TestSubscriber<Notification, Never>(initialDemand: .max(3))
         center.publisher(for: readingArrived).subscribe(recorder)
-        let subscription = try #require(recorder.subscriptionForTests)
+        let subscription = try #require(recorder.subscription)
         #expect(String(describing: subscription) == "NotificationCenter Observer")
         let mirror = Mirror(reflecting: subscription)
         #expect(mirror.children.map(\.label) == ["center", "name", "object", "demand"])

@@ -1,6 +1,7 @@
 import Foundation
 import Ripple
 import RippleFoundation
+import RippleTestKit
 import Testing
 
 /// `Timer.publish(every:on:in:)`: a connectable publisher of dates on a run loop. These tests run in real
@@ -50,7 +51,7 @@ struct TimerPublishTests {
         let thread = RunLoopThread()
         defer { thread.stop() }
         let timer = Timer.publish(every: 0.02, on: thread.runLoop, in: .common)
-        let limited = LimitedRecorder<Date>(demand: 2)
+        let limited = TestSubscriber<Date, Never>(initialDemand: .max(2))
         timer.subscribe(limited)
         let witness = Collected<Date>()
         let witnessing = timer.sink { witness.append($0) }
@@ -79,9 +80,9 @@ extension TimerPublishTests {
         defer { connection.cancel() }
         #expect(!(connection is any CustomStringConvertible))
         #expect(!(connection is any CustomReflectable))
-        let recorder = LimitedRecorder<Date>(demand: 1)
+        let recorder = TestSubscriber<Date, Never>(initialDemand: .max(1))
         timer.subscribe(recorder)
-        let subscription = try #require(recorder.subscriptionForTests)
+        let subscription = try #require(recorder.subscription)
         #expect(!(subscription is any CustomStringConvertible))
         #expect(!(subscription is any CustomPlaygroundDisplayConvertible))
         #expect(!(subscription is any CustomReflectable))
