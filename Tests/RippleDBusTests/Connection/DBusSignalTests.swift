@@ -66,7 +66,8 @@ import Testing
             try emitter.emitSignal(
                 path: Self.path, interface: "com.example.Counter", member: "Tick", arguments: [.uint32(index)])
         }
-        await recorder.waitForValues(total)
+        // 10 s alone; over 40 s beside the whole suite on 2 loaded cores: a safety limit well above that.
+        await recorder.waitForValues(total, timeout: .seconds(120))
         #expect(recorder.values == Array(0..<UInt32(total)))
         #expect(recorder.completion == nil)
     }

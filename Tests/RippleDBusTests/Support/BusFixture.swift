@@ -56,9 +56,9 @@ final class Recorder<Value: Sendable>: Sendable {
 
     func cancel() { subscriber.cancel() }
 
-    /// Waits until `count` values have come (or the stream ended).
-    func waitForValues(_ count: Int) async {
-        do { try await subscriber.waitForValues(count) } catch { Issue.record(error) }
+    /// Waits until `count` values have come (or the stream ended); records an issue after `timeout`.
+    func waitForValues(_ count: Int, timeout: Duration = .seconds(30)) async {
+        do { try await subscriber.waitForValues(count, timeout: timeout) } catch { Issue.record(error) }
     }
 
     /// Waits until the stream ended.
