@@ -98,16 +98,17 @@ private final class OutboxFixture: Sendable {
         var seen: Set<[String]> = []
         for seed in seeds {
             let fixture = try await OutboxFixture(seed: seed)
+            defer { fixture.stop() }
             let objects = try paths.map { try OutboxFixture.object($0.0, $0.1) }
             try await fixture.export(objects)
             seen.insert(try await fixture.run { server, outbox in try scenario(server, outbox, objects) })
-            fixture.stop()
         }
         return seen
     }
 
     @Test func aChangeToAnInterfaceNotAnnouncedYetGoesInItsInterfacesAdded() async throws {
         let fixture = try await OutboxFixture(seed: 7)
+        defer { fixture.stop() }
         let trace = try await fixture.run { server, _ in
             let object = try OutboxFixture.object("/x")
             try server.export(object)
@@ -117,7 +118,6 @@ private final class OutboxFixture: Sendable {
         let announced = await fixture.thread.loop.perform { fixture.outbox.trace.last?.message.body }
         let properties = announced?.last?.dictionaryEntries?.first?.value.stringVariantDictionary
         #expect(properties == ["P": .int32(2), "Q": .boolean(false)])
-        fixture.stop()
     }
 
     @Test func changesInOneTurnGoInOneSignalAndChangesInTwoTurnsInOneOrTwo() async throws {
@@ -262,8 +262,8 @@ private final class OutboxFixture: Sendable {
         var traces: [UInt64: [[String]]] = [:]
         for seed: UInt64 in [3, 3, 11, 11, 12] {
             let fixture = try await OutboxFixture(seed: seed)
+            defer { fixture.stop() }
             traces[seed, default: []].append(try await fixture.run(scenario))
-            fixture.stop()
         }
         #expect(traces[3]?[0] == traces[3]?[1])
         #expect(traces[11]?[0] == traces[11]?[1])
