@@ -18,9 +18,11 @@ import Testing
         })
     static let addresses = Set((1...5).map { "C0:FF:EE:00:05:0\($0)" })
     static let runs = 100
-    /// How long a run may take: five peripherals advertising every 100 ms are all reported well within it
-    /// (a passing run takes a fraction of a second; the margin is for a machine loaded by the other tests).
-    static let limit = Duration.seconds(10)
+    /// How long a run may take before it counts as a loss. A passing run takes a fraction of a second, so
+    /// the bound costs nothing when nothing is lost; it is long because a loop body that awaits depends on
+    /// the cooperative thread pool, which the other suites running beside this one can hold for seconds on
+    /// a loaded machine (10 s was seen to pass: "received 5, delivered 1, dropped 0", under TSan at load 20).
+    static let limit = Duration.seconds(60)
     /// Failed runs after which a test stops (it has failed already).
     static let enough = 3
 
