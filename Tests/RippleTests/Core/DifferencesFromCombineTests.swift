@@ -142,6 +142,16 @@ struct DifferencesFromCombineTests {
         upstream.collect(2).subscribe(subscriber)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [])
+
+        // The other way round: a subject attached with subscribe(_:) takes it (Combine ignores it).
+        let late = LatePublisher<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let relayed = TestSubscriber<Int, Never>()
+        subject.subscribe(relayed)
+        let cancellable = late.subscribe(subject)
+        late.send(completion: .finished)
+        #expect(relayed.completion == .finished)
+        withExtendedLifetime(cancellable) {}
     }
 
     /// Combine's buffer (prefetch keepFull, customError when full) still requests from the upstream it
