@@ -35,6 +35,13 @@ import Testing
             #expect(scanning.values == [false, true])
             second.cancel()
             await scanning.wait { $0.values == [false, true, false] }
+            // isScanning turns false as StopDiscovery is sent; it reaches the simulator (asked on another
+            // connection) within a few round trips.
+            var rounds = 0
+            while try await !fixture.simulator.discoveringClients().isEmpty, rounds < 1_000 {
+                await fixture.settle()
+                rounds += 1
+            }
             #expect(try await fixture.simulator.discoveringClients().isEmpty)
         }
     }
@@ -79,6 +86,9 @@ import Testing
             let scanning = Collector(fixture.central.isScanning.setFailureType(to: BluetoothError.self))
             let discoveries = Collector(fixture.central.startDiscovery())
             await scanning.wait { $0.values == [false, true] }
+            // Discovering may change before bluetoothd reports the device (in the shuffled order): connect
+            // once it has.
+            await discoveries.wait { $0.values.contains { $0.address == Lab.address } }
             _ = try await fixture.central.connect(address: Lab.address)
             await scanning.wait { $0.values == [false, true, false, true] }
             #expect(discoveries.completion == nil)
