@@ -114,31 +114,4 @@ extension Peripheral {
                 buffering: buffering, statistics: statistics, context: context, name: "connectableListen")
         }
     }
-
-    /// Subscribes to `reply`'s notifications, writes `bytes` to `characteristic` once subscribed, then
-    /// emits the first notification after the write and finishes (a request/response control point): a
-    /// *single-value* publisher.
-    ///
-    /// - Parameters:
-    ///   - bytes: the request.
-    ///   - characteristic: where the request is written.
-    ///   - reply: the characteristic whose next notification is the reply.
-    ///   - type: the kind of write.
-    /// - Returns: the reply's bytes.
-    public func writeAndListen(
-        _ bytes: [UInt8], to characteristic: CharacteristicReference, reply: CharacteristicReference,
-        type: WriteType = .withResponse
-    ) -> AnyPublisher<[UInt8], BluetoothError> {
-        let peripheral = self
-        let started = PassthroughSubject<Void, Never>()
-        // Subscribed before the listener, so that a session already started (which reports at once) is seen.
-        let writeThenNothing = started.first().setFailureType(to: BluetoothError.self)
-            .flatMap { peripheral.write(bytes, to: characteristic, type: type) }
-            .flatMap { Empty<[UInt8], BluetoothError>() }
-        let listener = NotificationPublisher(
-            peripheral: self, characteristic: reply, buffering: .default, statistics: NotificationStatistics(),
-            onStarted: { started.send(()) })
-        return writeThenNothing.merge(with: listener).first().eraseToAnyPublisher()
-    }
-
 }

@@ -29,10 +29,14 @@ extension Publisher where Output == Peripheral, Failure == BluetoothError {
     ///
     /// An *event* stream of the values read, one per upstream peripheral, in order.
     ///
-    /// - Parameter characteristic: the characteristic to read.
+    /// - Parameters:
+    ///   - characteristic: the characteristic to read.
+    ///   - timeout: the longest each read may take.
     /// - Returns: each peripheral's value.
-    public func read(_ characteristic: CharacteristicReference) -> AnyPublisher<[UInt8], BluetoothError> {
-        flatMap(maxPublishers: .max(1)) { $0.read(characteristic) }.eraseToAnyPublisher()
+    public func read(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30))
+        -> AnyPublisher<[UInt8], BluetoothError>
+    {
+        flatMap(maxPublishers: .max(1)) { $0.read(characteristic, timeout: timeout) }.eraseToAnyPublisher()
     }
 
     /// Reads `characteristic` of each peripheral as `type`: see ``Peripheral/read(_:as:timeout:)``.
@@ -42,11 +46,12 @@ extension Publisher where Output == Peripheral, Failure == BluetoothError {
     /// - Parameters:
     ///   - characteristic: the characteristic to read.
     ///   - type: what the characteristic's bytes encode.
+    ///   - timeout: the longest each read may take.
     /// - Returns: each peripheral's decoded value.
-    public func read<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type) -> AnyPublisher<
-        T, BluetoothError
-    > {
-        flatMap(maxPublishers: .max(1)) { $0.read(characteristic, as: type) }.eraseToAnyPublisher()
+    public func read<T: Readable>(
+        _ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<T, BluetoothError> {
+        flatMap(maxPublishers: .max(1)) { $0.read(characteristic, as: type, timeout: timeout) }.eraseToAnyPublisher()
     }
 
     /// Writes `bytes` to `characteristic` of each peripheral, then passes the peripheral on: see
@@ -58,13 +63,116 @@ extension Publisher where Output == Peripheral, Failure == BluetoothError {
     ///   - bytes: the value to write.
     ///   - characteristic: the characteristic to write.
     ///   - type: the kind of write.
+    ///   - timeout: the longest each write may take.
     /// - Returns: each peripheral, once its write has completed.
-    public func write(_ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse)
-        -> AnyPublisher<Peripheral, BluetoothError>
-    {
+    public func write(
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse,
+        timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Peripheral, BluetoothError> {
         flatMap(maxPublishers: .max(1)) { peripheral in
-            peripheral.write(bytes, to: characteristic, type: type).map { peripheral }
+            peripheral.write(bytes, to: characteristic, type: type, timeout: timeout).map { peripheral }
         }.eraseToAnyPublisher()
+    }
+
+    /// Writes `value`'s bytes to `characteristic` of each peripheral, then passes the peripheral on: see
+    /// ``Peripheral/write(_:to:type:timeout:)-(T,_,_,_)``.
+    ///
+    /// An *event* stream of the peripherals written to, one per upstream peripheral, in order.
+    ///
+    /// - Parameters:
+    ///   - value: the value to write.
+    ///   - characteristic: the characteristic to write.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest each write may take.
+    /// - Returns: each peripheral, once its write has completed.
+    public func write<Value: Writable>(
+        _ value: Value, to characteristic: CharacteristicReference, type: WriteType = .withResponse,
+        timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Peripheral, BluetoothError> {
+        write(value.bluetoothBytes, to: characteristic, type: type, timeout: timeout)
+    }
+
+    /// Writes `bytes` as a request to each peripheral and emits its reply: see
+    /// ``Peripheral/writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``.
+    ///
+    /// An *event* stream of the replies, one per upstream peripheral, in order.
+    ///
+    /// - Parameters:
+    ///   - bytes: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest each write and its reply may take together.
+    /// - Returns: each peripheral's reply.
+    public func writeAndListen(
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<[UInt8], BluetoothError> {
+        flatMap(maxPublishers: .max(1)) {
+            $0.writeAndListen(bytes, to: characteristic, reply: reply, type: type, timeout: timeout)
+        }.eraseToAnyPublisher()
+    }
+
+    /// Writes `value`'s bytes as a request to each peripheral and emits its reply: see
+    /// ``Peripheral/writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``.
+    ///
+    /// An *event* stream of the replies, one per upstream peripheral, in order.
+    ///
+    /// - Parameters:
+    ///   - value: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest each write and its reply may take together.
+    /// - Returns: each peripheral's reply.
+    public func writeAndListen<Value: Writable>(
+        _ value: Value, to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<[UInt8], BluetoothError> {
+        writeAndListen(value.bluetoothBytes, to: characteristic, reply: reply, type: type, timeout: timeout)
+    }
+
+    /// Writes `bytes` as a request to each peripheral and emits its reply decoded as `replyType`: see
+    /// ``Peripheral/writeAndListen(_:to:reply:as:type:timeout:)-([UInt8],_,_,_,_,_)``.
+    ///
+    /// An *event* stream of the replies, one per upstream peripheral, in order.
+    ///
+    /// - Parameters:
+    ///   - bytes: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - replyType: what each reply's bytes encode.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest each write and its reply may take together.
+    /// - Returns: each peripheral's decoded reply.
+    public func writeAndListen<Reply: Readable>(
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        as replyType: Reply.Type, type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Reply, BluetoothError> {
+        flatMap(maxPublishers: .max(1)) {
+            $0.writeAndListen(bytes, to: characteristic, reply: reply, as: replyType, type: type, timeout: timeout)
+        }.eraseToAnyPublisher()
+    }
+
+    /// Writes `value`'s bytes as a request to each peripheral and emits its reply decoded as `replyType`:
+    /// see ``Peripheral/writeAndListen(_:to:reply:as:type:timeout:)-(Value,_,_,_,_,_)``.
+    ///
+    /// An *event* stream of the replies, one per upstream peripheral, in order.
+    ///
+    /// - Parameters:
+    ///   - value: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - replyType: what each reply's bytes encode.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest each write and its reply may take together.
+    /// - Returns: each peripheral's decoded reply.
+    public func writeAndListen<Value: Writable, Reply: Readable>(
+        _ value: Value, to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        as replyType: Reply.Type, type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) -> AnyPublisher<Reply, BluetoothError> {
+        writeAndListen(
+            value.bluetoothBytes, to: characteristic, reply: reply, as: replyType, type: type, timeout: timeout)
     }
 
     /// The notifications of `characteristic` of each peripheral, merged in arrival order: see
