@@ -1,49 +1,206 @@
 import Ripple
 
+// The async forms follow one naming rule: the publisher form's verb, then the noun it acts on
+// (`connectPeripheral`, `readValue`, `writeValue`, `writeValueAndListen`, `disconnectPeripheral`), with the
+// publisher form's labels and `timeout:` otherwise. So no async method shares a base name with a publisher
+// method, and `peripheral.disconnect().sink { … }` means the publisher inside async code too. Cancelling the
+// awaiting task cancels the operation and throws ``BluetoothError/Kind/cancelled``.
+
 extension Central {
-    /// Connects to the peripheral with `address`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
-    public func connect(address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil)
-        async throws(BluetoothError) -> Peripheral
-    {
+    /// Connects to the peripheral with `address` and returns it once ready: the async form of
+    /// ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - address: the peripheral's Bluetooth address.
+    ///   - timeout: the attempt's time limit, retries included.
+    ///   - autoReconnect: the reconnection policy to put the peripheral under once connected.
+    /// - Returns: the connected peripheral.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled (the attempt is cancelled too).
+    public func connectPeripheral(
+        to address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+    ) async throws(BluetoothError) -> Peripheral {
         try await awaitFirst(
             connect(to: address, timeout: timeout, autoReconnect: autoReconnect), "connecting to \(address)")
+    }
+
+    /// Connects to the peripheral of `discovery` and returns it once ready: the async form of
+    /// ``connect(to:timeout:autoReconnect:)-(PeripheralDiscovery,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - discovery: the discovered peripheral.
+    ///   - timeout: the attempt's time limit, retries included.
+    ///   - autoReconnect: the reconnection policy to put the peripheral under once connected.
+    /// - Returns: the connected peripheral.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func connectPeripheral(
+        to discovery: PeripheralDiscovery, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+    ) async throws(BluetoothError) -> Peripheral {
+        try await connectPeripheral(to: discovery.address, timeout: timeout, autoReconnect: autoReconnect)
+    }
+
+    /// Connects to `peripheral` and returns it once ready: the async form of
+    /// ``connect(to:timeout:autoReconnect:)-(Peripheral,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - peripheral: the peripheral to connect.
+    ///   - timeout: the attempt's time limit, retries included.
+    ///   - autoReconnect: the reconnection policy to put the peripheral under once connected.
+    /// - Returns: the connected peripheral.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func connectPeripheral(
+        to peripheral: Peripheral, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+    ) async throws(BluetoothError) -> Peripheral {
+        try await connectPeripheral(to: peripheral.address, timeout: timeout, autoReconnect: autoReconnect)
+    }
+
+    /// Disconnects `peripheral`: the async form of ``disconnect(_:)``.
+    ///
+    /// - Parameter peripheral: the peripheral to disconnect.
+    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func disconnectPeripheral(_ peripheral: Peripheral) async throws(BluetoothError) {
+        try await awaitFirst(disconnect(peripheral), "disconnecting \(peripheral.address)")
     }
 }
 
 extension Peripheral {
-    /// Reads `characteristic`: see ``read(_:timeout:)``.
-    public func readValue(_ characteristic: CharacteristicReference) async throws(BluetoothError) -> [UInt8] {
-        try await awaitFirst(read(characteristic), "reading \(characteristic)")
-    }
-
-    /// Reads `characteristic` as `type`: see ``read(_:as:timeout:)``.
-    public func readValue<T: Readable>(_ characteristic: CharacteristicReference, as type: T.Type)
-        async throws(BluetoothError) -> T
+    /// Reads `characteristic`: the async form of ``read(_:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic to read.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the characteristic's bytes.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func readValue(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30))
+        async throws(BluetoothError) -> [UInt8]
     {
-        try await awaitFirst(read(characteristic, as: type), "reading \(characteristic)")
+        try await awaitFirst(read(characteristic, timeout: timeout), "reading \(characteristic)")
     }
 
-    /// Writes `bytes` to `characteristic`: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
+    /// Reads `characteristic` as `type`: the async form of ``read(_:as:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic to read.
+    ///   - type: what the characteristic's bytes encode.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the decoded value.
+    /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/invalidValue(_:)`` when
+    ///   the bytes are not a `type`); ``BluetoothError/Kind/cancelled`` when the task is cancelled.
+    public func readValue<T: Readable>(
+        _ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> T {
+        try await awaitFirst(read(characteristic, as: type, timeout: timeout), "reading \(characteristic)")
+    }
+
+    /// Writes `bytes` to `characteristic`: the async form of ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - bytes: the value to write.
+    ///   - characteristic: the characteristic to write.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest the write may take, from its turn in the queue.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
     public func writeValue(
-        _ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse
-    )
-        async throws(BluetoothError)
-    {
-        try await awaitFirst(write(bytes, to: characteristic, type: type), "writing \(characteristic)")
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse,
+        timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) {
+        try await awaitFirst(
+            write(bytes, to: characteristic, type: type, timeout: timeout), "writing \(characteristic)")
     }
 
-    /// Writes `value`'s bytes to `characteristic`: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
+    /// Writes `value`'s bytes to `characteristic`: the async form of
+    /// ``write(_:to:type:timeout:)-(T,_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - value: the value to write.
+    ///   - characteristic: the characteristic to write.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest the write may take, from its turn in the queue.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
     public func writeValue<T: Writable>(
-        _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse
-    )
-        async throws(BluetoothError)
-    {
-        try await writeValue(value.bluetoothBytes, to: characteristic, type: type)
+        _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse,
+        timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) {
+        try await writeValue(value.bluetoothBytes, to: characteristic, type: type, timeout: timeout)
     }
 
-    /// Disconnects: see ``Central/disconnect(_:)``.
-    public func disconnect() async throws(BluetoothError) {
-        try await awaitFirst(disconnect(), "disconnecting \(address)")
+    /// Writes `bytes` as a request and returns the reply's bytes: the async form of
+    /// ``writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - bytes: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest the write and the reply may take together.
+    /// - Returns: the reply's bytes.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func writeValueAndListen(
+        _ bytes: [UInt8], to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> [UInt8] {
+        try await awaitFirst(
+            writeAndListen(bytes, to: characteristic, reply: reply, type: type, timeout: timeout),
+            "writing \(characteristic) and listening to \(reply)")
+    }
+
+    /// Writes `value`'s bytes as a request and returns the reply's bytes: the async form of
+    /// ``writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - value: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest the write and the reply may take together.
+    /// - Returns: the reply's bytes.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func writeValueAndListen<Value: Writable>(
+        _ value: Value, to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> [UInt8] {
+        try await awaitFirst(
+            writeAndListen(value.bluetoothBytes, to: characteristic, reply: reply, type: type, timeout: timeout),
+            "writing \(characteristic) and listening to \(reply)")
+    }
+
+    /// Writes `value`'s bytes as a request and returns the reply decoded as `replyType`: the async form of
+    /// ``writeAndListen(_:to:reply:as:type:timeout:)-(Value,_,_,_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - value: the request.
+    ///   - characteristic: where the request is written.
+    ///   - reply: the characteristic whose next notification is the reply.
+    ///   - replyType: what the reply's bytes encode.
+    ///   - type: the kind of write.
+    ///   - timeout: the longest the write and the reply may take together.
+    /// - Returns: the decoded reply.
+    /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func writeValueAndListen<Value: Writable, Reply: Readable>(
+        _ value: Value, to characteristic: CharacteristicReference, reply: CharacteristicReference,
+        as replyType: Reply.Type, type: WriteType = .withResponse, timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> Reply {
+        try await awaitFirst(
+            writeAndListen(
+                value.bluetoothBytes, to: characteristic, reply: reply, as: replyType, type: type, timeout: timeout),
+            "writing \(characteristic) and listening to \(reply)")
+    }
+
+    /// Disconnects: the async form of ``disconnect()``.
+    ///
+    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func disconnectPeripheral() async throws(BluetoothError) {
+        try await central.disconnectPeripheral(self)
     }
 
     /// The notifications of `characteristic` as an asynchronous sequence, an *event* stream: see
@@ -97,5 +254,7 @@ where P.Failure == BluetoothError, P.Output: Sendable {
     } catch {
         throw BluetoothError(.cancelled, "\(operation) was cancelled")
     }
+    // Cancelling the task cancels the subscription, and the sequence ends without a value.
+    if Task.isCancelled { throw BluetoothError(.cancelled, "\(operation) was cancelled") }
     throw BluetoothError(.failed, "\(operation) ended without a value")
 }

@@ -61,7 +61,7 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
             #expect(peripheral.address == monitorAddress)
             #expect(peripheral.services.map(\.uuid).contains(.heartRate))
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
@@ -75,7 +75,7 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
             _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
             try await fixture.simulator.inject(.connectWithoutConnectedSignal, on: .connect, of: "C0:FF:EE:00:00:01")
-            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
             #expect(try await peripheral.readValue(.bodySensorLocation) == [1])
         }
     }
@@ -83,7 +83,7 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
     @Test func readsDecodeAndTooFewBytesFailClearly() async throws {
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
             _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
             #expect(try await peripheral.readValue(.batteryLevel, as: UInt8.self) == 87)
             await #expect(
                 throws: BluetoothError.invalidValue(
@@ -98,7 +98,7 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
     @Test func twoListenersShareOneSessionAndCancellingOneLeavesTheOther() async throws {
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
             _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
-            let peripheral = try await fixture.central.connect(address: monitorAddress)
+            let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
             let first = Collector(peripheral.listen(to: .heartRateMeasurement))
             let second = Collector(peripheral.listen(to: .heartRateMeasurement))
             await second.wait { $0.values.count >= 3 }

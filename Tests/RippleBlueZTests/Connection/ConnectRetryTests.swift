@@ -20,7 +20,7 @@ import Testing
             }
             try await fixture.simulator.inject(.fail(failure), on: .connect, of: lab, times: 2)
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let peripheral = try await fixture.central.connect(address: Lab.address, timeout: .seconds(10))
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .seconds(10))
             #expect(peripheral.isConnected)
             #expect(try await fixture.simulator.isConnected(lab))
             // One attempt, three calls: the subscriber and the events see only its success.
@@ -34,7 +34,7 @@ import Testing
             }
             try await fixture.simulator.inject(.fail(.failed("le-connection-abort-by-remote")), on: .connect, of: lab)
             do throws(BluetoothError) {
-                _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(10))
+                _ = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .seconds(10))
                 Issue.record("connected although Connect() failed")
             } catch {
                 #expect(error.kind == .connectionFailed)
@@ -55,7 +55,7 @@ import Testing
             let clock = ContinuousClock()
             let start = clock.now
             do throws(BluetoothError) {
-                _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(1_500))
+                _ = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .milliseconds(1_500))
                 Issue.record("connected although every Connect() failed")
             } catch {
                 let elapsed = clock.now - start
@@ -78,7 +78,7 @@ import Testing
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
             let policy = ReconnectPolicy(delays: [.milliseconds(20)], maximumAttempts: 2)
-            let peripheral = try await fixture.central.connect(address: Lab.address, autoReconnect: policy)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address, autoReconnect: policy)
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)

@@ -53,10 +53,10 @@ import Testing
                         Snapshot(isConnected: false, connected: []),
                     ])
                 // …and from the task that awaited it (the list's current value comes on the loop thread).
-                let again = try await central.connect(address: Lab.address)
+                let again = try await central.connectPeripheral(to: Lab.address)
                 #expect(again.isConnected)
                 #expect(await Self.connected(central) == [Lab.address])
-                try await again.disconnect()
+                try await again.disconnectPeripheral()
                 #expect(!again.isConnected)
                 #expect(await Self.connected(central) == [])
             }

@@ -11,9 +11,9 @@ import Testing
     /// Connects the lab peripheral (after a scan), disconnects it, connects it again and disconnects it.
     private static func connectTwice(_ fixture: CentralFixture) async throws {
         let peripheral = try await fixture.connect()
-        try await peripheral.disconnect()
-        let again = try await fixture.central.connect(address: Lab.address)
-        try await again.disconnect()
+        try await peripheral.disconnectPeripheral()
+        let again = try await fixture.central.connectPeripheral(to: Lab.address)
+        try await again.disconnectPeripheral()
     }
 
     @Test func aSlowConnectedListSubscriberGetsTheListNowThenTheLatest() async throws {
@@ -27,8 +27,8 @@ import Testing
             #expect(slow.values == [[]])
             // Connected, disconnected, connected while it asked for nothing: it gets the list now.
             let peripheral = try await fixture.connect()
-            try await peripheral.disconnect()
-            let again = try await central.connect(address: Lab.address)
+            try await peripheral.disconnectPeripheral()
+            let again = try await central.connectPeripheral(to: Lab.address)
             await fixture.settle()
             #expect(slow.values == [[]])
             slow.request(.max(1))
@@ -38,7 +38,7 @@ import Testing
             slow.request(.max(1))
             await fixture.settle()
             #expect(slow.values.count == 2)
-            try await again.disconnect()
+            try await again.disconnectPeripheral()
             await slow.wait { $0.values.count == 3 }
             #expect(slow.values == [[], [Lab.address], []])
         }
@@ -55,12 +55,12 @@ import Testing
             #expect(slow.values == [[]])
             // A whole attempt while it asked for nothing: the list is empty again, as last delivered.
             let peripheral = try await fixture.connect()
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
             slow.request(.max(1))
             await fixture.settle()
             #expect(slow.values == [[]])
             // With demand waiting, the next attempt is seen as it starts; its end waits for the next demand.
-            _ = try await central.connect(address: Lab.address)
+            _ = try await central.connectPeripheral(to: Lab.address)
             await slow.wait { $0.values.count == 2 }
             #expect(slow.values == [[], [Lab.address]])
             slow.request(.max(1))

@@ -24,7 +24,7 @@ import Testing
                 }
                 return privileged.write([0xA5], to: sensor)
             }
-            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             let plainWrite = try #require(early.withLock { $0 })
             await plainWrite.wait { $0.completion != nil }
             #expect(plainWrite.completion == .finished)
@@ -43,7 +43,7 @@ import Testing
                 Fail(error: BluetoothError(.insufficientAuthentication, "wrong PIN")).eraseToAnyPublisher()
             }
             do throws(BluetoothError) {
-                _ = try await fixture.central.connect(address: Lab.address)
+                _ = try await fixture.central.connectPeripheral(to: Lab.address)
                 Issue.record("connected although the task failed")
             } catch {
                 #expect(error.kind == .connectionFailed)
@@ -51,7 +51,7 @@ import Testing
             }
             task.cancel()
             // Without the task the connection succeeds.
-            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             #expect(peripheral.isConnected)
         }
     }
@@ -64,7 +64,8 @@ import Testing
             let sensor = self.sensor
             let task = fixture.central.onConnect(Lab.address) { privileged in privileged.write([0xA5], to: sensor) }
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            _ = try await fixture.central.connect(address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+            _ = try await fixture.central.connectPeripheral(
+                to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
             try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
             await events.wait { $0.values.contains { $0.name == "autoConnected" } }
             #expect(writes.values == [[0xA5], [0xA5]])

@@ -11,7 +11,7 @@ import Testing
         stored.isKnown = true
         try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
             #expect(fixture.central.knownPeripherals.map(\.address) == [Lab.address])
-            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             #expect(peripheral.isConnected)
             #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
         }
@@ -20,7 +20,7 @@ import Testing
     @Test func anUnknownAddressFailsAtOnceAsPeripheralNotFound() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             do throws(BluetoothError) {
-                _ = try await fixture.central.connect(address: "00:11:22:33:44:55")
+                _ = try await fixture.central.connectPeripheral(to: "00:11:22:33:44:55")
                 Issue.record("connected to an unknown address")
             } catch {
                 #expect(error.kind == .peripheralNotFound)
@@ -37,7 +37,7 @@ import Testing
             }
             try await fixture.simulator.setInRange(false, peripheral: Lab.bluetoothAddress)
             do throws(BluetoothError) {
-                _ = try await fixture.central.connect(address: Lab.address, timeout: .seconds(1))
+                _ = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .seconds(1))
                 Issue.record("connected to a peripheral out of range")
             } catch {
                 #expect(error.kind == .timeout)
@@ -57,7 +57,7 @@ import Testing
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
             do throws(BluetoothError) {
-                _ = try await fixture.central.connect(address: Lab.address, timeout: .milliseconds(200))
+                _ = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .milliseconds(200))
                 Issue.record("the connection did not time out")
             } catch {
                 #expect(error.kind == .timeout)
@@ -198,7 +198,7 @@ import Testing
             )
             .values.first { _ in true }
             // Resolved or about to be: either way the central has it ready without scanning or connecting again.
-            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             #expect(peripheral.isConnected)
             #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
             #expect(try await peripheral.readValue(Lab.reference(Lab.sensor)) == [0])

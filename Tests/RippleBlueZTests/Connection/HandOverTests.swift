@@ -52,7 +52,7 @@ import Testing
             let handOver = try await peripheral.handOver()
             await #expect(throws: BluetoothError.self) { _ = try await peripheral.handOver() }
             handOver.takeBack()
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
             do throws(BluetoothError) {
                 _ = try await peripheral.handOver()
                 Issue.record("a disconnected peripheral was handed over")

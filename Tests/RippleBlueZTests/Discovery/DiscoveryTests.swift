@@ -89,7 +89,7 @@ import Testing
             // Discovering may change before bluetoothd reports the device (in the shuffled order): connect
             // once it has.
             await discoveries.wait { $0.values.contains { $0.address == Lab.address } }
-            _ = try await fixture.central.connect(address: Lab.address)
+            _ = try await fixture.central.connectPeripheral(to: Lab.address)
             await scanning.wait { $0.values == [false, true, false, true] }
             #expect(discoveries.completion == nil)
         }

@@ -26,13 +26,13 @@ func documentationSnippets() async throws {
         .read(.bodySensorLocation)
         .sink(receiveCompletion: { _ in }, receiveValue: { bytes in print(bytes) })
         .store(in: &cancellables)
-    let peripheral = try await central.connect(address: "C0:FF:EE:00:00:01")
+    let peripheral = try await central.connectPeripheral(to: "C0:FF:EE:00:00:01")
     let level = try await peripheral.readValue(.batteryLevel, as: BatteryLevel.self)
     try await peripheral.writeValue([0x01], to: .heartRateControlPoint)
     for try await beat in peripheral.notifications(of: .heartRateMeasurement, as: HeartRateMeasurement.self) {
         print(beat.beatsPerMinute, level)
     }
-    try await peripheral.disconnect()
+    try await peripheral.disconnectPeripheral()
     peripheral.listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
         .receive(on: DispatchQueue.global())
         .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })

@@ -54,9 +54,9 @@ import Testing
             removals.cancel()
             return peripheral
         case .reconnection:
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
             try await fixture.simulator.changeServices(of: lab, to: updatedServices, rediscovery: rediscovery)
-            let again = try await fixture.central.connect(address: Lab.address)
+            let again = try await fixture.central.connectPeripheral(to: Lab.address)
             // Resolved from the stale cache: the new characteristic is not there yet.
             #expect(!again.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
             return again

@@ -141,7 +141,7 @@ import Testing
     @Test func operationsOnADisconnectedPeripheralFailAtOnceAsNotConnected() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
             for operation in [
                 { () async throws in _ = try await peripheral.readValue(self.sensor) },
                 { () async throws in try await peripheral.writeValue([1], to: self.sensor) },

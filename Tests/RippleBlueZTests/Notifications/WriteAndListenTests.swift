@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestSupport
 import Testing
 
 /// `writeAndListen` in the shape LittleBlueTooth's users write it: a typed request in, a typed reply out,
@@ -36,59 +37,57 @@ import Testing
         }
     }
 
-    private static func fixture() async throws -> CentralFixture {
-        try await CentralFixture(world: SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))]))
-    }
+    private static let world = SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))])
 
     @Test func aTypedRequestGetsATypedReply() async throws {
-        let fixture = try await Self.fixture()
-        let peripheral = try await fixture.connect(Self.address)
-        let answer = try await peripheral.writeAndListen(
-            SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self
-        ).values.first { _ in true }
-        #expect(answer == Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1))
-        #expect(try await peripheral.readValue(Self.led) == [1])
-        // Bytes in, a typed reply out; a typed request in, bytes out.
-        let off = try await peripheral.writeAndListen(
-            [LEDButtonCommand.setLED.rawValue, 0], to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self
-        ).values.first { _ in true }
-        #expect(off == Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1))
-        let bytes = try await peripheral.writeAndListen(
-            SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint
-        ).values.first { _ in true }
-        #expect(bytes == [LEDButtonCommand.responseCode, LEDButtonCommand.setLED.rawValue, 1])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let peripheral = try await fixture.connect(Self.address)
+            let answer = try await peripheral.writeAndListen(
+                SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self
+            ).values.first { _ in true }
+            #expect(answer == Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1))
+            #expect(try await peripheral.readValue(Self.led) == [1])
+            // Bytes in, a typed reply out; a typed request in, bytes out.
+            let off = try await peripheral.writeAndListen(
+                [LEDButtonCommand.setLED.rawValue, 0], to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self
+            ).values.first { _ in true }
+            #expect(off == Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1))
+            let bytes = try await peripheral.writeAndListen(
+                SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint
+            ).values.first { _ in true }
+            #expect(bytes == [LEDButtonCommand.responseCode, LEDButtonCommand.setLED.rawValue, 1])
+        }
     }
 
     @Test func theOperatorWritesToEachPeripheralAndEmitsItsTypedReply() async throws {
-        let fixture = try await Self.fixture()
-        let peripheral = try await fixture.connect(Self.address)
-        let answers = Collector(
-            Just(peripheral).setFailureType(to: BluetoothError.self)
-                .write(SetLED(on: false), to: Self.controlPoint)
-                .writeAndListen(SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self))
-        await answers.wait { $0.completion != nil }
-        #expect(answers.values == [Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1)])
-        #expect(answers.completion == .finished)
-        #expect(try await peripheral.readValue(Self.led) == [1])
-        await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let peripheral = try await fixture.connect(Self.address)
+            let answers = Collector(
+                Just(peripheral).setFailureType(to: BluetoothError.self)
+                    .write(SetLED(on: false), to: Self.controlPoint)
+                    .writeAndListen(SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self))
+            await answers.wait { $0.completion != nil }
+            #expect(answers.values == [Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1)])
+            #expect(answers.completion == .finished)
+            #expect(try await peripheral.readValue(Self.led) == [1])
+        }
     }
 
     @Test func aReplyThatNeverComesTimesOut() async throws {
-        let fixture = try await Self.fixture()
-        let peripheral = try await fixture.connect(Self.address)
-        // A write to the LED itself: the control point never answers it.
-        let reply = Collector(
-            peripheral.writeAndListen(
-                [1], to: Self.led, reply: Self.controlPoint,
-                timeout: .milliseconds(300)))
-        await reply.wait { $0.completion != nil }
-        #expect(reply.values.isEmpty)
-        guard case .failure(let error) = reply.completion else {
-            Issue.record("no failure: \(String(describing: reply.completion))")
-            return await fixture.stop()
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let peripheral = try await fixture.connect(Self.address)
+            // A write to the LED itself: the control point never answers it.
+            let reply = Collector(
+                peripheral.writeAndListen(
+                    [1], to: Self.led, reply: Self.controlPoint,
+                    timeout: .milliseconds(300)))
+            await reply.wait { $0.completion != nil }
+            #expect(reply.values.isEmpty)
+            guard case .failure(let error) = reply.completion else {
+                Issue.record("no failure: \(String(describing: reply.completion))")
+                return
+            }
+            #expect(error.kind == .timeout)
         }
-        #expect(error.kind == .timeout)
-        await fixture.stop()
     }
 }

@@ -78,7 +78,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
-            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             #expect(try await peripheral.readValue(sensor) == [0])
             try await peripheral.writeValue([8], to: sensor)
             #expect(try await peripheral.readValue(sensor, as: UInt8.self) == 8)
@@ -97,7 +97,7 @@ import Testing
             try await fixture.notify(Lab.sensor, [[5], [6]])
             #expect(try await listening.value == [5, 6])
 
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
             #expect(!peripheral.isConnected)
         }
     }

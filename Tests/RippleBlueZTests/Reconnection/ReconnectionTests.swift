@@ -11,7 +11,7 @@ import Testing
 
     private func connected(_ fixture: CentralFixture, policy: ReconnectPolicy) async throws -> Peripheral {
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
-        return try await fixture.central.connect(address: Lab.address, autoReconnect: policy)
+        return try await fixture.central.connectPeripheral(to: Lab.address, autoReconnect: policy)
     }
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
@@ -81,7 +81,7 @@ import Testing
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let listener = Collector(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
             await listener.wait { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
@@ -158,8 +158,8 @@ import Testing
     @Test func aStreamResumesAfterBluetoothdRestarts() async throws {
         try await withFixture(fixtureWithStoredLab()) { fixture in
             let states = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
-            let peripheral = try await fixture.central.connect(
-                address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+            let peripheral = try await fixture.central.connectPeripheral(
+                to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
             let listener = Collector(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
@@ -179,8 +179,8 @@ import Testing
 
     @Test func aStreamResumesAfterTheAdapterIsPoweredOffAndOn() async throws {
         try await withFixture(fixtureWithStoredLab()) { fixture in
-            let peripheral = try await fixture.central.connect(
-                address: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
+            let peripheral = try await fixture.central.connectPeripheral(
+                to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -200,7 +200,7 @@ import Testing
 
     @Test func withoutAPolicyBluetoothdGoingEndsTheListeners() async throws {
         try await withFixture(fixtureWithStoredLab()) { fixture in
-            let peripheral = try await fixture.central.connect(address: Lab.address)
+            let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             let listener = Collector(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.restart(downtime: .milliseconds(50))

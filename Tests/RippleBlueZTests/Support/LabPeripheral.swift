@@ -93,7 +93,7 @@ extension CentralFixture {
     /// Connects to `address` (a scan first, as a user would) and returns the ready peripheral.
     func connect(_ address: String = Lab.address) async throws -> Peripheral {
         _ = try await central.startDiscovery().first { $0.address == address }.values.first { _ in true }
-        return try await central.connect(address: address)
+        return try await central.connectPeripheral(to: address)
     }
 
     /// Sends `values` from the lab peripheral's `characteristic`, one after the other.

@@ -57,7 +57,7 @@ final class PeripheralFixture: TestFixture {
     func connect(from central: Central? = nil) async throws -> Peripheral {
         let central = central ?? self.central
         _ = try await central.startDiscovery().first { $0.address == Self.peripheralAddress }.values.first { _ in true }
-        return try await central.connect(address: Self.peripheralAddress)
+        return try await central.connectPeripheral(to: Self.peripheralAddress)
     }
 
     /// A second central, on hci2.

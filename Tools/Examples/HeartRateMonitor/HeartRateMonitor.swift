@@ -33,7 +33,7 @@ struct HeartRateMonitor: AsyncParsableCommand {
             for try await measurement in measurements.values {
                 print(measurement)
             }
-            try await connected.disconnect()
+            try await connected.disconnectPeripheral()
         }
     }
 }

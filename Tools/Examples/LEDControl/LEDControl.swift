@@ -49,7 +49,7 @@ struct LEDControl: AsyncParsableCommand {
             let found = try await central.startDiscovery(filter: .services([LEDBoard.service]))
                 .first(address: bluetooth.address).values.first { _ in true }
             guard let found else { return }
-            let board = try await central.connect(address: found.address)
+            let board = try await central.connectPeripheral(to: found.address)
             print("Connected to \(board.name ?? "?") (\(board.address))")
             let before = try await board.readValue(LEDBoard.led, as: UInt8.self)
             print("LED is \(before == 1 ? "on" : "off")")
@@ -62,7 +62,7 @@ struct LEDControl: AsyncParsableCommand {
                     + (answer?.dropFirst(2).first == 1 ? " (done)" : ""))
             let after = try await board.readValue(LEDBoard.led, as: UInt8.self)
             print("LED is \(after == 1 ? "on" : "off")")
-            try await board.disconnect()
+            try await board.disconnectPeripheral()
         }
     }
 }

@@ -26,7 +26,7 @@ struct SharedListener: AsyncParsableCommand {
             let found = try await central.startDiscovery(filter: .services([.heartRate]))
                 .first(address: bluetooth.address).values.first { _ in true }
             guard let found else { return }
-            let monitor = try await central.connect(address: found.address)
+            let monitor = try await central.connectPeripheral(to: found.address)
             print("Connected to \(monitor.name ?? "?") (\(monitor.address))")
 
             let shared = monitor.connectableListen(to: .heartRateMeasurement)
@@ -65,7 +65,7 @@ struct SharedListener: AsyncParsableCommand {
                 if ended == 3 { break }
             }
             session.cancel()
-            try await monitor.disconnect()
+            try await monitor.disconnectPeripheral()
         }
     }
 }

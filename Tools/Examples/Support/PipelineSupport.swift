@@ -28,9 +28,9 @@ public final class ConnectedPeripheral: Sendable {
     }
 
     /// Disconnects it, if there is one, and says so.
-    public func disconnect() async throws {
+    public func disconnectPeripheral() async throws {
         guard let peripheral else { return }
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
         print("Disconnected from \(peripheral.address)")
     }
 }

@@ -63,7 +63,7 @@ struct BenchCommand: AsyncParsableCommand {
                 } else {
                     result.summary.forEach(Output.line)
                 }
-                for peripheral in peripherals { try? await peripheral.disconnect() }
+                for peripheral in peripherals { try? await peripheral.disconnectPeripheral() }
                 if case .timeUp = result.outcome, let count, result.figures.received < count {
                     Output.error("only \(result.figures.received) of \(count) notifications arrived in time")
                     throw ExitStatus.timedOut

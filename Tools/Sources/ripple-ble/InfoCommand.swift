@@ -50,7 +50,7 @@ struct InfoCommand: AsyncParsableCommand {
                         }
                     }
                 }
-                try await peripheral.disconnect()
+                try await peripheral.disconnectPeripheral()
             }
         }
     }

@@ -55,7 +55,7 @@ struct ListenCommand: AsyncParsableCommand {
                 let result = await run.run(on: session.central.loop)
                 result.summary.forEach(Output.progress)
                 if case .failed(let error) = result.outcome { throw error }
-                try? await peripheral.disconnect()
+                try? await peripheral.disconnectPeripheral()
                 if result.sawLoss { throw ExitStatus.lossFound }
             }
         }

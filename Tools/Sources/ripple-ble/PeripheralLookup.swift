@@ -18,7 +18,7 @@ extension BluetoothSession {
             try await firstValue(of: seen, "scanning for \(address)")
         }
         Output.progress("connecting to \(address)…")
-        return try await central.connect(address: address, timeout: limit)
+        return try await central.connectPeripheral(to: address, timeout: limit)
     }
 }
 

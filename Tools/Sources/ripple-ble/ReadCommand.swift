@@ -31,7 +31,7 @@ struct ReadCommand: AsyncParsableCommand {
                 let peripheral = try await session.connect(address, within: target.timeLimit)
                 let value = try await peripheral.readValue(reference)
                 Output.line(format.show(value, of: reference.uuid))
-                try await peripheral.disconnect()
+                try await peripheral.disconnectPeripheral()
             }
         }
     }

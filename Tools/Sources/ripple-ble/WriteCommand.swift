@@ -40,7 +40,7 @@ struct WriteCommand: AsyncParsableCommand {
                 try await peripheral.writeValue(
                     bytes, to: reference, type: withoutResponse ? .withoutResponse : .withResponse)
                 Output.progress("wrote \(bytes.count) byte\(bytes.count == 1 ? "" : "s") to \(reference)")
-                try await peripheral.disconnect()
+                try await peripheral.disconnectPeripheral()
             }
         }
     }

@@ -42,8 +42,8 @@ final class SoakLane: Sendable {
         let policy = ReconnectPolicy(delays: [.zero, .milliseconds(100), .milliseconds(500)])
         while !Task.isCancelled {
             do {
-                let peripheral = try await central.connect(
-                    address: address, timeout: .seconds(10), autoReconnect: policy)
+                let peripheral = try await central.connectPeripheral(
+                    to: address, timeout: .seconds(10), autoReconnect: policy)
                 await listener.listen(to: characteristic, of: peripheral, transport: transport, central: central)
             } catch {
                 failures.withLock { $0["\(error.kind)", default: 0] += 1 }

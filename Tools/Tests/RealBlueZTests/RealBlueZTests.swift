@@ -47,7 +47,7 @@ struct RealBlueZTests {
     /// The guest's peripheral, discovered and connected.
     static func connected(_ central: Central) async throws -> Peripheral {
         let discovery = try await discover(central)
-        return try await central.connect(address: discovery.address)
+        return try await central.connectPeripheral(to: discovery.address)
     }
 
     /// The sequence numbers of `count` notifications of the stream characteristic.
@@ -92,7 +92,7 @@ struct RealBlueZTests {
         #expect(services[.heartRate]?.first?.flags == ["notify"])
         #expect(services[BluetoothUUID(0x180F)]?.map(\.uuid) == [.batteryLevel])
         #expect(services[Self.streamService]?.map(\.uuid) == [Self.stream.uuid, Self.echo.uuid])
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
     }
 
     @Test func readsAndWritesWithAndWithoutResponse() async throws {
@@ -106,7 +106,7 @@ struct RealBlueZTests {
         try await peripheral.writeValue([0x56], to: Self.echo, type: .withoutResponse)
         // A command has no answer: the read that follows it on the same link sees it.
         #expect(try await peripheral.readValue(Self.echo) == [0x56])
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
     }
 
     @Test(arguments: [NotificationTransport.bus, .automatic])
@@ -116,7 +116,7 @@ struct RealBlueZTests {
         let peripheral = try await Self.connected(central)
         let sequence = try await Self.sequenceNumbers(of: peripheral, count: 1_000, transport: transport)
         #expect(sequence == Array(0..<1_000))
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
     }
 
     @Test func twoSubscribersOfOneCharacteristicShareItsNotifications() async throws {
@@ -133,7 +133,7 @@ struct RealBlueZTests {
             #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 })
         }
         #expect(Set(a).intersection(b).count >= 100)
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
     }
 
     @Test func disconnectingEndsTheListenersAndIsAnEvent() async throws {
@@ -148,7 +148,7 @@ struct RealBlueZTests {
         let listening = peripheral.listen(to: .heartRateMeasurement)
         async let ending = Self.completion(of: listening)
         try await Task.sleep(for: .milliseconds(500))
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
         #expect(await disconnected == "disconnected")
         #expect(await ending?.kind == .notConnected)
         #expect(!peripheral.isConnected)
@@ -187,7 +187,7 @@ struct RealBlueZTests {
         let central = try await central()
         defer { central.close() }
         let discovery = try await discover(central)
-        let peripheral = try await central.connect(address: discovery.address, autoReconnect: .always)
+        let peripheral = try await central.connectPeripheral(to: discovery.address, autoReconnect: .always)
         let events = Mutex<[String]>([])
         let watching = central.connectionEvents.sink { event in
             let name =
@@ -218,7 +218,7 @@ struct RealBlueZTests {
             }
         }
         let seen = events.withLock { $0 }
-        try await peripheral.disconnect()
+        try await peripheral.disconnectPeripheral()
         return (before, after, seen)
     }
 
@@ -296,9 +296,9 @@ struct RealBlueZTests {
         defer { central.close() }
         let discovery = try await Self.discover(central)
         for _ in 0..<6 {
-            let peripheral = try await central.connect(address: discovery.address)
+            let peripheral = try await central.connectPeripheral(to: discovery.address)
             #expect(try await peripheral.readValue(.bodySensorLocation) == [0x01])
-            try await peripheral.disconnect()
+            try await peripheral.disconnectPeripheral()
         }
     }
 
@@ -318,7 +318,7 @@ struct RealBlueZTests {
         let numbers = try await Self.sequenceNumbers(of: again, count: 100, transport: .bus)
         let first = numbers.first ?? 0
         #expect(numbers == Array(first..<first + 100))
-        try await again.disconnect()
+        try await again.disconnectPeripheral()
     }
 
     /// Drops the link from the peripheral's side: `Device1.Disconnect` on bluetoothd's object for the

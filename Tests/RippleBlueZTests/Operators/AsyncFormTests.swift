@@ -1,0 +1,144 @@
+import Ripple
+import RippleBlueZ
+import RippleBlueZSimulator
+import RippleTestSupport
+import Synchronization
+import Testing
+
+/// The async forms by their one rule: each takes its publisher's `timeout:` and fails as the publisher
+/// does when it passes; a cancelled task ends each one with ``BluetoothError/Kind/cancelled``; and the
+/// publisher forms keep their names inside async code (`.sink` on them compiles and runs there).
+@Suite(.timeLimit(.minutes(1))) struct AsyncFormTests {
+    private let sensor = CharacteristicReference(Lab.sensor)
+
+    /// The lab peripheral, known to bluetoothd from before (no scan needed to connect).
+    private static var world: SimulatedWorld {
+        var stored = Lab.peripheral
+        stored.isKnown = true
+        return SimulatedWorld(peripherals: [.init(stored)])
+    }
+
+    /// What `operation` ends with (nil for a value), run in a task that is cancelled at once when
+    /// `cancelled`.
+    private func outcome<T: Sendable>(cancelled: Bool = false, _ operation: @escaping @Sendable () async throws -> T)
+        async -> BluetoothError.Kind?
+    {
+        let task = Task { () async throws -> T in try await operation() }
+        if cancelled { task.cancel() }
+        do {
+            _ = try await task.value
+            return nil
+        } catch let error as BluetoothError {
+            return error.kind
+        } catch {
+            Issue.record("not a BluetoothError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func eachAsyncFormTakesItsPublishersTimeout() async throws {
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let central = fixture.central
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            #expect(
+                await outcome { try await central.connectPeripheral(to: Lab.address, timeout: .milliseconds(300)) }
+                    == .timeout)
+            let peripheral = try await central.connectPeripheral(to: Lab.address)
+            let sensor = self.sensor
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            #expect(await outcome { try await peripheral.readValue(sensor, timeout: .milliseconds(200)) } == .timeout)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            #expect(
+                await outcome { try await peripheral.readValue(sensor, as: UInt8.self, timeout: .milliseconds(200)) }
+                    == .timeout)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            #expect(
+                await outcome { try await peripheral.writeValue([1], to: sensor, timeout: .milliseconds(200)) }
+                    == .timeout)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            #expect(
+                await outcome { try await peripheral.writeValue(UInt8(1), to: sensor, timeout: .milliseconds(200)) }
+                    == .timeout)
+            // The sensor never answers a write with a notification.
+            #expect(
+                await outcome {
+                    try await peripheral.writeValueAndListen(
+                        [1], to: sensor, reply: sensor, timeout: .milliseconds(200))
+                } == .timeout)
+            #expect(
+                await outcome {
+                    try await peripheral.writeValueAndListen(
+                        UInt8(1), to: sensor, reply: sensor, as: UInt8.self, timeout: .milliseconds(200))
+                } == .timeout)
+        }
+    }
+
+    @Test func cancellingTheTaskEndsEachAsyncFormWithCancelled() async throws {
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let central = fixture.central
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            #expect(
+                await outcome(cancelled: true) { try await central.connectPeripheral(to: Lab.address) } == .cancelled)
+            let peripheral = try await central.connectPeripheral(to: Lab.address)
+            let sensor = self.sensor
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            #expect(await outcome(cancelled: true) { try await peripheral.readValue(sensor) } == .cancelled)
+            #expect(
+                await outcome(cancelled: true) { try await peripheral.readValue(sensor, as: UInt8.self) } == .cancelled)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            #expect(await outcome(cancelled: true) { try await peripheral.writeValue([1], to: sensor) } == .cancelled)
+            #expect(
+                await outcome(cancelled: true) { try await peripheral.writeValue(UInt8(1), to: sensor) } == .cancelled)
+            #expect(
+                await outcome(cancelled: true) {
+                    try await peripheral.writeValueAndListen([1], to: sensor, reply: sensor)
+                } == .cancelled)
+            #expect(
+                await outcome(cancelled: true) {
+                    try await peripheral.writeValueAndListen(UInt8(1), to: sensor, reply: sensor, as: UInt8.self)
+                } == .cancelled)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .disconnect, of: Lab.bluetoothAddress)
+            #expect(await outcome(cancelled: true) { try await peripheral.disconnectPeripheral() } == .cancelled)
+            #expect(await outcome(cancelled: true) { try await central.disconnectPeripheral(peripheral) } == .cancelled)
+        }
+    }
+
+    /// Each publisher form, subscribed with `sink` inside an async function: the async forms' names
+    /// never hide them (before the rule, `peripheral.disconnect().sink` did not compile here).
+    @Test func thePublisherFormsSinkInsideAsyncCode() async throws {
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let central = fixture.central
+            let sensor = self.sensor
+            let (ends, sunk) = AsyncStream<String>.makeStream()
+            let subscriptions = Mutex<[AnyCancellable]>([])
+            func sinking<P: Publisher>(_ name: String, _ publisher: P) where P.Failure == BluetoothError {
+                let subscription = publisher.sink(
+                    receiveCompletion: { completion in
+                        sunk.yield(completion == .finished ? name : "\(name) failed: \(completion)")
+                    },
+                    receiveValue: { _ in })
+                subscriptions.withLock { $0.append(subscription) }
+            }
+            var ended = ends.makeAsyncIterator()
+
+            sinking("connect", central.connect(to: Lab.address))
+            #expect(await ended.next() == "connect")
+            let peripheral = try await central.connectPeripheral(to: Lab.address)
+            sinking("read", peripheral.read(sensor))
+            #expect(await ended.next() == "read")
+            sinking("read as", peripheral.read(sensor, as: UInt8.self))
+            #expect(await ended.next() == "read as")
+            sinking("write", peripheral.write([1], to: sensor))
+            #expect(await ended.next() == "write")
+            sinking("write value", peripheral.write(UInt8(2), to: sensor))
+            #expect(await ended.next() == "write value")
+            sinking("disconnect", peripheral.disconnect())
+            #expect(await ended.next() == "disconnect")
+            sinking("connect peripheral", central.connect(to: peripheral))
+            #expect(await ended.next() == "connect peripheral")
+            sinking("central disconnect", central.disconnect(peripheral))
+            #expect(await ended.next() == "central disconnect")
+            subscriptions.withLock { $0.removeAll() }
+        }
+    }
+}
