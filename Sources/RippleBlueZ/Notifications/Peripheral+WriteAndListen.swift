@@ -39,7 +39,7 @@ extension Peripheral {
             .eraseToAnyPublisher()
     }
 
-    /// Writes `value`'s bytes as a request and emits the reply's bytes: see
+    /// Writes `value`'s bytes as a request and emits the reply's bytes, a *single-value* publisher: see
     /// ``writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``.
     ///
     /// - Parameters:
@@ -56,7 +56,7 @@ extension Peripheral {
         writeAndListen(value.bluetoothBytes, to: characteristic, reply: reply, type: type, timeout: timeout)
     }
 
-    /// Writes `bytes` as a request and emits the reply decoded as `replyType`: see
+    /// Writes `bytes` as a request and emits the reply decoded as `replyType`, a *single-value* publisher: see
     /// ``writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``. A reply that is not a `replyType`
     /// fails with ``BluetoothError/Kind/invalidValue(_:)``.
     ///
@@ -75,7 +75,8 @@ extension Peripheral {
         writeAndListen(bytes, to: characteristic, reply: reply, type: type, timeout: timeout).decoded(as: replyType)
     }
 
-    /// Writes `value`'s bytes as a request and emits the reply decoded as `replyType`: see
+    /// Writes `value`'s bytes as a request and emits the reply decoded as `replyType`, a *single-value*
+    /// publisher: see
     /// ``writeAndListen(_:to:reply:type:timeout:)-([UInt8],_,_,_,_)``. A reply that is not a `replyType`
     /// fails with ``BluetoothError/Kind/invalidValue(_:)``.
     ///
