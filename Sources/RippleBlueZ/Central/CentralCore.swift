@@ -66,7 +66,7 @@ final class CentralCore: Sendable {
         var sessions: [DBusObjectPath: NotificationSessionRecord] = [:]
         var pendingListeners: [Int: PendingListener] = [:]
         /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).
-        var disconnectReasons: [DBusObjectPath: DisconnectionReason] = [:]
+        var disconnectReasons: [DBusObjectPath: DisconnectReason] = [:]
         /// Events a machine refused (the last ones), and how many.
         var violations: [StateMachineViolation] = []
         var violationCount = 0
@@ -341,6 +341,6 @@ final class CentralCore: Sendable {
         guard let path = message.path, message.body.count >= 2, let name = message.body[0].string,
             let text = message.body[1].string
         else { return }
-        confined.value.disconnectReasons[path] = DisconnectionReason(name: name, message: text)
+        confined.value.disconnectReasons[path] = DisconnectReason(name: name, message: text)
     }
 }

@@ -88,7 +88,7 @@ extension Central {
     ///
     /// The peripheral leaves ``connectedPeripherals`` at once, its listeners end with
     /// ``BluetoothError/Kind/notConnected`` and ``ConnectionEvent/disconnected(_:_:)`` (reason
-    /// ``DisconnectionReason/local``) comes; when it emits, ``Peripheral/isConnected`` is false. Succeeds
+    /// ``DisconnectReason/local``) comes; when it emits, ``Peripheral/isConnected`` is false. Succeeds
     /// when it is not connected too.
     ///
     /// - Parameter peripheral: the peripheral to disconnect.

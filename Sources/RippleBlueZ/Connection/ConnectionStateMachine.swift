@@ -64,7 +64,7 @@ struct ConnectionStateMachine: Sendable {
         case connected
         case ready
         case failed(BluetoothError)
-        case disconnected(DisconnectionReason)
+        case disconnected(DisconnectReason)
         case autoConnected
     }
 
@@ -127,7 +127,7 @@ struct ConnectionStateMachine: Sendable {
         /// The link is down (`Connected` false, or `ServicesResolved` false without `Connected`), for
         /// `reason`; `canReconnectNow` when bluetoothd and the adapter are there and the peripheral is
         /// not lent.
-        case linkDown(DisconnectionReason, canReconnectNow: Bool)
+        case linkDown(DisconnectReason, canReconnectNow: Bool)
         /// `ServicesResolved` became true.
         case servicesResolved
         /// The refreshed tree is in; `hasTasks` when connection tasks are registered.
@@ -524,7 +524,7 @@ struct ConnectionStateMachine: Sendable {
 
     // MARK: The link's end
 
-    private mutating func linkWentDown(_ reason: DisconnectionReason, canReconnectNow: Bool) -> [Action] {
+    private mutating func linkWentDown(_ reason: DisconnectReason, canReconnectNow: Bool) -> [Action] {
         switch state {
         case .linkUp(let attempt), .refreshing(let attempt), .runningTasks(let attempt):
             let failure = BluetoothError(
@@ -555,10 +555,10 @@ struct ConnectionStateMachine: Sendable {
     }
 
     /// What listeners of a link that ended for `reason` fail with.
-    static func linkEnded(_ reason: DisconnectionReason) -> BluetoothError {
+    static func linkEnded(_ reason: DisconnectReason) -> BluetoothError {
         BluetoothError(
             .notConnected, "the peripheral disconnected: \(reason.message)",
-            bluezName: reason.name == DisconnectionReason.unknown.name ? nil : reason.name,
+            bluezName: reason.name == DisconnectReason.unknown.name ? nil : reason.name,
             bluezMessage: reason.message)
     }
 
@@ -606,7 +606,7 @@ struct ConnectionStateMachine: Sendable {
     }
 
     private mutating func bluetoothLost(_ error: BluetoothError, final: Bool) -> [Action] {
-        let lostLink = DisconnectionReason(name: DisconnectionReason.unknown.name, message: error.message)
+        let lostLink = DisconnectReason(name: DisconnectReason.unknown.name, message: error.message)
         switch state {
         case .connecting(let attempt), .waitingToRetry(let attempt), .linkUp(let attempt), .refreshing(let attempt),
             .runningTasks(let attempt):

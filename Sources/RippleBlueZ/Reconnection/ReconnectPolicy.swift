@@ -10,7 +10,7 @@ public struct ReconnectPolicy: Sendable {
     /// How many attempts in a row may fail before the policy gives up; nil for never.
     public var maximumAttempts: Int?
     /// Decides from the reason of the drop whether to reconnect at all.
-    public var shouldReconnect: @Sendable (DisconnectionReason) -> Bool
+    public var shouldReconnect: @Sendable (DisconnectReason) -> Bool
     /// Decides from the error of a failed attempt whether to try again (within ``maximumAttempts``).
     public var shouldRetry: @Sendable (BluetoothError) -> Bool
 
@@ -18,7 +18,7 @@ public struct ReconnectPolicy: Sendable {
     public init(
         delays: [Duration] = [.zero, .milliseconds(250), .seconds(1), .seconds(2), .seconds(5)],
         maximumAttempts: Int? = nil,
-        shouldReconnect: @escaping @Sendable (DisconnectionReason) -> Bool = { _ in true },
+        shouldReconnect: @escaping @Sendable (DisconnectReason) -> Bool = { _ in true },
         shouldRetry: @escaping @Sendable (BluetoothError) -> Bool = { _ in true }
     ) {
         self.delays = delays

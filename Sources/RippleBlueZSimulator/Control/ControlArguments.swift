@@ -20,7 +20,7 @@ enum ControlArguments {
     /// A reason by its short name (`remote`) or its full one (`org.bluez.Reason.Remote`); empty for remote.
     static func reason(_ text: String) throws(DBusError) -> DisconnectReason {
         if text.isEmpty { return .remote }
-        if let reason = DisconnectReason(rawValue: text) { return reason }
+        if let reason = DisconnectReason(name: text) { return reason }
         if let reason = reasons.first(where: { $0.0 == text })?.1 { return reason }
         throw invalid(
             "\"\(text)\" is not a disconnect reason (" + reasons.map(\.0).joined(separator: ", ")

@@ -42,31 +42,3 @@ public enum OperationFault: Sendable, Hashable {
     /// before the kernel reports the connection.
     case connectWithoutConnectedSignal
 }
-
-/// Why a connection ended, as `Device1.Disconnected(name, message)` reports it (BlueZ 5.64+).
-public enum DisconnectReason: String, Sendable, Hashable, Codable {
-    /// `org.bluez.Reason.Unknown`.
-    case unknown = "org.bluez.Reason.Unknown"
-    /// `org.bluez.Reason.Timeout`: the link supervision timed out (out of range).
-    case timeout = "org.bluez.Reason.Timeout"
-    /// `org.bluez.Reason.Local`: this side disconnected.
-    case local = "org.bluez.Reason.Local"
-    /// `org.bluez.Reason.Remote`: the peripheral disconnected.
-    case remote = "org.bluez.Reason.Remote"
-    /// `org.bluez.Reason.Authentication`: authentication failed.
-    case authentication = "org.bluez.Reason.Authentication"
-    /// `org.bluez.Reason.Suspend`: the host suspended.
-    case suspend = "org.bluez.Reason.Suspend"
-
-    /// The message bluetoothd sends with the reason.
-    public var message: String {
-        switch self {
-        case .unknown: "Unspecified"
-        case .timeout: "Connection timeout"
-        case .local: "Connection terminated by local host"
-        case .remote: "Connection terminated by remote user"
-        case .authentication: "Connection terminated due to authentication failure"
-        case .suspend: "Connection terminated by local host for suspend"
-        }
-    }
-}

@@ -204,7 +204,7 @@ extension SimulatedDevice {
         if core?.configuration.signalsDisconnectionReasons == true {
             _ = try? object?.emitSignal(
                 interface: BlueZInterface.device, member: "Disconnected",
-                arguments: [.string(reason.rawValue), .string(reason.message)])
+                arguments: [.string(reason.name), .string(reason.message)])
         }
         _ = disconnect?.reply()
         if !silent || object?.property("Connected", of: BlueZInterface.device) == .boolean(true) {

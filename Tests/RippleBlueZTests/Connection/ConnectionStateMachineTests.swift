@@ -32,8 +32,8 @@ import Testing
     static let removed = BluetoothError(
         .connectionFailed, "the peripheral was removed before its services were resolved")
     static let dropped = BluetoothError(
-        .connectionFailed, "the link dropped before the services were resolved: the link was lost",
-        bluezMessage: "the link was lost")
+        .connectionFailed, "the link dropped before the services were resolved: Unspecified",
+        bluezMessage: "Unspecified")
     static let unreadable = BluetoothError(
         .connectionFailed, "connecting to \(address): the services could not be read: boom")
     static let timedOut = BluetoothError(
@@ -45,7 +45,7 @@ import Testing
         "connecting to \(address) timed out: no connection within 10.0 seconds "
             + "(1 call of Connect(), bluetoothd last answered le-connection-abort-by-local)",
         bluezName: "org.bluez.Error.Failed", bluezMessage: "le-connection-abort-by-local")
-    static let lost = DisconnectionReason(name: DisconnectionReason.unknown.name, message: "boom")
+    static let lost = DisconnectReason(name: DisconnectReason.unknown.name, message: "boom")
     static let notFound = BluetoothError(.peripheralNotFound, "bluetoothd no longer knows \(address)")
 
     static func gaveUp(_ error: BluetoothError) -> BluetoothError {

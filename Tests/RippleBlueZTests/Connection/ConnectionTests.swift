@@ -80,7 +80,7 @@ import Testing
                 events.values == [
                     .disconnected(
                         peripheral,
-                        DisconnectionReason(
+                        DisconnectReason(
                             name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))
                 ])
             await connected.wait { $0.values == [[], [Lab.address], []] }
@@ -89,7 +89,7 @@ import Testing
     }
 
     /// bluetoothd 5.66 (Debian 12) does not say why a link ended: a drop the central did not ask for is
-    /// ``DisconnectionReason/unknown``; its own ``Central/disconnect(_:)`` is ``DisconnectionReason/local``.
+    /// ``DisconnectReason/unknown``; its own ``Central/disconnect(_:)`` is ``DisconnectReason/local``.
     @Test func withoutReasonsFromBluetoothdADropIsUnknownAndTheCentralsOwnDisconnectLocal() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
@@ -145,7 +145,7 @@ import Testing
                 events.values.last
                     == .disconnected(
                         peripheral,
-                        DisconnectionReason(
+                        DisconnectReason(
                             name: "org.bluez.Reason.Unknown", message: "the central was closed")))
         }
     }
