@@ -67,22 +67,20 @@ import Testing
         }
     }
 
-    /// With bluetoothd 5.83 and later, which signal `Device1.Disconnected(reason, message)`.
-    @Test func aRemoteDisconnectionIsAnEventWithItsReasonAndLeavesTheConnectedList() async throws {
+    /// With bluetoothd 5.83 and later, which signal `Device1.Disconnected(reason, message)`: the reason
+    /// the simulator sends is the one the client reports, for each of bluetoothd's reasons.
+    @Test(arguments: DisconnectReason.all)
+    func aDisconnectionIsAnEventWithTheSimulatorsReasonAndLeavesTheConnectedList(reason: DisconnectReason)
+        async throws
+    {
         try await withFixture(CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)) { fixture in
             let connected = Collector(
                 fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: reason)
             await events.wait { !$0.values.isEmpty }
-            #expect(
-                events.values == [
-                    .disconnected(
-                        peripheral,
-                        DisconnectReason(
-                            name: "org.bluez.Reason.Remote", message: "Connection terminated by remote user"))
-                ])
+            #expect(events.values == [.disconnected(peripheral, reason)])
             await connected.wait { $0.values == [[], [Lab.address], []] }
             #expect(!peripheral.isConnected)
         }
