@@ -218,7 +218,7 @@ extension PeripheralCore {
                         DBusProperty(name: "Characteristic", initialValue: .objectPath(characteristic)),
                         DBusProperty(
                             name: "Flags",
-                            initialValue: .array(.string, descriptor.properties.bluezFlags.map(DBusValue.string))),
+                            initialValue: .array(.string, descriptor.properties.bluezNames.map(DBusValue.string))),
                     ])
             ])
     }

@@ -7,7 +7,7 @@ public struct SimulatedDescriptor: Sendable {
     /// The descriptor's type.
     public var uuid: BluetoothUUID
     /// What clients may do with it.
-    public var flags: DescriptorFlags
+    public var flags: DescriptorProperties
     /// Its value at first.
     public var value: [UInt8]
     /// Answers reads; nil returns the stored value from the request's offset.
@@ -17,7 +17,7 @@ public struct SimulatedDescriptor: Sendable {
 
     /// A descriptor of type `uuid`.
     public init(
-        uuid: BluetoothUUID, flags: DescriptorFlags = [.read], value: [UInt8] = [], onRead: GATTReadHandler? = nil,
+        uuid: BluetoothUUID, flags: DescriptorProperties = [.read], value: [UInt8] = [], onRead: GATTReadHandler? = nil,
         onWrite: GATTWriteHandler? = nil
     ) {
         self.uuid = uuid

@@ -402,15 +402,15 @@ private struct WorldChecker {
                 path + ".uuid",
                 "the Client Characteristic Configuration descriptor (2902) is added by the simulator itself")
         }
-        var flags: DescriptorFlags = []
+        var flags: DescriptorProperties = []
         for (index, name) in (description.flags ?? ["read"]).enumerated() {
-            if let flag = DescriptorFlags(bluezNames: [name]) {
+            if let flag = DescriptorProperties(bluezNames: [name]) {
                 flags.insert(flag)
             } else {
                 report(
                     "\(path).flags[\(index)]",
                     "unknown flag \"\(name)\" (the descriptor flags are: "
-                        + DescriptorFlags.names.map(\.1).joined(separator: ", ") + ")")
+                        + DescriptorProperties.names.map(\.1).joined(separator: ", ") + ")")
             }
         }
         let value = self.value(hex: description.value, text: description.text, path: path) ?? []
