@@ -23,10 +23,10 @@ import Testing
                 world: Lab.world, attributeTimeout: .zero, signalOrder: .shuffled(seed: seed))
             let order = try await withFixture(fixture) { fixture in
                 let values = Collector(
-                    fixture.central.startDiscovery(filter: .services([Lab.uuid(Lab.service)]))
+                    fixture.central.startDiscovery(filter: .services([Lab.service]))
                         .first()
                         .connect(on: fixture.central)
-                        .read(Lab.reference(Lab.sensor))
+                        .read(CharacteristicReference(Lab.sensor))
                 )
                 await values.wait { $0.completion != nil }
                 #expect(values.values.count == 1, "seed \(seed)")

@@ -80,7 +80,7 @@ import Testing
             let policy = ReconnectPolicy(delays: [.milliseconds(20)], maximumAttempts: 2)
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address, autoReconnect: policy)
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
+            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.inject(
                 .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)

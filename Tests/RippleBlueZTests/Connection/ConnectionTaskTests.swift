@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ConnectionTaskTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func tasksRunBeforeReadyAndOtherOperationsWaitForThem() async throws {
         let writes = WriteLog()

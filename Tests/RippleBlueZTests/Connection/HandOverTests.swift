@@ -6,7 +6,7 @@ import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct HandOverTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func aHandedOverPeripheralIsLeftToTheOtherToolAndTakenBack() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
@@ -18,7 +18,7 @@ import Testing
 
             let handOver = try await peripheral.handOver()
             #expect(handOver.devicePath == peripheral.path)
-            let sensorPath = try #require(handOver.attributePaths[Lab.uuid(Lab.sensor)]?.first)
+            let sensorPath = try #require(handOver.attributePaths[Lab.sensor]?.first)
             // The other tool subscribes on its own connection: bluetoothd would refuse it while the central
             // held the notification socket.
             let tool = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)

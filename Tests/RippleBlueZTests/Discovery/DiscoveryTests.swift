@@ -56,7 +56,7 @@ import Testing
             await late.wait { !$0.values.isEmpty }
             #expect(late.values.first?.address == Lab.address)
             #expect(late.values.first?.name == "Ripple Lab")
-            #expect(late.values.first?.serviceUUIDs == [Lab.uuid(Lab.service)])
+            #expect(late.values.first?.serviceUUIDs == [Lab.service])
         }
     }
 

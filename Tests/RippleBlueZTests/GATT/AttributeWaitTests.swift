@@ -70,7 +70,7 @@ import Testing
             // Not exported when the reads are asked for: they wait for it.
             #expect(!peripheral.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
             let added = Collector(peripheral.read(addedReference))
-            let sensor = Collector(peripheral.read(Lab.reference(Lab.sensor)))
+            let sensor = Collector(peripheral.read(CharacteristicReference(Lab.sensor)))
             await added.wait { $0.completion != nil }
             await sensor.wait { $0.completion != nil }
             #expect(added.values == [[0x42]])

@@ -5,7 +5,7 @@ import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DatabaseChangeTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
     private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     /// The lab's database after a firmware update: a new characteristic before the sensor, so that the
@@ -22,7 +22,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let before = try #require(
-                peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
+                peripheral.services.first?.characteristics.first { $0.uuid == Lab.sensor }?.path)
             let listener = Collector(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
@@ -31,7 +31,7 @@ import Testing
             try await fixture.simulator.changeServices(of: lab, to: updatedServices)
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             let after = try #require(
-                peripheral.services.first?.characteristics.first { $0.uuid == Lab.uuid(Lab.sensor) }?.path)
+                peripheral.services.first?.characteristics.first { $0.uuid == Lab.sensor }?.path)
             #expect(after != before)
             try await fixture.notify(Lab.sensor, [[2]])
             await listener.wait { $0.values.count == 2 }

@@ -5,24 +5,24 @@ import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct GATTOperationTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
     private let labAddress: BluetoothAddress = Lab.bluetoothAddress
 
     @Test func theTreeHasServicesCharacteristicsAndDescriptorsWithTheirUUIDs() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let lab = try #require(peripheral.services.first { $0.uuid == Lab.uuid(Lab.service) })
+            let lab = try #require(peripheral.services.first { $0.uuid == Lab.service })
             #expect(lab.isPrimary)
             #expect(
-                lab.characteristics.map(\.uuid) == [Lab.sensor, Lab.marker, Lab.indicator, Lab.stream].map(Lab.uuid))
+                lab.characteristics.map(\.uuid) == [Lab.sensor, Lab.marker, Lab.indicator, Lab.stream])
             let sensor = try #require(lab.characteristics.first)
             #expect(sensor.flags == ["read", "write-without-response", "write", "notify"])
             #expect(sensor.isReadable && sensor.canNotify)
-            #expect(sensor.serviceUUID == Lab.uuid(Lab.service))
+            #expect(sensor.serviceUUID == Lab.service)
             // bluetoothd lists the Client Characteristic Configuration descriptor of a characteristic that notifies.
             #expect(
                 sensor.descriptors.map(\.uuid) == [
-                    .clientCharacteristicConfiguration, .characteristicUserDescription, Lab.uuid(Lab.setting),
+                    .clientCharacteristicConfiguration, .characteristicUserDescription, Lab.setting,
                 ])
             #expect(peripheral.mtu(of: self.sensor) == 185)
         }
@@ -74,10 +74,10 @@ import Testing
             .values.first { _ in true }
             #expect(description == "Sensor")
             #expect(
-                try await peripheral.read(descriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true } == [
+                try await peripheral.read(descriptor: Lab.setting, of: sensor).values.first { _ in true } == [
                     7, 7,
                 ])
-            try await peripheral.write([1, 2], toDescriptor: Lab.uuid(Lab.setting), of: sensor).values.first { _ in true
+            try await peripheral.write([1, 2], toDescriptor: Lab.setting, of: sensor).values.first { _ in true
             }
             #expect(try await fixture.simulator.value(of: Lab.setting, peripheral: labAddress) == [1, 2])
             // bluetoothd keeps the configuration descriptor to itself: listen instead.
@@ -101,7 +101,7 @@ import Testing
                 { () async throws in try await peripheral.writeValue([1], to: .heartRateControlPoint) },
                 { () async throws in
                     for try await _ in peripheral.read(
-                        descriptor: .characteristicUserDescription, of: Lab.reference(Lab.marker)
+                        descriptor: .characteristicUserDescription, of: CharacteristicReference(Lab.marker)
                     ).values {}
                 },
             ] {
@@ -160,7 +160,7 @@ import Testing
     @Test func thePipelineOperatorsChainScanConnectReadAndDisconnect() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let values = Collector(
-                fixture.central.startDiscovery(filter: .services([Lab.uuid(Lab.service)]))
+                fixture.central.startDiscovery(filter: .services([Lab.service]))
                     .first()
                     .connect(on: fixture.central)
                     .write([4, 2], to: sensor)

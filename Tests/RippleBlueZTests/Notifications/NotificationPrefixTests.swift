@@ -11,7 +11,8 @@ import Testing
     func prefixOfAStreamCompletesWithExactlyItsValues(transport: NotificationTransport) async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let numbers = peripheral.listen(to: Lab.reference(Lab.stream), transport: transport).prefix(1_000).collect()
+            let numbers = peripheral.listen(to: CharacteristicReference(Lab.stream), transport: transport).prefix(1_000)
+                .collect()
             var collected: [[UInt8]] = []
             for try await batch in numbers.values { collected = batch }
             #expect(collected.count == 1_000)

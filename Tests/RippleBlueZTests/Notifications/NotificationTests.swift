@@ -6,8 +6,8 @@ import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct NotificationTests {
-    private let sensor = Lab.reference(Lab.sensor)
-    private let marker = Lab.reference(Lab.marker)
+    private let sensor = CharacteristicReference(Lab.sensor)
+    private let marker = CharacteristicReference(Lab.marker)
 
     @Test func aListenerReceivesExactlyWhatWasSentOverTheSocket() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
@@ -78,7 +78,7 @@ import Testing
     @Test func anIndicationOnlyCharacteristicIsHeardOnTheBus() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.indicator)))
+            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.indicator)))
             try await fixture.simulator.waitUntilNotifying(
                 peripheral: Lab.bluetoothAddress, characteristic: Lab.indicator)
             try await fixture.notify(Lab.indicator, [[9], [8]])
@@ -241,7 +241,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let statistics = NotificationStatistics()
-            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.stream), statistics: statistics))
+            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.stream), statistics: statistics))
             await listener.wait { $0.values.count == 10_000 }
             let sequence = listener.values.map { value -> UInt32 in
                 var reader = ByteReader(value, typeName: "numbered notification")
@@ -264,7 +264,7 @@ import Testing
             try await fixture.notify(Lab.sensor, [[3]])
             await all.wait { $0.values.count == 3 }
             #expect(
-                all.values.map(\.characteristic) == [Lab.uuid(Lab.sensor), Lab.uuid(Lab.marker), Lab.uuid(Lab.sensor)])
+                all.values.map(\.characteristic) == [Lab.sensor, Lab.marker, Lab.sensor])
             #expect(all.values.map(\.value) == [[1], [2], [3]])
         }
     }

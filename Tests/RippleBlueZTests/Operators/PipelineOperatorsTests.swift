@@ -8,7 +8,7 @@ import Testing
 /// The pipeline operators (scan → connect → read / write / listen → disconnect) and their async forms run
 /// each step on each peripheral and end when the pipeline does.
 @Suite(.timeLimit(.minutes(1))) struct PipelineOperatorsTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
 
     /// The lab peripheral, discovered by `central` and connected through the `connect(on:)` operator.
     private func labConnection(_ central: Central) -> AnyPublisher<Peripheral, BluetoothError> {

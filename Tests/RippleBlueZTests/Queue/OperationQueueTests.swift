@@ -5,7 +5,7 @@ import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct OperationQueueTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func aThousandWritesFromTenSubscribersAllSucceedInOrder() async throws {
         let log = WriteLog()
@@ -32,7 +32,7 @@ import Testing
     @Test func readsAndWritesOfManyCharacteristicsInterleaveWithoutInProgress() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let indicator = Lab.reference(Lab.indicator)
+            let indicator = CharacteristicReference(Lab.indicator)
             var operations: [AnyPublisher<[UInt8], BluetoothError>] = []
             for index in 0..<50 {
                 if index % 2 == 0 {

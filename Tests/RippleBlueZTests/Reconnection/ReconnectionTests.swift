@@ -6,7 +6,7 @@ import RippleTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
     private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     private func connected(_ fixture: CentralFixture, policy: ReconnectPolicy) async throws -> Peripheral {
@@ -67,7 +67,7 @@ import Testing
             try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
             await events.wait { $0.values.contains { $0.name == "autoConnected" } }
             // A read after the re-armed StartNotify: its answer comes after StartNotify's on the connection.
-            _ = try await peripheral.readValue(Lab.reference(Lab.indicator))
+            _ = try await peripheral.readValue(CharacteristicReference(Lab.indicator))
             try await fixture.notify(Lab.sensor, [[2]])
             await listener.wait { $0.values.count == 2 }
             #expect(listener.values == [[1], [2]])
@@ -146,7 +146,7 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(2))) struct BluetoothdRestartTests {
-    private let sensor = Lab.reference(Lab.sensor)
+    private let sensor = CharacteristicReference(Lab.sensor)
     private let lab: BluetoothAddress = Lab.bluetoothAddress
 
     private func fixtureWithStoredLab() async throws -> CentralFixture {
@@ -218,7 +218,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
-            let read = Collector(peripheral.read(Lab.reference(Lab.sensor)))
+            let read = Collector(peripheral.read(CharacteristicReference(Lab.sensor)))
             try await fixture.simulator.restart(downtime: .milliseconds(20))
             await read.wait { $0.completion != nil }
             guard let error = read.failure() else {

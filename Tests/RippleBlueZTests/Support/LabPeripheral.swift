@@ -24,14 +24,6 @@ enum Lab {
     /// A vendor descriptor of `sensor` that can be read and written.
     static let setting: BluetoothUUID = "5249504c-1ab0-4000-8000-0000000000d1"
 
-    static func reference(_ uuid: BluetoothUUID) -> CharacteristicReference {
-        CharacteristicReference(BluetoothUUID(uuidString: uuid.description) ?? BluetoothUUID(0))
-    }
-
-    static func uuid(_ uuid: BluetoothUUID) -> BluetoothUUID {
-        BluetoothUUID(uuidString: uuid.description) ?? BluetoothUUID(0)
-    }
-
     static var peripheral: SimulatedPeripheral {
         SimulatedPeripheral(
             address: bluetoothAddress, name: "Ripple Lab", advertisedServices: [service], mtu: 185,
