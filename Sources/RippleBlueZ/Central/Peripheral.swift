@@ -34,7 +34,7 @@ public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether it is connected now, as its central sees it: true from the moment its link is up,
-    /// false once ``Central/disconnect(_:)`` has emitted (or the link dropped); for a peripheral the
+    /// false once ``Central/disconnect(_:timeout:)`` has emitted (or the link dropped); for a peripheral the
     /// central never connected, what bluetoothd says (another program's link).
     public var isConnected: Bool { central.core.isConnected(path) }
 

@@ -47,7 +47,7 @@ extension Central {
     ///
     /// With `autoReconnect`, the peripheral stays under that ``ReconnectPolicy`` once connected: when
     /// its link drops, the central reconnects it and re-arms its listeners (they wait meanwhile, and see
-    /// no error); ``disconnect(_:)`` ends the policy.
+    /// no error); ``disconnect(_:timeout:)`` ends the policy.
     ///
     /// When it emits, ``Peripheral/isConnected`` is true and ``connectedPeripherals`` lists the
     /// peripheral.
@@ -89,17 +89,28 @@ extension Central {
     /// The peripheral leaves ``connectedPeripherals`` at once, its listeners end with
     /// ``BluetoothError/Kind/notConnected`` and ``ConnectionEvent/disconnected(_:_:)`` (reason
     /// ``DisconnectReason/local``) comes; when it emits, ``Peripheral/isConnected`` is false. Succeeds
-    /// when it is not connected too.
+    /// when it is not connected too. When bluetoothd has not answered within `timeout`, the publisher
+    /// fails with ``BluetoothError/Kind/timeout``; the disconnection itself goes on (the central has
+    /// already let the peripheral go, and takes bluetoothd's answer when it comes).
     ///
-    /// - Parameter peripheral: the peripheral to disconnect.
+    /// - Parameters:
+    ///   - peripheral: the peripheral to disconnect.
+    ///   - timeout: the longest to wait for bluetoothd's answer.
     /// - Returns: one value once disconnected, then the end; fails with bluetoothd's error.
-    public func disconnect(_ peripheral: Peripheral) -> AnyPublisher<Void, BluetoothError> {
+    public func disconnect(_ peripheral: Peripheral, timeout: Duration = .seconds(30)) -> AnyPublisher<
+        Void, BluetoothError
+    > {
         let core = self.core
         return OperationPublisher<Void>(
             startsOnDemand: false, makeID: { core.nextID() },
             begin: { subscription in core.perform { core.disconnect(peripheral, subscription) } },
             leave: { _ in }
-        ).eraseToAnyPublisher()
+        )
+        .timeout(
+            .nanoseconds(timeout.clampedNanoseconds), scheduler: core.loop,
+            customError: { .timeout("disconnecting \(peripheral.address) (no answer within \(timeout))") }
+        )
+        .eraseToAnyPublisher()
     }
 
     /// Each connection event of this central (connecting, connected, ready, failed, disconnected,
@@ -134,7 +145,7 @@ extension Central {
     ///
     /// A new subscriber gets the list now first; a slow one gets the latest list, never a stale one. When
     /// ``connect(to:timeout:autoReconnect:)-(String,_,_)`` emits, the list holds the peripheral; when
-    /// ``disconnect(_:)`` emits, it does not.
+    /// ``disconnect(_:timeout:)`` emits, it does not.
     public var connectedPeripherals: AnyPublisher<[Peripheral], Never> {
         core.connectedPeripherals.eraseToAnyPublisher()
     }

@@ -371,7 +371,7 @@ struct ConnectionStateMachine: Sendable {
         }
         pendingPolicy = nil
         state = .disconnected
-        let failure = BluetoothError(.connectionFailed, "the connection attempt was cancelled")
+        let failure = BluetoothError(.cancelled, "the connection attempt was cancelled")
         return [.endAttempt, .takeLinkDown, .announce(.failed(failure)), .publish]
     }
 
@@ -571,7 +571,7 @@ struct ConnectionStateMachine: Sendable {
         switch previous {
         case .connecting(let attempt), .waitingToRetry(let attempt), .linkUp(let attempt), .refreshing(let attempt),
             .runningTasks(let attempt):
-            let failure = BluetoothError(.connectionFailed, "the connection was cancelled by disconnect")
+            let failure = BluetoothError(.cancelled, "the connection was cancelled by disconnect")
             var actions: [Action] = [.endAttempt, .announce(.failed(failure))]
             if !attempt.subscribers.isEmpty { actions.append(.fail(attempt.subscribers, failure)) }
             if attempt.reconnection != nil || hadPolicy { actions.append(.endListeners(Self.linkEnded(.local))) }

@@ -142,11 +142,15 @@ extension Peripheral {
         write(value.bluetoothBytes, to: characteristic, type: type, timeout: timeout)
     }
 
-    /// Disconnects: see ``Central/disconnect(_:)``.
+    /// Disconnects: see ``Central/disconnect(_:timeout:)``.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
-    public func disconnect() -> AnyPublisher<Void, BluetoothError> {
-        central.disconnect(self)
+    ///
+    /// - Parameter timeout: the longest to wait for bluetoothd's answer.
+    /// - Returns: one value once disconnected, then the end; fails with bluetoothd's error or
+    ///   ``BluetoothError/Kind/timeout``.
+    public func disconnect(timeout: Duration = .seconds(30)) -> AnyPublisher<Void, BluetoothError> {
+        central.disconnect(self, timeout: timeout)
     }
 }
 

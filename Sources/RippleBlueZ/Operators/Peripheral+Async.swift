@@ -56,13 +56,17 @@ extension Central {
         try await connectPeripheral(to: peripheral.address, timeout: timeout, autoReconnect: autoReconnect)
     }
 
-    /// Disconnects `peripheral`: the async form of ``disconnect(_:)``.
+    /// Disconnects `peripheral`: the async form of ``disconnect(_:timeout:)``.
     ///
-    /// - Parameter peripheral: the peripheral to disconnect.
-    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/cancelled`` when the task
-    ///   is cancelled.
-    public func disconnectPeripheral(_ peripheral: Peripheral) async throws(BluetoothError) {
-        try await awaitFirst(disconnect(peripheral), "disconnecting \(peripheral.address)")
+    /// - Parameters:
+    ///   - peripheral: the peripheral to disconnect.
+    ///   - timeout: the longest to wait for bluetoothd's answer.
+    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/timeout`` when it has not
+    ///   answered within `timeout`; ``BluetoothError/Kind/cancelled`` when the task is cancelled.
+    public func disconnectPeripheral(_ peripheral: Peripheral, timeout: Duration = .seconds(30))
+        async throws(BluetoothError)
+    {
+        try await awaitFirst(disconnect(peripheral, timeout: timeout), "disconnecting \(peripheral.address)")
     }
 }
 
@@ -195,12 +199,13 @@ extension Peripheral {
             "writing \(characteristic) and listening to \(reply)")
     }
 
-    /// Disconnects: the async form of ``disconnect()``.
+    /// Disconnects: the async form of ``disconnect(timeout:)``.
     ///
-    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/cancelled`` when the task
-    ///   is cancelled.
-    public func disconnectPeripheral() async throws(BluetoothError) {
-        try await central.disconnectPeripheral(self)
+    /// - Parameter timeout: the longest to wait for bluetoothd's answer.
+    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/timeout`` when it has not
+    ///   answered within `timeout`; ``BluetoothError/Kind/cancelled`` when the task is cancelled.
+    public func disconnectPeripheral(timeout: Duration = .seconds(30)) async throws(BluetoothError) {
+        try await central.disconnectPeripheral(self, timeout: timeout)
     }
 
     /// The notifications of `characteristic` as an asynchronous sequence, an *event* stream: see

@@ -213,12 +213,13 @@ extension Publisher where Output == Peripheral, Failure == BluetoothError {
             .eraseToAnyPublisher()
     }
 
-    /// Disconnects each peripheral: see ``Central/disconnect(_:)``.
+    /// Disconnects each peripheral: see ``Central/disconnect(_:timeout:)``.
     ///
     /// An *event* stream: one value per upstream peripheral, once its link is down.
     ///
+    /// - Parameter timeout: the longest to wait for bluetoothd's answer, for each peripheral.
     /// - Returns: a value per peripheral disconnected.
-    public func disconnect() -> AnyPublisher<Void, BluetoothError> {
-        flatMap(maxPublishers: .max(1)) { $0.disconnect() }.eraseToAnyPublisher()
+    public func disconnect(timeout: Duration = .seconds(30)) -> AnyPublisher<Void, BluetoothError> {
+        flatMap(maxPublishers: .max(1)) { $0.disconnect(timeout: timeout) }.eraseToAnyPublisher()
     }
 }

@@ -27,8 +27,8 @@ import Testing
     static let taskError = BluetoothError(.connectionFailed, "a connection task failed: wrong PIN")
 
     // The errors the machine makes.
-    static let cancelled = BluetoothError(.connectionFailed, "the connection attempt was cancelled")
-    static let cancelledByDisconnect = BluetoothError(.connectionFailed, "the connection was cancelled by disconnect")
+    static let cancelled = BluetoothError(.cancelled, "the connection attempt was cancelled")
+    static let cancelledByDisconnect = BluetoothError(.cancelled, "the connection was cancelled by disconnect")
     static let removed = BluetoothError(
         .connectionFailed, "the peripheral was removed before its services were resolved")
     static let dropped = BluetoothError(

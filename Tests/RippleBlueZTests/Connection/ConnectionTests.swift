@@ -13,7 +13,7 @@ import Testing
             #expect(fixture.central.knownPeripherals.map(\.address) == [Lab.address])
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             #expect(peripheral.isConnected)
-            #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
+            #expect(peripheral.services.map(\.uuid).contains(Lab.service))
         }
     }
 
@@ -87,7 +87,7 @@ import Testing
     }
 
     /// bluetoothd 5.66 (Debian 12) does not say why a link ended: a drop the central did not ask for is
-    /// ``DisconnectReason/unknown``; its own ``Central/disconnect(_:)`` is ``DisconnectReason/local``.
+    /// ``DisconnectReason/unknown``; its own ``Central/disconnect(_:timeout:)`` is ``DisconnectReason/local``.
     @Test func withoutReasonsFromBluetoothdADropIsUnknownAndTheCentralsOwnDisconnectLocal() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
@@ -101,6 +101,39 @@ import Testing
                 events.values.filter { $0.name == "disconnected" } == [
                     .disconnected(peripheral, .unknown), .disconnected(again, .local),
                 ])
+        }
+    }
+
+    /// An attempt the user ends — its last subscriber leaves, or `disconnect` comes first — is reported as
+    /// ``BluetoothError/Kind/cancelled`` to everyone (the events and the other subscribers), never as a
+    /// failure to connect.
+    @Test func anAttemptTheUserEndsIsReportedAsCancelled() async throws {
+        var stored = Lab.peripheral
+        stored.isKnown = true
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
+            try await fixture.simulator.inject(.delay(.seconds(5)), on: .connect, of: Lab.bluetoothAddress, times: nil)
+            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let left = Collector(fixture.central.connect(to: Lab.address))
+            await events.wait { $0.values.map(\.name) == ["connecting"] }
+            left.cancel()
+            await events.wait { $0.values.count == 2 }
+            let peripheral = try #require(fixture.central.peripheral(address: Lab.address))
+            #expect(
+                events.values.last
+                    == .connectionFailed(peripheral, BluetoothError(.cancelled, "the connection attempt was cancelled"))
+            )
+
+            let ended = Collector(fixture.central.connect(to: Lab.address))
+            await events.wait { $0.values.count == 3 }
+            let disconnecting = Collector(fixture.central.disconnect(peripheral))
+            await ended.wait { $0.completion != nil }
+            let byDisconnect = BluetoothError(.cancelled, "the connection was cancelled by disconnect")
+            #expect(ended.completion == .failure(byDisconnect))
+            await events.wait { $0.values.count == 4 }
+            #expect(events.values.last == .connectionFailed(peripheral, byDisconnect))
+            await disconnecting.wait { $0.completion != nil }
+            #expect(disconnecting.completion == .finished)
+            #expect(events.values.map(\.name) == ["connecting", "failed", "connecting", "failed"])
         }
     }
 
@@ -131,7 +164,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: Lab.reference(Lab.sensor)))
+            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
             let discovery = Collector(fixture.central.startDiscovery())
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             fixture.central.close()
@@ -198,8 +231,8 @@ import Testing
             // Resolved or about to be: either way the central has it ready without scanning or connecting again.
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             #expect(peripheral.isConnected)
-            #expect(peripheral.services.map(\.uuid).contains(Lab.uuid(Lab.service)))
-            #expect(try await peripheral.readValue(Lab.reference(Lab.sensor)) == [0])
+            #expect(peripheral.services.map(\.uuid).contains(Lab.service))
+            #expect(try await peripheral.readValue(CharacteristicReference(Lab.sensor)) == [0])
             other.close()
         }
     }

@@ -43,6 +43,16 @@ import Testing
             #expect(
                 await outcome { try await central.connectPeripheral(to: Lab.address, timeout: .milliseconds(300)) }
                     == .timeout)
+            let known = try #require(central.peripheral(address: Lab.address))
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            #expect(
+                await outcome { try await central.connectPeripheral(to: known, timeout: .milliseconds(300)) }
+                    == .timeout)
+            let discovery = PeripheralDiscovery(peripheral: known)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            #expect(
+                await outcome { try await central.connectPeripheral(to: discovery, timeout: .milliseconds(300)) }
+                    == .timeout)
             let peripheral = try await central.connectPeripheral(to: Lab.address)
             let sensor = self.sensor
             try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
@@ -70,15 +80,29 @@ import Testing
                     try await peripheral.writeValueAndListen(
                         UInt8(1), to: sensor, reply: sensor, as: UInt8.self, timeout: .milliseconds(200))
                 } == .timeout)
+            // bluetoothd answers Disconnect() late: the caller stops waiting, the link still goes down.
+            try await fixture.simulator.inject(
+                .delay(.seconds(1)), on: .disconnect, of: Lab.bluetoothAddress, times: 2)
+            #expect(
+                await outcome { try await peripheral.disconnectPeripheral(timeout: .milliseconds(200)) } == .timeout)
+            #expect(
+                await outcome { try await central.disconnectPeripheral(peripheral, timeout: .milliseconds(200)) }
+                    == .timeout)
         }
     }
 
     @Test func cancellingTheTaskEndsEachAsyncFormWithCancelled() async throws {
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             let central = fixture.central
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(
+                .delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress, times: 3)
             #expect(
                 await outcome(cancelled: true) { try await central.connectPeripheral(to: Lab.address) } == .cancelled)
+            let known = try #require(central.peripheral(address: Lab.address))
+            #expect(await outcome(cancelled: true) { try await central.connectPeripheral(to: known) } == .cancelled)
+            let discovery = PeripheralDiscovery(peripheral: known)
+            #expect(await outcome(cancelled: true) { try await central.connectPeripheral(to: discovery) } == .cancelled)
+            try await fixture.simulator.clearFaults(of: Lab.bluetoothAddress)
             let peripheral = try await central.connectPeripheral(to: Lab.address)
             let sensor = self.sensor
             try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
@@ -138,6 +162,12 @@ import Testing
             #expect(await ended.next() == "connect peripheral")
             sinking("central disconnect", central.disconnect(peripheral))
             #expect(await ended.next() == "central disconnect")
+            _ = try await central.connectPeripheral(to: peripheral)
+            sinking("disconnect with timeout", peripheral.disconnect(timeout: .seconds(5)))
+            #expect(await ended.next() == "disconnect with timeout")
+            _ = try await central.connectPeripheral(to: peripheral)
+            sinking("central disconnect with timeout", central.disconnect(peripheral, timeout: .seconds(5)))
+            #expect(await ended.next() == "central disconnect with timeout")
             subscriptions.withLock { $0.removeAll() }
         }
     }
