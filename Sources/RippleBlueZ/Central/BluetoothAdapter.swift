@@ -6,8 +6,8 @@ public struct BluetoothAdapter: Sendable, Hashable, CustomStringConvertible {
     public var name: String
     /// Its object path: `/org/bluez/hci0`.
     public var path: DBusObjectPath
-    /// Its Bluetooth address.
-    public var address: String
+    /// Its Bluetooth address (`00:00:00:00:00:00` when bluetoothd gives none that can be read).
+    public var address: BluetoothAddress
     /// Its alias (the name it shows to others).
     public var alias: String
     /// Whether it is powered on.
@@ -25,7 +25,7 @@ public struct BluetoothAdapter: Sendable, Hashable, CustomStringConvertible {
         guard let name = path.description.split(separator: "/").last.map(String.init) else { return nil }
         self.name = name
         self.path = path
-        address = properties["Address"]?.string ?? ""
+        address = properties["Address"]?.string.flatMap { try? BluetoothAddress($0) } ?? BluetoothAddress(rawValue: 0)
         alias = properties["Alias"]?.string ?? properties["Name"]?.string ?? name
         isPowered = properties["Powered"]?.boolean ?? false
         isDiscovering = properties["Discovering"]?.boolean ?? false

@@ -50,7 +50,7 @@ final class CentralCore: Sendable {
         /// The `connect` subscriptions waiting for an attempt.
         var connectSubscribers: [Int: OperationSubscription<Peripheral>] = [:]
         /// The connection tasks of each peripheral, by upper-case address, in the order added.
-        var connectionTasks: [String: [(id: Int, task: ConnectionTask)]] = [:]
+        var connectionTasks: [BluetoothAddress: [(id: Int, task: ConnectionTask)]] = [:]
         /// The peripherals lent to another tool (``PeripheralHandOver``).
         var handedOver: Set<DBusObjectPath> = []
         /// Each device's GATT operation queue, and the operations in it.
@@ -317,13 +317,12 @@ final class CentralCore: Sendable {
     }
 
     /// The device of `address` on the central's adapter.
-    func devicePath(address: String) -> DBusObjectPath? {
+    func devicePath(address: BluetoothAddress) -> DBusObjectPath? {
         guard let adapter else { return nil }
-        let wanted = address.uppercased()
         return mirror.withLock { mirror in
             mirror.tree.objects(implementing: BlueZ.device).first { path in
                 let properties = mirror.tree.properties(of: path, interface: BlueZ.device)
-                return properties?["Address"]?.string?.uppercased() == wanted
+                return properties?["Address"]?.string.flatMap({ try? BluetoothAddress($0) }) == address
                     && properties?["Adapter"]?.objectPath == adapter.path
             }
         }
@@ -331,7 +330,10 @@ final class CentralCore: Sendable {
 
     /// A peripheral handle for the device at `path`.
     func peripheral(at path: DBusObjectPath) -> Peripheral? {
-        guard let central, let address = deviceProperties(path)?["Address"]?.string else { return nil }
+        // A device whose address bluetoothd does not give, or gives unreadable, has no handle.
+        guard let central, let text = deviceProperties(path)?["Address"]?.string,
+            let address = try? BluetoothAddress(text)
+        else { return nil }
         return Peripheral(central: central, address: address, path: path)
     }
 

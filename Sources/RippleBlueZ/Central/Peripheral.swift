@@ -8,14 +8,14 @@ public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
     /// The central that drives it.
     public let central: Central
     /// Its Bluetooth address, `C0:FF:EE:00:00:01`: the identifier to store and connect to later.
-    public let address: String
+    public let address: BluetoothAddress
     /// Its object path, `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.
     public let path: DBusObjectPath
     /// The handle a connection task gets: its operations go before every other operation of the
     /// peripheral, which wait until the tasks are done.
     let isInConnectionTask: Bool
 
-    init(central: Central, address: String, path: DBusObjectPath, isInConnectionTask: Bool = false) {
+    init(central: Central, address: BluetoothAddress, path: DBusObjectPath, isInConnectionTask: Bool = false) {
         self.central = central
         self.address = address
         self.path = path
@@ -39,7 +39,7 @@ public struct Peripheral: Sendable, Hashable, CustomStringConvertible {
     public var isConnected: Bool { central.core.isConnected(path) }
 
     /// "Ripple HRM (C0:FF:EE:00:00:01)".
-    public var description: String { name.map { "\($0) (\(address))" } ?? address }
+    public var description: String { name.map { "\($0) (\(address))" } ?? address.description }
 
     public static func == (lhs: Peripheral, rhs: Peripheral) -> Bool {
         lhs.path == rhs.path && lhs.central === rhs.central

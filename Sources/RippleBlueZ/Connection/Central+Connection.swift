@@ -2,7 +2,7 @@ import Ripple
 import RippleDBus
 
 extension Central {
-    /// Connects to the peripheral of `discovery`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    /// Connects to the peripheral of `discovery`: see ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)``.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func connect(
@@ -11,7 +11,7 @@ extension Central {
         connect(to: discovery.address, timeout: timeout, autoReconnect: autoReconnect)
     }
 
-    /// Connects to `peripheral`: see ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    /// Connects to `peripheral`: see ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)``.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
     public func connect(
@@ -58,7 +58,7 @@ extension Central {
     ///   - autoReconnect: the reconnection policy to put the peripheral under once connected.
     /// - Returns: the peripheral once ready, then the end.
     public func connect(
-        to address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+        to address: BluetoothAddress, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
     ) -> AnyPublisher<Peripheral, BluetoothError> {
         let core = self.core
         return Deferred { () -> AnyPublisher<Peripheral, BluetoothError> in
@@ -144,7 +144,7 @@ extension Central {
     /// The peripherals connected and ready now, then after each change: a *state* stream.
     ///
     /// A new subscriber gets the list now first; a slow one gets the latest list, never a stale one. When
-    /// ``connect(to:timeout:autoReconnect:)-(String,_,_)`` emits, the list holds the peripheral; when
+    /// ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)`` emits, the list holds the peripheral; when
     /// ``disconnect(_:timeout:)`` emits, it does not.
     public var connectedPeripherals: AnyPublisher<[Peripheral], Never> {
         core.connectedPeripherals.eraseToAnyPublisher()
@@ -169,7 +169,7 @@ extension Central {
     }
 
     /// The peripheral with `address` if bluetoothd knows it (see ``knownPeripherals``).
-    public func peripheral(address: String) -> Peripheral? {
+    public func peripheral(address: BluetoothAddress) -> Peripheral? {
         core.devicePath(address: address).flatMap(core.peripheral(at:))
     }
 }

@@ -8,7 +8,7 @@ public typealias ConnectionTask = @Sendable (Peripheral) -> AnyPublisher<Void, B
 
 extension Central {
     /// Runs `task` on the peripheral with `address` after each of its connections and reconnections,
-    /// before the connection is ready: ``connect(to:timeout:autoReconnect:)-(String,_,_)`` emits the
+    /// before the connection is ready: ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)`` emits the
     /// peripheral (and ``ConnectionEvent/ready(_:)`` comes) only once every task has finished, in the
     /// order they were added; the peripheral's other GATT operations wait until then. A task that fails
     /// fails the connection (``BluetoothError/Kind/connectionFailed`` with the task's error) and the link is
@@ -18,9 +18,9 @@ extension Central {
     ///   - address: the peripheral's Bluetooth address.
     ///   - task: the operation, given the privileged handle.
     /// - Returns: what removes the task.
-    public func onConnect(_ address: String, perform task: @escaping ConnectionTask) -> AnyCancellable {
+    public func onConnect(_ address: BluetoothAddress, perform task: @escaping ConnectionTask) -> AnyCancellable {
         let core = self.core
-        let key = address.uppercased()
+        let key = address
         let id = core.nextID()
         core.perform { core.confined.value.connectionTasks[key, default: []].append((id, task)) }
         return AnyCancellable {
@@ -38,7 +38,7 @@ extension CentralCore {
     /// Whether connection tasks are registered for the peripheral at `path`.
     func hasConnectionTasks(_ path: DBusObjectPath) -> Bool {
         guard let record = confined.value.connections[path] else { return false }
-        return confined.value.connectionTasks[record.address.uppercased()]?.isEmpty == false
+        return confined.value.connectionTasks[record.address]?.isEmpty == false
     }
 
     /// Runs the connection tasks of the peripheral at `path`, its queue held for everyone else; their
@@ -49,7 +49,7 @@ extension CentralCore {
     func runConnectionTasks(_ path: DBusObjectPath) -> Bool {
         guard let central, let record = confined.value.connections[path] else { return false }
         let address = record.address
-        let tasks = confined.value.connectionTasks[address.uppercased()]?.map(\.task) ?? []
+        let tasks = confined.value.connectionTasks[address]?.map(\.task) ?? []
         guard !tasks.isEmpty else { return false }
         queueEvent(path, .hold(.connectionTasks))
         let privileged = Peripheral(central: central, address: address, path: path, isInConnectionTask: true)

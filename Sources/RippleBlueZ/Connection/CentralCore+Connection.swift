@@ -191,7 +191,7 @@ extension CentralCore {
     }
 
     /// `Device1.Connect()`, its answer to the machine.
-    private func callConnect(_ path: DBusObjectPath, address: String, timeout: Duration) -> AnyCancellable {
+    private func callConnect(_ path: DBusObjectPath, address: BluetoothAddress, timeout: Duration) -> AnyCancellable {
         connection.call(
             destination: BlueZ.service, path: path, interface: BlueZ.device, member: "Connect",
             timeout: timeout + .seconds(1)
@@ -291,7 +291,7 @@ extension CentralCore {
     ///   - path: the device's object path.
     ///   - address: its address, as its connection record keeps it.
     /// - Returns: the handle.
-    func handle(_ path: DBusObjectPath, address: String) -> Peripheral? {
+    func handle(_ path: DBusObjectPath, address: BluetoothAddress) -> Peripheral? {
         peripheral(at: path) ?? central.map { Peripheral(central: $0, address: address, path: path) }
     }
 

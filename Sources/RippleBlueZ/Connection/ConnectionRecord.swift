@@ -6,7 +6,7 @@ struct ConnectionRecord {
     var machine: ConnectionStateMachine
     /// The peripheral's address, for the handles its events name (kept: the device may leave bluetoothd's
     /// tree). Not a ``Peripheral``: a handle holds its central, which holds this record.
-    let address: String
+    let address: BluetoothAddress
     /// The time limit of the attempt under way (for its `Connect()` calls).
     var attemptTimeout: Duration = .seconds(30)
     /// The attempt's deadline timer.
@@ -22,7 +22,7 @@ struct ConnectionRecord {
     /// The timer before a reconnection.
     var reconnect: AnyCancellable?
 
-    init(address: String) {
+    init(address: BluetoothAddress) {
         self.address = address
         machine = ConnectionStateMachine(address: address)
     }

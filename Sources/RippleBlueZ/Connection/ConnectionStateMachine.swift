@@ -178,14 +178,14 @@ struct ConnectionStateMachine: Sendable {
     }
 
     /// The peripheral's address, for messages.
-    let address: String
+    let address: BluetoothAddress
     private(set) var state: State = .idle
     /// The policy the peripheral is under, if any.
     private(set) var policy: ReconnectPolicy?
     /// The policy the attempt under way puts it under once ready.
     private var pendingPolicy: ReconnectPolicy?
 
-    init(address: String, state: State = .idle, policy: ReconnectPolicy? = nil) {
+    init(address: BluetoothAddress, state: State = .idle, policy: ReconnectPolicy? = nil) {
         self.address = address
         self.state = state
         self.policy = policy

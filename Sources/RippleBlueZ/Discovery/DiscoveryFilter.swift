@@ -37,7 +37,7 @@ public struct DiscoveryFilter: Sendable, Hashable {
         if !services.isEmpty, !discovery.serviceUUIDs.contains(where: services.contains) { return false }
         if let minimumRSSI, let rssi = discovery.rssi, rssi < minimumRSSI { return false }
         if let namePrefix,
-            !(discovery.address.hasPrefix(namePrefix) || (discovery.name?.hasPrefix(namePrefix) ?? false))
+            !(discovery.address.description.hasPrefix(namePrefix) || (discovery.name?.hasPrefix(namePrefix) ?? false))
         {
             return false
         }

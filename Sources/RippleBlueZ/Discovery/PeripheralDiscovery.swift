@@ -5,9 +5,9 @@ public struct PeripheralDiscovery: Sendable, Hashable, CustomStringConvertible {
     /// The peripheral, to connect to.
     public var peripheral: Peripheral
     /// The identifier to store and connect to later: the peripheral's address.
-    public var identifier: String { peripheral.address }
+    public var identifier: BluetoothAddress { peripheral.address }
     /// The peripheral's Bluetooth address.
-    public var address: String { peripheral.address }
+    public var address: BluetoothAddress { peripheral.address }
     /// `public` or `random`.
     public var addressType: String?
     /// Its name (advertised, or known from before).

@@ -21,7 +21,7 @@ extension Central {
     ///   - statistics: where the subscribers' notifications are counted, all together.
     /// - Returns: a connectable publisher: `connect()` arms it, cancelling what it returned disarms it.
     public func connectableListen<T: Readable>(
-        to characteristic: CharacteristicReference, of address: String, as type: T.Type,
+        to characteristic: CharacteristicReference, of address: BluetoothAddress, as type: T.Type,
         buffering: NotificationBuffering = .default, transport: NotificationTransport = .automatic,
         statistics: NotificationStatistics = NotificationStatistics()
     ) -> some ConnectablePublisher<T, BluetoothError> {
@@ -53,7 +53,8 @@ extension Central {
     ///   - statistics: where the subscribers' notifications are counted, all together.
     /// - Returns: a connectable publisher: `connect()` arms it, cancelling what it returned disarms it.
     public func connectableListen(
-        to characteristic: CharacteristicReference, of address: String, buffering: NotificationBuffering = .default,
+        to characteristic: CharacteristicReference, of address: BluetoothAddress,
+        buffering: NotificationBuffering = .default,
         transport: NotificationTransport = .automatic, statistics: NotificationStatistics = NotificationStatistics()
     ) -> some ConnectablePublisher<[UInt8], BluetoothError> {
         connectableListen(
@@ -63,7 +64,7 @@ extension Central {
 
     /// The peripheral with `address` each time it becomes ready, from now on: first if it is connected now,
     /// then at each ``ConnectionEvent/ready(_:)`` (subscribed first, so that none falls in between).
-    private func readyPeripherals(_ address: String) -> AnyPublisher<Peripheral, BluetoothError> {
+    private func readyPeripherals(_ address: BluetoothAddress) -> AnyPublisher<Peripheral, BluetoothError> {
         let later = connectionEvents.compactMap { event -> Peripheral? in
             guard case .ready(let peripheral) = event, peripheral.address == address else { return nil }
             return peripheral

@@ -8,7 +8,7 @@ import Ripple
 
 extension Central {
     /// Connects to the peripheral with `address` and returns it once ready: the async form of
-    /// ``connect(to:timeout:autoReconnect:)-(String,_,_)``.
+    /// ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)``.
     ///
     /// - Parameters:
     ///   - address: the peripheral's Bluetooth address.
@@ -18,7 +18,7 @@ extension Central {
     /// - Throws: ``BluetoothError`` as the publisher fails; ``BluetoothError/Kind/cancelled`` when the task
     ///   is cancelled (the attempt is cancelled too).
     public func connectPeripheral(
-        to address: String, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
+        to address: BluetoothAddress, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
     ) async throws(BluetoothError) -> Peripheral {
         try await awaitFirst(
             connect(to: address, timeout: timeout, autoReconnect: autoReconnect), "connecting to \(address)")

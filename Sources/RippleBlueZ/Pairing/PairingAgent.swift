@@ -99,13 +99,8 @@ public final class PairingAgent: Sendable {
     }
 
     /// `C0:FF:EE:00:00:01` from `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.
-    static func address(of device: DBusObjectPath) -> String? {
+    static func address(of device: DBusObjectPath) -> BluetoothAddress? {
         guard let last = device.description.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
-        return last.dropFirst(4).replacingUnderscores
+        return try? BluetoothAddress(String(last.dropFirst(4)))
     }
-}
-
-extension Substring {
-    /// The text with `_` as `:`.
-    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? ":" : $0 }) }
 }

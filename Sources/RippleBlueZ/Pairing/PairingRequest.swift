@@ -21,12 +21,12 @@ public struct PairingRequest: Sendable, Hashable {
     }
 
     /// The peripheral's address (from bluetoothd's device path), when it could be read.
-    public var address: String?
+    public var address: BluetoothAddress?
     /// The question.
     public var kind: Kind
 
     /// A question `kind` about the peripheral at `address`.
-    public init(address: String?, kind: Kind) {
+    public init(address: BluetoothAddress?, kind: Kind) {
         self.address = address
         self.kind = kind
     }

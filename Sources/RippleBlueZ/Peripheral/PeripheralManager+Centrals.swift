@@ -4,7 +4,7 @@ import RippleDBus
 /// A central connected to the adapter a ``PeripheralManager`` serves on.
 public struct ConnectedCentral: Sendable, Hashable {
     /// The central's address.
-    public var address: String
+    public var address: BluetoothAddress
     /// bluetoothd's object for it (what ``ReadRequest/device`` and ``WriteRequest/device`` name).
     public var device: DBusObjectPath
     /// Its name, when bluetoothd knows one.
@@ -36,7 +36,8 @@ extension PeripheralManager {
                         guard path.rawValue.hasPrefix(adapter),
                             let device = state.properties(of: path, interface: BlueZ.device),
                             device["Connected"]?.unwrappingVariants.boolean == true,
-                            let address = device["Address"]?.unwrappingVariants.string
+                            let text = device["Address"]?.unwrappingVariants.string,
+                            let address = try? BluetoothAddress(text)
                         else { return nil }
                         return ConnectedCentral(
                             address: address, device: path, name: device["Name"]?.unwrappingVariants.string)

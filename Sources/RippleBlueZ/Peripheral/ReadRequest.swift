@@ -22,7 +22,7 @@ public struct ReadRequest: Sendable, Hashable {
     }
 
     /// The central's address, read from ``device`` (`00:1A:7D:DA:71:13`).
-    public var centralAddress: String? { device.flatMap(PairingAgent.address(of:)) }
+    public var centralAddress: BluetoothAddress? { device.flatMap(PairingAgent.address(of:)) }
 }
 
 extension ReadRequest {

@@ -21,7 +21,7 @@ public struct WriteRequest: Sendable {
     let responder: WriteResponder
 
     /// The central's address, read from ``device``.
-    public var centralAddress: String? { device.flatMap(PairingAgent.address(of:)) }
+    public var centralAddress: BluetoothAddress? { device.flatMap(PairingAgent.address(of:)) }
 
     /// Answers the request: success, or the ATT error the central gets.
     ///

@@ -4,7 +4,7 @@ import RippleBlueZSimulator
 import RippleTestSupport
 import Testing
 
-private let monitorAddress = "C0:FF:EE:00:00:01"
+private let monitorAddress: BluetoothAddress = "C0:FF:EE:00:00:01"
 
 private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [SimulatedAdapter()]) -> SimulatedWorld {
     SimulatedWorld(adapters: adapters, peripherals: [.init(.heartRateMonitor(rate: rate))])

@@ -53,7 +53,7 @@ import Testing
                 var current: CentralState
                 var adapterPowered: Bool?
                 var scanning: Bool?
-                var connected: [String]?
+                var connected: [BluetoothAddress]?
                 var peripheralConnected: Bool
             }
             let seen = Collector(

@@ -10,21 +10,21 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ConnectionConsistencyTests {
     /// What the central shows of `peripheral` now: whether it is connected, and the connected list.
     private static func snapshot(_ central: Central, _ peripheral: Peripheral) -> Snapshot {
-        let listed = Mutex<[String]?>(nil)
+        let listed = Mutex<[BluetoothAddress]?>(nil)
         let cancellable = central.connectedPeripherals.sink { list in listed.withLock { $0 = list.map(\.address) } }
         cancellable.cancel()
-        return Snapshot(isConnected: peripheral.isConnected, connected: listed.withLock { $0 } ?? ["?"])
+        return Snapshot(isConnected: peripheral.isConnected, connected: listed.withLock { $0 } ?? ["00:00:00:00:00:00"])
     }
 
     /// The connected list's current value, as a new subscriber gets it first.
-    private static func connected(_ central: Central) async -> [String]? {
+    private static func connected(_ central: Central) async -> [BluetoothAddress]? {
         for await list in central.connectedPeripherals.values { return list.map(\.address) }
         return nil
     }
 
     struct Snapshot: Sendable, Equatable {
         var isConnected: Bool
-        var connected: [String]
+        var connected: [BluetoothAddress]
     }
 
     @Test func connectAndDisconnectAgreeWithTheStateWhenTheyComplete() async throws {

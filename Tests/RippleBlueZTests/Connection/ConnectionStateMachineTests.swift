@@ -13,7 +13,7 @@ import Testing
     /// What an event does in a state: the state it leads to and the actions, or a refusal.
     typealias Outcome = TransitionOutcome<State, Action>
 
-    static let address = "C0:FF:EE:00:00:01"
+    static let address: BluetoothAddress = "C0:FF:EE:00:00:01"
     static let timeout: Duration = .seconds(10)
     static let policy = ReconnectPolicy(delays: [.milliseconds(10), .milliseconds(20)], maximumAttempts: 3)
 

@@ -17,6 +17,24 @@ import Testing
         }
     }
 
+    /// Addresses are ``BluetoothAddress`` values: a literal in either case names the same peripheral, and
+    /// text from outside goes through the throwing initializer.
+    @Test func anAddressLiteralInEitherCaseNamesThePeripheral() async throws {
+        var stored = Lab.peripheral
+        stored.isKnown = true
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
+            let peripheral = try await fixture.central.connectPeripheral(to: "c0:ff:ee:00:00:0a")
+            #expect(peripheral.address == Lab.address)
+            #expect(peripheral.address.description == "C0:FF:EE:00:00:0A")
+            #expect(fixture.central.peripheral(address: "C0:FF:EE:00:00:0A") == peripheral)
+            #expect(fixture.central.peripheral(address: "C0:FF:EE:00:00:0B") == nil)
+            let typed = "C0:FF:EE:00:00:0A"
+            #expect(fixture.central.peripheral(address: try BluetoothAddress(typed)) == peripheral)
+            let short = "C0:FF:EE"
+            #expect(throws: BluetoothAddress.ParseError.self) { try BluetoothAddress(short) }
+        }
+    }
+
     @Test func anUnknownAddressFailsAtOnceAsPeripheralNotFound() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             do throws(BluetoothError) {

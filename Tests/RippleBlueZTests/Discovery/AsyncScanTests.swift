@@ -16,7 +16,7 @@ import Testing
                     address: BluetoothAddress(rawValue: 0xC0FF_EE00_0500 + UInt64(index)),
                     name: "Scan \(index)", rssi: Int16(-40 - index), rssiVariation: 0))
         })
-    static let addresses = Set((1...5).map { "C0:FF:EE:00:05:0\($0)" })
+    static let addresses = Set((1...5).map { BluetoothAddress(rawValue: 0xC0FF_EE00_0500 + UInt64($0)) })
     static let runs = 100
     /// How long a run may take before it counts as a loss. A passing run takes a fraction of a second, so
     /// the bound costs nothing when nothing is lost; it is long because a loop body that awaits depends on
@@ -40,8 +40,8 @@ import Testing
             // What reached the stream's buffer and what left it: tells a loss in discovery from one on the way.
             let statistics = EventStatistics()
             let seen = try await withFixture(CentralFixture(world: Self.world)) { fixture in
-                await Self.collect(within: Self.limit) { () async throws -> Set<String> in
-                    var seen = Set<String>()
+                await Self.collect(within: Self.limit) { () async throws -> Set<BluetoothAddress> in
+                    var seen = Set<BluetoothAddress>()
                     let discoveries = fixture.central.startDiscovery(buffering: .default, statistics: statistics)
                     for try await discovery in discoveries.values {
                         seen.insert(discovery.address)
@@ -68,8 +68,8 @@ import Testing
         var shortfalls: [Int] = []
         for _ in 0..<Self.runs {
             let seen = try await withFixture(CentralFixture(world: Self.world)) { fixture in
-                await Self.collect(within: Self.limit) { () async throws -> Set<String> in
-                    var latest = Set<String>()
+                await Self.collect(within: Self.limit) { () async throws -> Set<BluetoothAddress> in
+                    var latest = Set<BluetoothAddress>()
                     for try await list in fixture.central.availablePeripherals().values {
                         latest = Set(list.map(\.address))
                         if Self.addresses.isSubset(of: latest) { break }
@@ -88,9 +88,9 @@ import Testing
     /// Runs `body`, cancelling it after `limit` (a peripheral that was lost is never reported again, so a
     /// loop that missed one would wait for ever); returns what it saw by then.
     private static func collect(
-        within limit: Duration, _ body: @escaping @Sendable () async throws -> Set<String>
-    ) async -> Set<String> {
-        await withTaskGroup(of: Set<String>?.self) { group in
+        within limit: Duration, _ body: @escaping @Sendable () async throws -> Set<BluetoothAddress>
+    ) async -> Set<BluetoothAddress> {
+        await withTaskGroup(of: Set<BluetoothAddress>?.self) { group in
             group.addTask { try? await body() }
             group.addTask {
                 try? await Task.sleep(for: limit)

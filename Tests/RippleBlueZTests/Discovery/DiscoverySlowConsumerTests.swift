@@ -10,7 +10,7 @@ import Testing
 /// streams (the value now, then the latest).
 @Suite(.timeLimit(.minutes(1))) struct DiscoverySlowConsumerTests {
     /// The addresses a sink on discovery saw, once it has seen all five.
-    private static func allFive(_ fast: Collector<PeripheralDiscovery>) async -> [String] {
+    private static func allFive(_ fast: Collector<PeripheralDiscovery>) async -> [BluetoothAddress] {
         await fast.wait { AsyncScanTests.addresses.isSubset(of: Set($0.values.map(\.address))) }
         return fast.values.map(\.address)
     }
@@ -133,5 +133,5 @@ import Testing
 
 extension AsyncScanTests {
     /// The five addresses strongest first (their RSSI falls from -41 to -45).
-    static let ordered = (1...5).map { "C0:FF:EE:00:05:0\($0)" }
+    static let ordered = (1...5).map { BluetoothAddress(rawValue: 0xC0FF_EE00_0500 + UInt64($0)) }
 }

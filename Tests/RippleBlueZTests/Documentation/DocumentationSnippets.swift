@@ -33,6 +33,11 @@ func documentationSnippets() async throws {
         print(beat.beatsPerMinute, level)
     }
     try await peripheral.disconnectPeripheral()
+    let savedText = "C0:FF:EE:00:00:01"
+    let stored = try BluetoothAddress(savedText)  // throws BluetoothAddress.ParseError for "C0:FF:EE"
+    let again = try await central.connectPeripheral(to: stored)
+    let text = again.address.description  // "C0:FF:EE:00:00:01", to store
+    print(text)
     peripheral.listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
         .receive(on: DispatchQueue.global())
         .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })

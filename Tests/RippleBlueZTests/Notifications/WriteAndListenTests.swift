@@ -7,7 +7,7 @@ import Testing
 /// `writeAndListen` in the shape LittleBlueTooth's users write it: a typed request in, a typed reply out,
 /// as a method and as an operator on a publisher of peripherals; and the typed `write` operator.
 @Suite(.timeLimit(.minutes(1))) struct WriteAndListenTests {
-    private static let address = "C0:FF:EE:00:00:0B"
+    private static let address: BluetoothAddress = "C0:FF:EE:00:00:0B"
     private static let controlPoint = CharacteristicReference("5249504c-0003-4c45-4442-7574746f6e00")
     private static let led = CharacteristicReference("5249504c-0001-4c45-4442-7574746f6e00")
 

@@ -31,7 +31,7 @@ private func services() -> [LocalService] {
                 sensor, properties: [.read, .notify], value: [1, 2, 3], descriptors: [.userDescription("Sensor")])
             LocalCharacteristic(handled, properties: [.read]) { request in
                 [UInt8(request.offset), UInt8(truncatingIfNeeded: request.mtu)]
-                    + Array((request.centralAddress ?? "?").utf8)
+                    + Array((request.centralAddress?.description ?? "?").utf8)
             }
             LocalCharacteristic(control, properties: [.write])
             LocalCharacteristic(command, properties: [.writeWithoutResponse])
@@ -79,7 +79,7 @@ private final class RequestLog: Sendable {
             #expect(try await peripheral.readValue(CharacteristicReference(sensor)) == [4, 5])
             #expect(
                 try await peripheral.readValue(CharacteristicReference(handled))
-                    == [0, 247] + Array(PeripheralFixture.centralAddress.utf8))
+                    == [0, 247] + Array(PeripheralFixture.centralAddress.description.utf8))
             let description = try await peripheral.read(
                 descriptor: .characteristicUserDescription, of: CharacteristicReference(sensor), as: String.self
             ).values.first { _ in true }

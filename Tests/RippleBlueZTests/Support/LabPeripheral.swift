@@ -6,11 +6,11 @@ import RippleBlueZSimulator
 /// so that every test can expect exact sequences.
 enum Lab {
     /// The lab peripheral's address: every test that needs one peripheral uses this one.
-    static let bluetoothAddress: BluetoothAddress = "C0:FF:EE:00:00:0A"
-    /// ``bluetoothAddress`` as text, as the central's API takes it.
-    static let address = bluetoothAddress.description
+    static let address: BluetoothAddress = "C0:FF:EE:00:00:0A"
+    /// ``address`` by its older name (the client took text addresses then); both are one value.
+    static let bluetoothAddress = address
     /// bluetoothd's object path of the lab peripheral on hci0.
-    static let devicePath = "/org/bluez/hci0/" + bluetoothAddress.bluezPathComponent
+    static let devicePath = "/org/bluez/hci0/" + address.bluezPathComponent
     static let service: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000000"
     /// Reads, writes (with and without response) and notifies.
     static let sensor: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000001"
@@ -83,16 +83,17 @@ final class WriteLog: Sendable {
 
 extension CentralFixture {
     /// Connects to `address` (a scan first, as a user would) and returns the ready peripheral.
-    func connect(_ address: String = Lab.address) async throws -> Peripheral {
+    func connect(_ address: BluetoothAddress = Lab.address) async throws -> Peripheral {
         _ = try await central.startDiscovery().first { $0.address == address }.values.first { _ in true }
         return try await central.connectPeripheral(to: address)
     }
 
     /// Sends `values` from the lab peripheral's `characteristic`, one after the other.
-    func notify(_ characteristic: BluetoothUUID, _ values: [[UInt8]], peripheral: String = Lab.address) async throws {
+    func notify(_ characteristic: BluetoothUUID, _ values: [[UInt8]], peripheral: BluetoothAddress = Lab.address)
+        async throws
+    {
         for value in values {
-            try await simulator.notify(
-                peripheral: BluetoothAddress(peripheral), characteristic: characteristic, value: value)
+            try await simulator.notify(peripheral: peripheral, characteristic: characteristic, value: value)
         }
     }
 }

@@ -11,9 +11,9 @@ import Testing
 /// hci1 and a Ripple ``Central`` on hci0, for one test.
 final class PeripheralFixture: TestFixture {
     /// hci1's address: the peripheral as the centrals see it.
-    static let peripheralAddress = "00:1A:7D:DA:71:14"
+    static let peripheralAddress: BluetoothAddress = "00:1A:7D:DA:71:14"
     /// hci0's address: the first central as the peripheral sees it.
-    static let centralAddress = "00:1A:7D:DA:71:13"
+    static let centralAddress: BluetoothAddress = "00:1A:7D:DA:71:13"
     static let world = SimulatedWorld(adapters: [
         SimulatedAdapter(name: "hci0", address: "00:1A:7D:DA:71:13"),
         SimulatedAdapter(name: "hci1", address: "00:1A:7D:DA:71:14"),

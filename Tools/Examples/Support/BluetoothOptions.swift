@@ -12,8 +12,10 @@ public struct BluetoothOptions: ParsableArguments, Sendable {
     public var adapter: String?
 
     /// The peripheral's address; the first one found when nil.
-    @Option(help: "The peripheral's address (AA:BB:CC:DD:EE:FF); by default the first one found.")
-    public var address: String?
+    @Option(
+        help: "The peripheral's address (AA:BB:CC:DD:EE:FF); by default the first one found.",
+        transform: { text in try BluetoothAddress(text) })
+    public var address: BluetoothAddress?
 
     /// How long the example may run before it gives up.
     @Option(help: "Give up after this many seconds.")
@@ -33,8 +35,8 @@ public struct BluetoothOptions: ParsableArguments, Sendable {
     /// The built-in simulator's signal order.
     var signalOrder: BlueZSimulator.SignalOrder { order.flatMap(BlueZSimulator.SignalOrder.init) ?? .inOrder }
 
-    /// Checks the values: an address must look like one, the timeout must be positive, and an order must
-    /// name one (and only for the simulator).
+    /// Checks the values: the timeout must be positive, and an order must name one (and only for the
+    /// simulator). An address is checked as it is read.
     public func validate() throws {
         if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
         if let order {
@@ -43,13 +45,5 @@ public struct BluetoothOptions: ParsableArguments, Sendable {
                 throw ValidationError("--order \(order) is not an order: use in-order or shuffled:SEED (a 64-bit seed)")
             }
         }
-        if let address, !Self.isAddress(address) {
-            throw ValidationError("--address must be six hexadecimal bytes separated by colons, like C0:FF:EE:00:00:01")
-        }
-    }
-
-    private static func isAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 }

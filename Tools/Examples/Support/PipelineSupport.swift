@@ -4,8 +4,8 @@ import Synchronization
 
 extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothError {
     /// The first discovery of the peripheral at `address`, or of any when nil; prints it.
-    public func first(address: String?) -> AnyPublisher<PeripheralDiscovery, BluetoothError> {
-        first { address == nil || $0.address.uppercased() == address?.uppercased() }
+    public func first(address: BluetoothAddress?) -> AnyPublisher<PeripheralDiscovery, BluetoothError> {
+        first { address == nil || $0.address == address }
             .handleEvents(receiveOutput: { Swift.print("Found \($0)") })
             .eraseToAnyPublisher()
     }

@@ -8,7 +8,7 @@ import RippleSimulatorServing
 extension BluetoothSession {
     /// Connects to the peripheral with `address`, scanning for it first when bluetoothd does not know it.
     /// Throws `BluetoothError.Kind.timeout` when it is not seen or does not connect within `limit`.
-    func connect(_ address: String, within limit: Duration) async throws(BluetoothError) -> Peripheral {
+    func connect(_ address: BluetoothAddress, within limit: Duration) async throws(BluetoothError) -> Peripheral {
         if central.peripheral(address: address) == nil {
             Output.progress("scanning for \(address)…")
             let seen = central.startDiscovery().first { $0.address == address }
@@ -38,14 +38,14 @@ where P.Failure == BluetoothError, P.Output: Sendable {
 
 /// Arguments naming a peripheral and one of its characteristics.
 enum ArgumentParsing {
-    /// `text` as a Bluetooth address in capitals; throws a `ValidationError` unless it is six hexadecimal
-    /// bytes separated by colons.
-    static func address(_ text: String) throws -> String {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+    /// `text` as a Bluetooth address; throws a `ValidationError` unless it is six hexadecimal bytes
+    /// separated by colons.
+    static func address(_ text: String) throws -> BluetoothAddress {
+        do {
+            return try BluetoothAddress(text)
+        } catch {
             throw ValidationError("\"\(text)\" is not a Bluetooth address (six hexadecimal bytes: C0:FF:EE:00:00:01)")
         }
-        return text.uppercased()
     }
 
     /// `text` as a characteristic: `2a37`, `0x2A37`, a 128-bit UUID, or `SERVICE/CHARACTERISTIC` to name

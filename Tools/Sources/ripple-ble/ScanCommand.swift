@@ -111,7 +111,7 @@ struct ScanTable {
         let header = ["ADDRESS", "RSSI", "NAME", "SERVICES"]
         let rows = list.map { discovery in
             [
-                discovery.address, discovery.rssi.map { "\($0)" } ?? "?", discovery.name ?? "",
+                discovery.address.description, discovery.rssi.map { "\($0)" } ?? "?", discovery.name ?? "",
                 discovery.serviceUUIDs.map { $0.name ?? $0.description }.joined(separator: ", "),
             ]
         }
@@ -126,7 +126,7 @@ struct ScanTable {
 
     /// One advertisement as a JSON object.
     static func json(_ discovery: PeripheralDiscovery) -> String {
-        var object: [String: Any] = ["address": discovery.address]
+        var object: [String: Any] = ["address": discovery.address.description]
         if let name = discovery.name { object["name"] = name }
         if let rssi = discovery.rssi { object["rssi"] = rssi }
         if let txPower = discovery.txPower { object["txPower"] = txPower }

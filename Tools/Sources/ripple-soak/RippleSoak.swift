@@ -54,9 +54,9 @@ struct RippleSoak {
         let sink = SoakListener(name: "bus, sink", style: .sink, buffering: .default)
         let lanes = [
             SoakLane(
-                name: "socket", address: SoakWorld.socketAddress.description, transport: .automatic,
+                name: "socket", address: SoakWorld.socketAddress, transport: .automatic,
                 listeners: [exact, lossy]),
-            SoakLane(name: "bus", address: SoakWorld.busAddress.description, transport: .bus, listeners: [sink]),
+            SoakLane(name: "bus", address: SoakWorld.busAddress, transport: .bus, listeners: [sink]),
         ]
         let listeners = lanes.flatMap(\.listeners)
         let chaos = SoakChaos()

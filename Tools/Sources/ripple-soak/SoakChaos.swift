@@ -54,7 +54,7 @@ final class SoakChaos: Sendable {
             tick += 1
             if tick % 4 == 0, let lane = lanes.isEmpty ? nil : lanes[(tick / 4) % lanes.count] {
                 await act("link drop") { () async throws in
-                    try await simulator.disconnect(peripheral: try BluetoothAddress(lane.address), reason: .remote)
+                    try await simulator.disconnect(peripheral: lane.address, reason: .remote)
                 }
                 counts.withLock { $0.linkDrops += 1 }
             }
@@ -104,7 +104,7 @@ final class SoakChaos: Sendable {
     private func scan(_ central: Central, overList: Bool) async -> Int {
         await withTaskGroup(of: Int?.self) { group in
             group.addTask {
-                var seen = Set<String>()
+                var seen = Set<BluetoothAddress>()
                 do {
                     if overList {
                         for try await list in central.availablePeripherals().values {

@@ -7,13 +7,13 @@ import Synchronization
 /// listened to again whenever its streams end (bluetoothd restarted, the policy gave up).
 final class SoakLane: Sendable {
     let name: String
-    let address: String
+    let address: BluetoothAddress
     let transport: NotificationTransport
     let listeners: [SoakListener]
     private let failures = Mutex<[String: Int]>([:])
 
     /// A lane for the peripheral at `address`, listened to over `transport` by `listeners`.
-    init(name: String, address: String, transport: NotificationTransport, listeners: [SoakListener]) {
+    init(name: String, address: BluetoothAddress, transport: NotificationTransport, listeners: [SoakListener]) {
         self.name = name
         self.address = address
         self.transport = transport

@@ -33,7 +33,7 @@ struct RealBlueZTests {
     /// bluetoothd's object under hci0 for the guest's peripheral (hci1).
     static func peripheralObject(_ central: Central) throws -> DBusObjectPath {
         let address = try #require(central.adapters.first { $0.name == "hci1" }?.address)
-        return try DBusObjectPath("/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_"))
+        return try DBusObjectPath("/org/bluez/hci0/" + address.bluezPathComponent)
     }
 
     /// The guest's peripheral, as discovered by `central`.
@@ -326,7 +326,7 @@ struct RealBlueZTests {
     static func disconnectFromThePeripheralSide(_ central: Central) async throws {
         let centralAddress = try #require(central.adapters.first { $0.name == "hci0" }?.address)
         try await disconnect(
-            DBusObjectPath("/org/bluez/hci1/dev_" + centralAddress.replacingOccurrences(of: ":", with: "_")),
+            DBusObjectPath("/org/bluez/hci1/" + centralAddress.bluezPathComponent),
             on: central)
     }
 

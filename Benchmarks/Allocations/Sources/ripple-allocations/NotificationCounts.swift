@@ -70,7 +70,7 @@ struct NotificationRig {
         let thread = try EventLoopThread(name: "allocations-central")
         let central = try Central(bus: bus.bus, loop: thread.loop)
         try await central.waitUntilReady()
-        let connected = try await central.connect(to: address.description).firstValue
+        let connected = try await central.connect(to: address).firstValue
         return NotificationRig(bus: bus, simulator: simulator, thread: thread, central: central, peripheral: connected)
     }
 
