@@ -83,6 +83,9 @@ extension PeripheralCore {
         return (characteristics, objects)
     }
 
+    /// The `GattCharacteristic1` interface of `characteristic`. Its handlers hold the characteristic weakly:
+    /// the characteristic holds its exported object, which holds these handlers, and the core holds both
+    /// (while the core lives, so does every characteristic; when it is gone, `link` answers AccessDenied).
     private static func characteristicInterface(
         _ characteristic: ServedCharacteristic, service: DBusObjectPath, link: CoreLink
     ) -> DBusInterface {
@@ -103,29 +106,30 @@ extension PeripheralCore {
                 DBusMethod(
                     name: "AcquireNotify", inputSignature: options,
                     outputSignature: DBusSignature(types: [.unixFD, .uint16])
-                ) { invocation in
-                    guard let core = link.core(answering: invocation) else { return }
+                ) { [weak characteristic] invocation in
+                    guard let core = link.core(answering: invocation), let characteristic else { return }
                     characteristic.acquireNotify(invocation, loop: core.loop)
                 })
         }
         return DBusInterface(
             name: BlueZ.characteristic,
             methods: methods + [
-                DBusMethod(name: "ReadValue", inputSignature: options, outputSignature: bytes) { invocation in
-                    guard link.core(answering: invocation) != nil else { return }
+                DBusMethod(name: "ReadValue", inputSignature: options, outputSignature: bytes) {
+                    [weak characteristic] invocation in
+                    guard link.core(answering: invocation) != nil, let characteristic else { return }
                     read(characteristic, invocation)
                 },
-                DBusMethod(name: "WriteValue", inputSignature: write) { invocation in
-                    guard let core = link.core(answering: invocation) else { return }
+                DBusMethod(name: "WriteValue", inputSignature: write) { [weak characteristic] invocation in
+                    guard let core = link.core(answering: invocation), let characteristic else { return }
                     core.write(characteristic, invocation)
                 },
-                DBusMethod(name: "StartNotify") { invocation in
-                    guard link.core(answering: invocation) != nil else { return }
+                DBusMethod(name: "StartNotify") { [weak characteristic] invocation in
+                    guard link.core(answering: invocation) != nil, let characteristic else { return }
                     characteristic.subscribed.send(true)
                     _ = invocation.reply()
                 },
-                DBusMethod(name: "StopNotify") { invocation in
-                    guard link.core(answering: invocation) != nil else { return }
+                DBusMethod(name: "StopNotify") { [weak characteristic] invocation in
+                    guard link.core(answering: invocation) != nil, let characteristic else { return }
                     characteristic.subscribed.send(false)
                     _ = invocation.reply()
                 },

@@ -403,6 +403,7 @@ final class PeripheralCore: Sendable {
         for characteristic in characteristics {
             characteristic.releaseNotifySocket()
             characteristic.subscribed.send(completion: .finished)
+            characteristic.finishWrites()
         }
         if ownsConnection { connection.close() }
     }

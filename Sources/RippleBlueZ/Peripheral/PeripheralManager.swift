@@ -254,7 +254,8 @@ public final class PeripheralManager: Sendable {
     /// first answer counts) and the app answers it (``WriteRequest/respond(_:)``); without one, writes
     /// are stored as the current value and accepted. When no subscriber's buffer has room, a write that
     /// wants a response is answered ``ATTError/unlikely`` and one that does not is dropped; both are
-    /// counted as dropped in `statistics`.
+    /// counted as dropped in `statistics`. The stream finishes when the manager closes (at once for a
+    /// subscriber that comes after).
     ///
     /// - Parameters:
     ///   - reference: the characteristic.

@@ -14,12 +14,16 @@ final class ServedCharacteristic: Sendable {
         /// Offers a request; false when the subscriber's buffer was full (the request is then counted as
         /// dropped) or the subscriber is gone.
         let offer: @Sendable (WriteRequest) -> Bool
+        /// Ends the subscriber's stream (the manager closed).
+        let finish: @Sendable () -> Void
     }
 
     struct State {
         var value: [UInt8]
         var writers: [Writer] = []
         var nextWriter = 0
+        /// Whether the manager closed: the write streams have finished, and new subscribers finish at once.
+        var writesFinished = false
         /// The socket bluetoothd acquired for the notifications, while it has it.
         var notifySocket: AcquiredNotifySocket?
     }
@@ -53,12 +57,26 @@ final class ServedCharacteristic: Sendable {
         state.withLock { $0.value }
     }
 
-    func addWriter(_ offer: @escaping @Sendable (WriteRequest) -> Bool) -> Int {
+    /// Adds a subscriber of the writes; nil when the manager has closed (the subscriber should finish).
+    func addWriter(
+        offer: @escaping @Sendable (WriteRequest) -> Bool, finish: @escaping @Sendable () -> Void
+    ) -> Int? {
         state.withLock { state in
+            guard !state.writesFinished else { return nil }
             defer { state.nextWriter += 1 }
-            state.writers.append(Writer(id: state.nextWriter, offer: offer))
+            state.writers.append(Writer(id: state.nextWriter, offer: offer, finish: finish))
             return state.nextWriter
         }
+    }
+
+    /// Finishes every write stream, now and for later subscribers (the manager closed).
+    func finishWrites() {
+        let writers = state.withLock { state in
+            state.writesFinished = true
+            defer { state.writers = [] }
+            return state.writers
+        }
+        for writer in writers { writer.finish() }
     }
 
     func removeWriter(_ id: Int) {
@@ -179,14 +197,17 @@ struct WriteRequestPublisher: Publisher {
             downstream: AnySubscriber(subscriber), capacity: capacity, overflow: .dropNewest,
             counters: statistics?.counters,
             context: .loop(loop), description: "writes to \(characteristic.reference)")
-        let id = characteristic.addWriter { request in
-            guard subscription.isActive else { return false }
-            let full = subscription.waiting >= capacity
-            subscription.offer(request)
-            return !full
-        }
+        let added = characteristic.addWriter(
+            offer: { request in
+                guard subscription.isActive else { return false }
+                let full = subscription.waiting >= capacity
+                subscription.offer(request)
+                return !full
+            },
+            finish: { subscription.finish(.finished) })
+        subscriber.receive(subscription: subscription)
+        guard let id = added else { return subscription.finish(.finished) }
         let characteristic = characteristic
         if !subscription.setOnEnd({ characteristic.removeWriter(id) }) { characteristic.removeWriter(id) }
-        subscriber.receive(subscription: subscription)
     }
 }

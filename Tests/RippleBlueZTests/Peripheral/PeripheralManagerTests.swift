@@ -200,6 +200,21 @@ private final class RequestLog: Sendable {
         }
     }
 
+    @Test func theWriteStreamsFinishWhenTheManagerCloses() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let served = await fixture.serve()
+            let before = Collector(fixture.manager.writes(to: CharacteristicReference(control)), demand: .none)
+            fixture.manager.close()
+            await before.wait { $0.completion != nil }
+            #expect(before.completion == .finished)
+            #expect(before.values.isEmpty)
+            let after = Collector(fixture.manager.writes(to: CharacteristicReference(control)))
+            await after.wait { $0.completion != nil }
+            #expect(after.completion == .finished)
+            withExtendedLifetime(served) {}
+        }
+    }
+
     /// Waits until the characteristic `sensor` of the peripheral, as `adapter` sees it, has notifications on.
     private func waitUntilNotifying(_ fixture: PeripheralFixture, on adapter: String) async throws {
         let path = try DBusObjectPath("/org/bluez/\(adapter)/dev_00_1A_7D_DA_71_14/service0001/char0002")
