@@ -28,9 +28,14 @@ enum RippleBLECommand {
     /// A system bus address where nothing listens: the tests never reach the machine's system bus.
     static let noSystemBus = "unix:path=/nonexistent/ripple-test-system-bus"
 
+    /// How long a run may take before it is stopped: longer than any run here needs, shorter than the suites'
+    /// time limits (which end a test but not the processes it started).
+    static let deadline: DispatchTimeInterval = .seconds(60)
+
     /// Runs `ripple-ble` with `arguments` to its end, with `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus`.
     /// The waiting happens on a Dispatch thread, never on one of Swift's cooperative threads (which the
-    /// other suites' tasks need meanwhile).
+    /// other suites' tasks need meanwhile). A run still going after `deadline` is stopped (SIGTERM, then
+    /// SIGKILL), and its result says so in `error`.
     static func run(_ arguments: [String], systemBus: String = noSystemBus) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -54,11 +59,32 @@ enum RippleBLECommand {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
+        let watchdog = stop(process, after: deadline)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.cancel()
+        var error = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        if process.terminationReason == .uncaughtSignal {
+            let command = arguments.joined(separator: " ")
+            error += "\n[test] ripple-ble \(command) ended by signal \(process.terminationStatus)"
+        }
         return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), error: error)
+    }
+
+    /// Stops `process` once `delay` has passed, unless the returned work item is cancelled first: SIGTERM,
+    /// then SIGKILL two seconds later if it is still there.
+    static func stop(_ process: Process, after delay: DispatchTimeInterval) -> DispatchWorkItem {
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem {
+            guard process.isRunning else { return }
+            process.terminate()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+                if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: watchdog)
+        return watchdog
     }
 
     /// Starts `ripple-ble` with `arguments` (and `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus` when given);
@@ -77,6 +103,8 @@ enum RippleBLECommand {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let descriptor = output.fileHandleForReading.fileDescriptor
+        // A process that prints nothing within the deadline is stopped, which ends the read below.
+        let watchdog = stop(process, after: deadline)
         let first = await withCheckedContinuation { continuation in
             // Read on a Dispatch thread: a blocking read must not hold a cooperative thread.
             DispatchQueue.global().async {
@@ -86,6 +114,7 @@ enum RippleBLECommand {
                 continuation.resume(returning: String(decoding: line, as: UTF8.self))
             }
         }
+        watchdog.cancel()
         return (process, first)
     }
 
