@@ -16,7 +16,8 @@ public final class SimulatedBus: Sendable {
     /// method call to `org.bluez` (`org.freedesktop.DBus.Error.AccessDenied`), as the system bus refuses
     /// a process that is not allowed to talk to bluetoothd: a test of how an app reports that.
     ///
-    /// Throws ``SimulatorError/bus(_:)`` when `dbus-daemon` (Debian: the `dbus` package) cannot be started.
+    /// - Parameter refusingClients: whether the bus refuses every call to `org.bluez`.
+    /// - Throws: ``SimulatorError/bus(_:)`` when `dbus-daemon` (Debian: the `dbus` package) cannot be started.
     public init(refusingClients: Bool = false) throws(SimulatorError) {
         do {
             daemon = try PrivateDBusDaemon(deniedDestinations: refusingClients ? [BlueZInterface.service] : [])

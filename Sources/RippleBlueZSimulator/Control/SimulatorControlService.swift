@@ -57,6 +57,11 @@ public final class SimulatorControlService: Sendable {
     private nonisolated(unsafe) var running: Running?
 
     /// A service scripting `simulator`, to be started on `bus` with its connection driven by `loop`.
+    ///
+    /// - Parameters:
+    ///   - simulator: the simulator it scripts.
+    ///   - bus: the bus it serves on.
+    ///   - loop: the loop that drives its connection.
     public init(simulator: any SimulatorScripting, bus: DBusBus, loop: EventLoop) {
         self.simulator = simulator
         self.bus = bus
@@ -82,8 +87,9 @@ public final class SimulatorControlService: Sendable {
         lock.withLock { running?.connection.uniqueName }
     }
 
-    /// Connects, exports the object and takes ``busName``. Throws ``SimulatorError/bus(_:)`` when the bus
-    /// cannot be reached or another connection owns the name. Does nothing when already started.
+    /// Connects, exports the object and takes ``busName``. Does nothing when already started.
+    ///
+    /// - Throws: ``SimulatorError/bus(_:)`` when the bus cannot be reached or another connection owns the name.
     public func start() async throws(SimulatorError) {
         guard !isRunning else { return }
         let connection: DBusConnection

@@ -15,6 +15,10 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// An error named `name` (any valid D-Bus error name, normally `org.bluez.Error.*`) with `message`.
+    ///
+    /// - Parameters:
+    ///   - name: the D-Bus error name (`org.bluez.Error.Failed`).
+    ///   - message: the human-readable message bluetoothd sends with it.
     public init(name: String, message: String) {
         self.name = name
         self.message = message
@@ -27,6 +31,9 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     var dbusError: DBusError { .remote(name: name, message: message) }
 
     /// `org.bluez.Error.Failed` with `message` (bluetoothd's catch-all, e.g. "Not connected").
+    ///
+    /// - Parameter message: the message.
+    /// - Returns: the error.
     public static func failed(_ message: String) -> BlueZError {
         BlueZError(name: BlueZErrorName.failed, message: message)
     }
@@ -35,6 +42,9 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let invalidArguments = invalidArguments("Invalid arguments in method call")
 
     /// `org.bluez.Error.InvalidArguments` with `message` ("Invalid offset", "Invalid Length", …).
+    ///
+    /// - Parameter message: the message.
+    /// - Returns: the error.
     public static func invalidArguments(_ message: String) -> BlueZError {
         BlueZError(name: BlueZErrorName.invalidArguments, message: message)
     }
@@ -70,6 +80,9 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
         name: BlueZErrorName.notAuthorized, message: "Operation Not Authorized")
 
     /// `org.bluez.Error.NotPermitted` with `message` ("Read not permitted", "Write not permitted", …).
+    ///
+    /// - Parameter message: the message.
+    /// - Returns: the error.
     public static func notPermitted(_ message: String) -> BlueZError {
         BlueZError(name: BlueZErrorName.notPermitted, message: message)
     }
@@ -97,6 +110,9 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     /// "Not paired"; `0x07` → InvalidArguments "Invalid offset"; `0x0D` → InvalidArguments "Invalid
     /// Length"; `0x08` → NotAuthorized; `0x06` → NotSupported; `0` → Failed "Operation failed"; any
     /// other → Failed "Operation failed with ATT error: 0x…".
+    ///
+    /// - Parameter code: the ATT error code.
+    /// - Returns: bluetoothd's error for it.
     public static func attError(_ code: UInt8) -> BlueZError {
         switch code {
         case 0x02: return notPermitted("Read not permitted")

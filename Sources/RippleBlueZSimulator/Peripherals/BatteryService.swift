@@ -7,6 +7,9 @@ extension SimulatedService {
     /// percent (values above 100 are stored as 100), described by a Characteristic Presentation Format
     /// descriptor (0x2904) as devices commonly have. Its level changes when scripted (the simulator's
     /// `notify`), which notifies listening clients as a battery does.
+    ///
+    /// - Parameter level: the battery level in percent.
+    /// - Returns: the service.
     public static func battery(level: UInt8 = 87) -> SimulatedService {
         SimulatedService(
             uuid: .battery,

@@ -15,6 +15,12 @@ extension SimulatedService {
     ///
     /// An empty `measurements` falls back to the resting minute; a `rate` that is not a positive number is
     /// refused when the peripheral is added, like any notification source's.
+    ///
+    /// - Parameters:
+    ///   - measurements: the measurements notified in turn, cycling.
+    ///   - rate: measurements per second.
+    ///   - location: the Body Sensor Location.
+    /// - Returns: the service.
     public static func heartRate(
         measurements: [SimulatedHeartRateMeasurement] = SimulatedHeartRateMeasurement.restingMinute, rate: Double = 1,
         location: SimulatedBodySensorLocation = .chest

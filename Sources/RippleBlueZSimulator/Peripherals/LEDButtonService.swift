@@ -74,6 +74,11 @@ extension SimulatedService {
     /// Each call makes a device with an LED of its own (`ledOn` at first), which its LED characteristic
     /// and its control point share, so a command's change shows in the LED's reads and the other way round.
     /// Each characteristic carries a Characteristic User Description.
+    ///
+    /// - Parameters:
+    ///   - ledOn: whether the LED is on at first.
+    ///   - buttonPresses: button presses notified while a client listens; nil for none.
+    /// - Returns: the service.
     public static func ledButton(ledOn: Bool = false, buttonPresses: NotificationSource? = nil) -> SimulatedService {
         let led = LEDCell(ledOn ? 1 : 0)
         let readLED: GATTReadHandler = { (request: GATTReadRequest) throws(BlueZError) -> [UInt8] in

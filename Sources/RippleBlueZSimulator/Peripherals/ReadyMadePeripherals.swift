@@ -1,5 +1,8 @@
 extension SimulatedPeripheral {
     /// The Device Information of the ready-made heart-rate monitor at `address`.
+    ///
+    /// - Parameter address: the monitor's address (its System ID comes from it).
+    /// - Returns: the information.
     public static func heartRateMonitorInformation(address: BluetoothAddress) -> SimulatedDeviceInformation {
         SimulatedDeviceInformation(
             manufacturerName: "Ripple Devices", modelNumber: "RHM-1", serialNumber: "RHM1-0000417",
@@ -13,6 +16,15 @@ extension SimulatedPeripheral {
     /// (``SimulatedService/heartRate(measurements:rate:location:)``: a measurement a second while a
     /// client listens), the Battery service at `batteryLevel` and Device Information (manufacturer
     /// "Ripple Devices", model "RHM-1", serial, revisions, a System ID from the address, a PnP ID).
+    ///
+    /// - Parameters:
+    ///   - address: its address.
+    ///   - name: its advertised name.
+    ///   - rssi: its signal strength in dBm.
+    ///   - batteryLevel: its battery level in percent.
+    ///   - measurements: the heart-rate measurements notified in turn.
+    ///   - rate: measurements per second.
+    /// - Returns: the peripheral.
     public static func heartRateMonitor(
         address: BluetoothAddress = "C0:FF:EE:00:00:01", name: String = "Ripple HRM", rssi: Int16 = -55,
         batteryLevel: UInt8 = 87,
@@ -32,6 +44,15 @@ extension SimulatedPeripheral {
     /// A development board with an LED and a button (``SimulatedService/ledButton(ledOn:buttonPresses:)``),
     /// advertising its name and its vendor service, with a Battery service at `batteryLevel` and Device
     /// Information (manufacturer "Ripple Devices", model "RLB-1").
+    ///
+    /// - Parameters:
+    ///   - address: its address.
+    ///   - name: its advertised name.
+    ///   - rssi: its signal strength in dBm.
+    ///   - batteryLevel: its battery level in percent.
+    ///   - ledOn: whether the LED is on at first.
+    ///   - buttonPresses: button presses notified while a client listens; nil for none.
+    /// - Returns: the peripheral.
     public static func ledButton(
         address: BluetoothAddress = "C0:FF:EE:00:00:02", name: String = "Ripple LED", rssi: Int16 = -65,
         batteryLevel: UInt8 = 100, ledOn: Bool = false, buttonPresses: NotificationSource? = nil

@@ -20,6 +20,12 @@ public struct SimulatedPnPID: Sendable, Hashable {
     public var productVersion: UInt16
 
     /// A PnP ID.
+    ///
+    /// - Parameters:
+    ///   - vendorIDSource: where ``vendorID`` comes from.
+    ///   - vendorID: the vendor (0xFFFF is the Bluetooth SIG's identifier for tests).
+    ///   - productID: the vendor's product.
+    ///   - productVersion: the product's version (0xJJMN for version JJ.M.N).
     public init(
         vendorIDSource: VendorIDSource = .bluetoothSIG, vendorID: UInt16, productID: UInt16, productVersion: UInt16
     ) {
@@ -57,6 +63,16 @@ public struct SimulatedDeviceInformation: Sendable, Hashable {
     public var pnpID: SimulatedPnPID?
 
     /// A description with the fields given.
+    ///
+    /// - Parameters:
+    ///   - manufacturerName: Manufacturer Name String (0x2A29).
+    ///   - modelNumber: Model Number String (0x2A24).
+    ///   - serialNumber: Serial Number String (0x2A25).
+    ///   - hardwareRevision: Hardware Revision String (0x2A27).
+    ///   - firmwareRevision: Firmware Revision String (0x2A26).
+    ///   - softwareRevision: Software Revision String (0x2A28).
+    ///   - systemID: System ID (0x2A23): eight bytes, see ``systemID(for:)``.
+    ///   - pnpID: PnP ID (0x2A50).
     public init(
         manufacturerName: String? = nil, modelNumber: String? = nil, serialNumber: String? = nil,
         hardwareRevision: String? = nil, firmwareRevision: String? = nil, softwareRevision: String? = nil,
@@ -76,6 +92,9 @@ public struct SimulatedDeviceInformation: Sendable, Hashable {
     /// (`0xFFFE` inserted after the 24-bit OUI), least significant byte first, which makes the 40-bit
     /// manufacturer-defined identifier followed by the OUI as the characteristic wants them. For
     /// `AA:BB:CC:DD:EE:FF`: `[FF, EE, DD, FE, FF, CC, BB, AA]`.
+    ///
+    /// - Parameter address: the public address.
+    /// - Returns: the eight bytes of the System ID.
     public static func systemID(for address: BluetoothAddress) -> [UInt8] {
         let bytes = address.bytes
         return [bytes[5], bytes[4], bytes[3], 0xFE, 0xFF, bytes[2], bytes[1], bytes[0]]
@@ -101,6 +120,9 @@ public struct SimulatedDeviceInformation: Sendable, Hashable {
 
 extension SimulatedService {
     /// The Device Information service (0x180A): one read-only characteristic per field of `information`.
+    ///
+    /// - Parameter information: the fields.
+    /// - Returns: the service.
     public static func deviceInformation(_ information: SimulatedDeviceInformation) -> SimulatedService {
         SimulatedService(uuid: .deviceInformation, characteristics: information.characteristics)
     }

@@ -42,6 +42,16 @@ public struct SimulatedHeartRateMeasurement: Sendable, Hashable {
     public var rrIntervals: [UInt16]
 
     /// A measurement of `beatsPerMinute`.
+    ///
+    /// - Parameters:
+    ///   - beatsPerMinute: the heart rate in beats per minute.
+    ///   - usesUInt16Format: whether the value is sent as a `UINT16` even when it fits in a byte (it always is above
+    ///     255).
+    ///   - sensorContact: the sensor contact status.
+    ///   - energyExpended: the energy expended since the last reset, in kilojoules; nil when not sent in this
+    ///     measurement.
+    ///   - rrIntervals: the intervals between the beats that ended since the previous measurement, in 1/1024 second,
+    ///     oldest first; empty when none are sent.
     public init(
         beatsPerMinute: UInt16, usesUInt16Format: Bool = false, sensorContact: SensorContact = .detected,
         energyExpended: UInt16? = nil, rrIntervals: [UInt16] = []
@@ -83,6 +93,8 @@ public struct SimulatedHeartRateMeasurement: Sendable, Hashable {
 
     /// The measurement `bytes` encode, or nil when they are not a well-formed Heart Rate Measurement
     /// (too short for the fields its flags announce, or an odd byte left over for the RR intervals).
+    ///
+    /// - Parameter bytes: the characteristic's value.
     public init?(bytes: [UInt8]) {
         guard let flags = bytes.first else { return nil }
         var index = 1
@@ -123,6 +135,9 @@ public struct SimulatedHeartRateMeasurement: Sendable, Hashable {
     }
 
     /// The interval of one beat at `beatsPerMinute`, in 1/1024 second (rounded).
+    ///
+    /// - Parameter beatsPerMinute: the heart rate.
+    /// - Returns: the interval in 1/1024 second.
     public static func rrInterval(beatsPerMinute: UInt16) -> UInt16 {
         guard beatsPerMinute > 0 else { return UInt16.max }
         let bpm = UInt32(beatsPerMinute)
@@ -176,6 +191,8 @@ public enum SimulatedBodySensorLocation: UInt8, Sendable, Hashable, CaseIterable
     case foot = 6
 
     /// The location from its name in a world file (`chest`, `wrist`, `ear-lobe`, …), or nil.
+    ///
+    /// - Parameter name: the location's name.
     public init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match

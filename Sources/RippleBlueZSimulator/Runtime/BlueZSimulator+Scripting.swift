@@ -7,8 +7,9 @@ extension BlueZSimulator {
 
     /// Adds an adapter (exported at once while running).
     ///
-    /// Throws ``SimulatorError/invalidWorld(_:)`` for a name already taken or unusable in a path, or a
-    /// malformed address; ``SimulatorError/notRunning`` before ``start()``.
+    /// - Parameter adapter: the adapter.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` for a name already taken or unusable in a path, or a malformed
+    ///   address; ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func addAdapter(_ adapter: SimulatedAdapter) async throws(SimulatorError) {
         try await withCore { core throws(SimulatorError) in try core.addAdapter(adapter) }
     }
@@ -16,14 +17,21 @@ extension BlueZSimulator {
     /// Adds a peripheral near the adapter named `adapter`: it advertises from now on (and is in the tree at
     /// once when it is known or paired).
     ///
-    /// Throws ``SimulatorError/invalidWorld(_:)`` for an unknown adapter, a malformed or taken address, or
-    /// a GATT database that is not valid.
+    /// - Parameters:
+    ///   - peripheral: the peripheral.
+    ///   - adapter: the name of the adapter that sees it.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` for an unknown adapter, a malformed or taken address, or a GATT
+    ///   database that is not valid; ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func addPeripheral(_ peripheral: SimulatedPeripheral, adapter: String = "hci0") async throws(SimulatorError)
     {
         try await withCore { core throws(SimulatorError) in try core.addPeripheral(peripheral, adapter: adapter) }
     }
 
     /// Removes a peripheral from the world: its link drops and its device leaves the tree.
+    ///
+    /// - Parameter address: the peripheral's address.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral has `address`;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func removePeripheral(_ address: BluetoothAddress) async throws(SimulatorError) {
         try await withCore { core throws(SimulatorError) in try core.removePeripheral(address) }
     }
@@ -31,6 +39,12 @@ extension BlueZSimulator {
     /// Changes what a peripheral advertises (`body` edits a copy of its description: name, RSSI, TX power,
     /// manufacturer and service data, advertised services, interval, variation). Changes show in
     /// `PropertiesChanged` of its device, as bluetoothd reports a new advertisement.
+    ///
+    /// - Parameters:
+    ///   - peripheral: the peripheral's address.
+    ///   - body: what edits the copy.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func updateAdvertisement(
         of peripheral: BluetoothAddress, _ body: @escaping @Sendable (inout SimulatedPeripheral) -> Void
     ) async throws(SimulatorError) {
@@ -51,6 +65,12 @@ extension BlueZSimulator {
 
     /// Powers the adapter named `adapter` on or off. Off: discovery stops, connections drop (reason
     /// "local"), and bluetoothd answers discovery and connection calls with `NotReady`.
+    ///
+    /// - Parameters:
+    ///   - powered: on (true) or off.
+    ///   - adapter: the adapter's name (`hci0`).
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` for an unknown adapter; ``SimulatorError/notRunning`` before
+    ///   ``start()`` and after ``stop()``.
     public func setPowered(_ powered: Bool, adapter: String) async throws(SimulatorError) {
         try await withCore { core throws(SimulatorError) in
             guard let runtime = core.adapter(named: adapter) else {
@@ -63,6 +83,12 @@ extension BlueZSimulator {
     /// Moves a peripheral into range or out of it. Out of range it stops advertising (its device ages out
     /// of the tree), a connection drops with reason "timeout" (supervision timeout), and connection
     /// attempts fail after the connect timeout.
+    ///
+    /// - Parameters:
+    ///   - inRange: whether the peripheral is in range.
+    ///   - peripheral: the peripheral's address.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func setInRange(_ inRange: Bool, peripheral: BluetoothAddress) async throws(SimulatorError) {
         try await withDevice(peripheral) { device in
             device.isInRange = inRange
@@ -73,6 +99,12 @@ extension BlueZSimulator {
 
     /// The peripheral drops its connection (or aborts a connection attempt); the device reports
     /// `Disconnected(reason)`. Does nothing when it is not connected.
+    ///
+    /// - Parameters:
+    ///   - peripheral: the peripheral's address.
+    ///   - reason: the reason the device reports.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func disconnect(peripheral: BluetoothAddress, reason: DisconnectReason = .remote)
         async throws(SimulatorError)
     {
@@ -80,6 +112,13 @@ extension BlueZSimulator {
     }
 
     /// The peripheral drops its connection `delay` from now (when it is connected then).
+    ///
+    /// - Parameters:
+    ///   - peripheral: the peripheral's address.
+    ///   - delay: how long from now.
+    ///   - reason: the reason the device reports.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func disconnect(peripheral: BluetoothAddress, after delay: Duration, reason: DisconnectReason = .remote)
         async throws(SimulatorError)
     {
@@ -91,6 +130,15 @@ extension BlueZSimulator {
 
     /// The next `times` calls of `operation` on the peripheral (nil: every call) meet `fault` instead
     /// of the normal answer. Faults wait in the order they were injected.
+    ///
+    /// - Parameters:
+    ///   - fault: what the calls meet.
+    ///   - operation: the operation whose calls meet it.
+    ///   - peripheral: the peripheral's address.
+    ///   - times: how many calls meet it; nil for every call.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` when `times` is less than 1;
+    ///   ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func inject(
         _ fault: OperationFault, on operation: SimulatedOperation, of peripheral: BluetoothAddress, times: Int? = 1
     )
@@ -101,6 +149,10 @@ extension BlueZSimulator {
     }
 
     /// Removes every fault waiting for the peripheral's operations.
+    ///
+    /// - Parameter peripheral: the peripheral's address.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func clearFaults(of peripheral: BluetoothAddress) async throws(SimulatorError) {
         try await withDevice(peripheral) { device in device.faults.removeAll() }
     }
@@ -108,7 +160,13 @@ extension BlueZSimulator {
     /// The peripheral notifies `value` on `characteristic`: clients with notifications enabled receive
     /// it; the value is stored either way.
     ///
-    /// Throws ``SimulatorError/unknownAttribute(_:)`` when it has no such characteristic.
+    /// - Parameters:
+    ///   - peripheral: the peripheral's address.
+    ///   - characteristic: the characteristic's UUID.
+    ///   - value: the bytes notified.
+    /// - Throws: ``SimulatorError/unknownAttribute(_:)`` when it has no such characteristic;
+    ///   ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func notify(peripheral: BluetoothAddress, characteristic: BluetoothUUID, value: [UInt8])
         async throws(SimulatorError)
     {
@@ -122,7 +180,12 @@ extension BlueZSimulator {
     /// does, across reconnections. A test calls it between subscribing and ``notify(peripheral:characteristic:value:)``
     /// so that no notification goes out before anyone listens.
     ///
-    /// Throws ``SimulatorError/unknownAttribute(_:)`` when the peripheral has no such characteristic.
+    /// - Parameters:
+    ///   - peripheral: the peripheral's address.
+    ///   - characteristic: the characteristic's UUID.
+    /// - Throws: ``SimulatorError/unknownAttribute(_:)`` when the peripheral has no such characteristic;
+    ///   ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func waitUntilNotifying(peripheral: BluetoothAddress, characteristic: BluetoothUUID)
         async throws(SimulatorError)
     {
@@ -162,6 +225,10 @@ extension BlueZSimulator {
     /// bluetoothd "restarts": releases `org.bluez` and takes its whole tree down (connections, sessions
     /// and sockets end), waits `downtime`, then exports a fresh tree — adapters as configured (powered as
     /// at first), only paired and known devices — and takes the name back.
+    ///
+    /// - Parameter downtime: how long bluetoothd is away.
+    /// - Throws: ``SimulatorError/bus(_:)`` when the bus refuses the name's release or its return;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func restart(downtime: Duration = .zero) async throws(SimulatorError) {
         let connection = try await withCore { core in core.connection }
         do {
@@ -209,6 +276,13 @@ extension BlueZSimulator {
     }
 
     /// The stored value of a characteristic or descriptor of the peripheral, or nil when it has none.
+    ///
+    /// - Parameters:
+    ///   - attribute: the characteristic's or descriptor's UUID.
+    ///   - peripheral: the peripheral's address.
+    /// - Returns: the stored bytes, or nil.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func value(of attribute: BluetoothUUID, peripheral: BluetoothAddress) async throws(SimulatorError)
         -> [UInt8]?
     {
@@ -216,16 +290,31 @@ extension BlueZSimulator {
     }
 
     /// Whether the peripheral is connected (its link up and services resolved).
+    ///
+    /// - Parameter peripheral: the peripheral's address.
+    /// - Returns: whether it is connected.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func isConnected(_ peripheral: BluetoothAddress) async throws(SimulatorError) -> Bool {
         try await withDevice(peripheral) { device in device.isConnected }
     }
 
     /// Whether the peripheral's device is in bluetoothd's tree.
+    ///
+    /// - Parameter peripheral: the peripheral's address.
+    /// - Returns: whether its `Device1` object is exported.
+    /// - Throws: ``SimulatorError/unknownPeripheral(_:)`` when no peripheral of the world has that address;
+    ///   ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func isInTree(_ peripheral: BluetoothAddress) async throws(SimulatorError) -> Bool {
         try await withDevice(peripheral) { device in device.object != nil }
     }
 
     /// The unique bus names of the clients discovering on the adapter named `adapter`.
+    ///
+    /// - Parameter adapter: the adapter's name.
+    /// - Returns: the clients' unique bus names.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` for an unknown adapter; ``SimulatorError/notRunning`` before
+    ///   ``start()`` and after ``stop()``.
     public func discoveringClients(adapter: String = "hci0") async throws(SimulatorError) -> [String] {
         try await withCore { core throws(SimulatorError) in
             guard let runtime = core.adapter(named: adapter) else {
@@ -237,6 +326,9 @@ extension BlueZSimulator {
 
     /// Problems the simulator met while serving and survived (an object it could not export, …), oldest
     /// first; empty when all went well.
+    ///
+    /// - Returns: one sentence per problem, oldest first.
+    /// - Throws: ``SimulatorError/notRunning`` before ``start()`` and after ``stop()``.
     public func problems() async throws(SimulatorError) -> [String] {
         try await withCore { core in core.problems }
     }

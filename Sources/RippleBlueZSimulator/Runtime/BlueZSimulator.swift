@@ -80,6 +80,11 @@ public final class BlueZSimulator: Sendable {
     private nonisolated(unsafe) var running: Running?
 
     /// A simulator of `world` that will serve on `bus` once started.
+    ///
+    /// - Parameters:
+    ///   - world: the world the simulator starts with.
+    ///   - bus: the bus it serves on.
+    ///   - configuration: its timing.
     public init(world: SimulatedWorld = SimulatedWorld(), bus: DBusBus, configuration: Configuration = Configuration())
     {
         self.world = world
@@ -88,10 +93,10 @@ public final class BlueZSimulator: Sendable {
     }
 
     /// Connects to the bus, exports bluetoothd's tree for the world, and takes the name `org.bluez`.
+    /// Starting a running simulator does nothing.
     ///
-    /// Throws ``SimulatorError/invalidWorld(_:)`` when the world is not valid (nothing is served then),
-    /// and ``SimulatorError/bus(_:)`` when the bus cannot be reached or `org.bluez` is owned by someone
-    /// else. Starting a running simulator does nothing.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` when the world is not valid (nothing is served then), and
+    ///   ``SimulatorError/bus(_:)`` when the bus cannot be reached or `org.bluez` is owned by someone else.
     public func start() async throws(SimulatorError) {
         guard lock.withLock({ running == nil }) else { return }
         let thread: EventLoopThread

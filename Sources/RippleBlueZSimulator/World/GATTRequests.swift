@@ -10,6 +10,12 @@ public struct GATTReadRequest: Sendable {
     public let client: String?
 
     /// A request (for handlers under test).
+    ///
+    /// - Parameters:
+    ///   - offset: the offset the client asked for (`ReadValue`'s "offset" option, 0 by default).
+    ///   - storedValue: the attribute's stored value.
+    ///   - mtu: the ATT MTU of the connection.
+    ///   - client: the unique bus name of the client that called `ReadValue`, when known.
     public init(offset: Int = 0, storedValue: [UInt8], mtu: Int = 23, client: String? = nil) {
         self.offset = offset
         self.storedValue = storedValue
@@ -44,6 +50,14 @@ public struct GATTWriteRequest: Sendable {
     public let client: String?
 
     /// A request (for handlers under test).
+    ///
+    /// - Parameters:
+    ///   - value: the bytes written.
+    ///   - offset: the offset the client asked for (0 by default).
+    ///   - kind: how the write was made.
+    ///   - storedValue: the attribute's stored value before the write.
+    ///   - mtu: the ATT MTU of the connection.
+    ///   - client: the unique bus name of the client, when known (nil for writes through an `AcquireWrite` socket).
     public init(
         value: [UInt8], offset: Int = 0, kind: GATTWriteKind = .request, storedValue: [UInt8] = [], mtu: Int = 23,
         client: String? = nil
@@ -66,6 +80,11 @@ public struct GATTWriteResponse: Sendable {
     public var notifications: [SimulatedNotification]
 
     /// A response storing `storedValue` (nil: the written bytes) and sending `notifications`.
+    ///
+    /// - Parameters:
+    ///   - storedValue: the value stored after the write; nil keeps the default (the written bytes placed at the
+    ///     offset).
+    ///   - notifications: notifications (or indications) the peripheral sends after answering the write, in order.
     public init(storedValue: [UInt8]? = nil, notifications: [SimulatedNotification] = []) {
         self.storedValue = storedValue
         self.notifications = notifications
@@ -84,6 +103,10 @@ public struct SimulatedNotification: Sendable, Hashable {
     public var value: [UInt8]
 
     /// `value` notified on `characteristic` (nil: the handler's own).
+    ///
+    /// - Parameters:
+    ///   - value: the bytes notified.
+    ///   - characteristic: the characteristic that notifies; nil for the one the handler belongs to.
     public init(_ value: [UInt8], on characteristic: BluetoothUUID? = nil) {
         self.characteristic = characteristic
         self.value = value

@@ -35,6 +35,11 @@ public struct NotificationSource: Sendable, Hashable {
 
     /// A source of `count` notifications (nil: no end) at `rate` per second (nil: as fast as possible),
     /// each carrying `payload` (20 numbered bytes by default).
+    ///
+    /// - Parameters:
+    ///   - count: how many notifications to send; nil for no end.
+    ///   - rate: notifications per second; nil for as fast as the client takes them.
+    ///   - payload: what each notification carries.
     public init(count: Int? = nil, rate: Double? = nil, payload: Payload = .numbered(size: 20)) {
         self.count = count
         self.rate = rate
@@ -42,6 +47,9 @@ public struct NotificationSource: Sendable, Hashable {
     }
 
     /// The payload of notification number `sequence`.
+    ///
+    /// - Parameter sequence: the notification's number, from 0.
+    /// - Returns: its bytes.
     public func payload(sequence: UInt32) -> [UInt8] {
         switch payload {
         case .numbered(let size):

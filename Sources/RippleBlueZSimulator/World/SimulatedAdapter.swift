@@ -11,6 +11,12 @@ public struct SimulatedAdapter: Sendable, Hashable {
     public var isPowered: Bool
 
     /// An adapter `name` (`hci0`) at `address`.
+    ///
+    /// - Parameters:
+    ///   - name: the adapter's name and the last component of its path: `hci0`, `hci1`, …
+    ///   - address: its address.
+    ///   - systemName: its system name (`Adapter1.Name`) and initial alias.
+    ///   - isPowered: whether it is powered at first.
     public init(
         name: String = "hci0", address: BluetoothAddress = "00:1A:7D:DA:71:13", systemName: String = "ripple-sim",
         isPowered: Bool = true
@@ -32,6 +38,10 @@ public struct SimulatedWorld: Sendable {
         public var adapter: String
 
         /// `peripheral`, seen by `adapter`.
+        ///
+        /// - Parameters:
+        ///   - peripheral: the peripheral.
+        ///   - adapter: the name of the adapter that sees it (`hci0`).
         public init(_ peripheral: SimulatedPeripheral, adapter: String = "hci0") {
             self.peripheral = peripheral
             self.adapter = adapter
@@ -44,6 +54,10 @@ public struct SimulatedWorld: Sendable {
     public var peripherals: [Placement]
 
     /// A world of `adapters` (one powered `hci0` by default) and `peripherals`.
+    ///
+    /// - Parameters:
+    ///   - adapters: the adapters, in the order they are exported.
+    ///   - peripherals: the peripherals.
     public init(adapters: [SimulatedAdapter] = [SimulatedAdapter()], peripherals: [Placement] = []) {
         self.adapters = adapters
         self.peripherals = peripherals

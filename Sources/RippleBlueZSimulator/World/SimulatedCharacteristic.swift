@@ -22,6 +22,16 @@ public struct SimulatedCharacteristic: Sendable {
     public var notificationSource: NotificationSource?
 
     /// A characteristic of type `uuid`.
+    ///
+    /// - Parameters:
+    ///   - uuid: the characteristic's type.
+    ///   - flags: its properties and permissions.
+    ///   - value: its value at first.
+    ///   - descriptors: its descriptors, besides the Client Characteristic Configuration descriptor the simulator adds
+    ///     when the characteristic can notify or indicate.
+    ///   - onRead: answers reads; nil returns the stored value from the request's offset.
+    ///   - onWrite: answers writes; nil stores what is written.
+    ///   - notificationSource: notifications the characteristic sends by itself while a client listens.
     public init(
         uuid: BluetoothUUID, flags: CharacteristicProperties, value: [UInt8] = [],
         descriptors: [SimulatedDescriptor] = [],

@@ -16,6 +16,13 @@ public struct SimulatedDescriptor: Sendable {
     public var onWrite: GATTWriteHandler?
 
     /// A descriptor of type `uuid`.
+    ///
+    /// - Parameters:
+    ///   - uuid: the descriptor's type.
+    ///   - flags: what clients may do with it.
+    ///   - value: its value at first.
+    ///   - onRead: answers reads; nil returns the stored value from the request's offset.
+    ///   - onWrite: answers writes; nil stores what is written.
     public init(
         uuid: BluetoothUUID, flags: DescriptorProperties = [.read], value: [UInt8] = [], onRead: GATTReadHandler? = nil,
         onWrite: GATTWriteHandler? = nil
@@ -28,6 +35,9 @@ public struct SimulatedDescriptor: Sendable {
     }
 
     /// A Characteristic User Description (0x2901) holding `text` in UTF-8, read-only.
+    ///
+    /// - Parameter text: the description.
+    /// - Returns: the descriptor.
     public static func userDescription(_ text: String) -> SimulatedDescriptor {
         SimulatedDescriptor(uuid: 0x2901, flags: [.read], value: Array(text.utf8))
     }

@@ -56,6 +56,28 @@ public struct SimulatedPeripheral: Sendable {
     public var pairingMethod: PairingMethod = .justWorks
 
     /// A peripheral at `address`; everything else has the default of a typical LE sensor.
+    ///
+    /// - Parameters:
+    ///   - address: the device address.
+    ///   - addressType: whether ``address`` is public or random.
+    ///   - name: the advertised local name; nil when it advertises none.
+    ///   - appearance: the GAP appearance, when advertised.
+    ///   - rssi: the received signal strength in dBm, as the adapter measures it.
+    ///   - rssiVariation: how far the RSSI wanders around ``rssi`` from one advertisement to the next (a fixed,
+    ///     repeating pattern within ±`rssiVariation`); 0 keeps it steady.
+    ///   - txPower: the advertised TX power in dBm, when advertised.
+    ///   - manufacturerData: Manufacturer-specific data by company identifier.
+    ///   - serviceData: Service data by service UUID.
+    ///   - advertisedServices: the service UUIDs the peripheral advertises.
+    ///   - advertisingInterval: the time between two advertisements.
+    ///   - isConnectable: whether it accepts connections.
+    ///   - isInRange: whether it is within range of the adapter at first.
+    ///   - isKnown: whether bluetoothd knows it already (stored from an earlier session): its `Device1` object exists
+    ///     from the start, without discovery.
+    ///   - isPaired: whether it is paired (and bonded) at first; a paired peripheral is also known.
+    ///   - connectionDelay: the time a connection takes to be made, and again to resolve the services.
+    ///   - mtu: the ATT MTU negotiated on connection.
+    ///   - services: its GATT database, in handle order.
     public init(
         address: BluetoothAddress,
         addressType: AddressType = .public,

@@ -9,6 +9,11 @@ public struct SimulatedService: Sendable {
     public var characteristics: [SimulatedCharacteristic]
 
     /// A service of type `uuid` with `characteristics`.
+    ///
+    /// - Parameters:
+    ///   - uuid: the service's type.
+    ///   - isPrimary: whether it is a primary service.
+    ///   - characteristics: its characteristics, in handle order.
     public init(uuid: BluetoothUUID, isPrimary: Bool = true, characteristics: [SimulatedCharacteristic] = []) {
         self.uuid = uuid
         self.isPrimary = isPrimary

@@ -6,9 +6,10 @@ extension WorldDescription {
 
     /// The world this description describes, after checking all of it.
     ///
-    /// Throws ``SimulatorError/invalidWorld(_:)`` listing every problem found, one a line, each starting
-    /// with where it is (`peripherals[1].services[0].characteristics[2].flags[1]: unknown flag "notfy"
-    /// (the flags are: broadcast, read, …)`).
+    /// - Returns: the world.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` listing every problem found, one a line, each starting with where
+    ///   it is (`peripherals[1].services[0].characteristics[2].flags[1]: unknown flag "notfy" (the flags are:
+    ///   broadcast, read, …)`).
     public func makeWorld() throws(SimulatorError) -> SimulatedWorld {
         var checker = WorldChecker()
         let world = checker.world(self)

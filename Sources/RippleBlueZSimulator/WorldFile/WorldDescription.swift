@@ -93,6 +93,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
     }
 
     /// Decodes a world, refusing keys it does not know.
+    ///
+    /// - Parameter decoder: the decoder to read from.
+    /// - Throws: `DecodingError` when the data does not have this form.
     public init(from decoder: any Decoder) throws {
         try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -116,16 +119,23 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         case text(String)
 
         /// `.number`.
+        ///
+        /// - Parameter value: the literal.
         public init(integerLiteral value: Int) {
             self = .number(Double(value))
         }
 
         /// `.text`.
+        ///
+        /// - Parameter value: the literal.
         public init(stringLiteral value: String) {
             self = .text(value)
         }
 
         /// Decodes a number, or else a text.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let number = try? container.decode(Double.self) {
@@ -136,6 +146,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Encodes the number or the text.
+        ///
+        /// - Parameter encoder: the encoder to write to.
+        /// - Throws: the encoder's error.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
@@ -157,6 +170,12 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public var powered: Bool?
 
         /// An adapter description.
+        ///
+        /// - Parameters:
+        ///   - name: `hci0`, `hci1`, …; by default `hci<index>`.
+        ///   - address: its address; by default `00:1A:7D:DA:71:1<index>`.
+        ///   - systemName: `Adapter1.Name` and the initial alias; `ripple-sim` by default.
+        ///   - powered: whether it is powered at first; true by default.
         public init(name: String? = nil, address: String? = nil, systemName: String? = nil, powered: Bool? = nil) {
             self.name = name
             self.address = address
@@ -177,6 +196,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Decodes an adapter, refusing keys it does not know.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -235,6 +257,29 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public var services: [Service]?
 
         /// A peripheral description.
+        ///
+        /// - Parameters:
+        ///   - preset: a ready-made peripheral: `heart-rate-monitor` or `led-button`.
+        ///   - address: the device address; required without a preset.
+        ///   - addressType: `public` (default) or `random`.
+        ///   - name: the advertised local name.
+        ///   - appearance: the GAP appearance (0…0xFFFF).
+        ///   - adapter: the adapter that sees it; the first adapter by default.
+        ///   - rssi: RSSI in dBm (−127…20).
+        ///   - rssiVariation: how far the RSSI wanders (0…50 dB).
+        ///   - txPower: the advertised TX power in dBm (−127…20).
+        ///   - manufacturerData: Manufacturer data: company identifier (`"0x0059"` or `"89"`) to hex bytes.
+        ///   - serviceData: Service data: service UUID to hex bytes.
+        ///   - advertisedServices: the advertised service UUIDs.
+        ///   - advertisingInterval: time between advertisements (milliseconds, or a string with a unit).
+        ///   - connectable: whether it accepts connections.
+        ///   - inRange: whether it is within range at first.
+        ///   - known: whether bluetoothd knows it from the start.
+        ///   - paired: whether it is paired at first.
+        ///   - connectionDelay: the time a connection takes (milliseconds, or a string with a unit).
+        ///   - mtu: the ATT MTU (23…517).
+        ///   - batteryLevel: for a preset: its battery level in percent (0…100).
+        ///   - services: its GATT services (after a preset's).
         public init(
             preset: String? = nil, address: String? = nil, addressType: String? = nil, name: String? = nil,
             appearance: Scalar? = nil, adapter: String? = nil, rssi: Int? = nil, rssiVariation: Int? = nil,
@@ -277,6 +322,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Decodes a peripheral, refusing keys it does not know.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -342,6 +390,25 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public var pnpID: String?
 
         /// A service description.
+        ///
+        /// - Parameters:
+        ///   - preset: `heart-rate`, `battery`, `device-information` or `led-button`.
+        ///   - uuid: the service UUID (a described service).
+        ///   - primary: whether it is primary (a described service; true by default).
+        ///   - characteristics: its characteristics (a described service).
+        ///   - level: `battery`: the level in percent (0…100).
+        ///   - location: `heart-rate`: where the sensor is worn (`chest`, `wrist`, `finger`, `hand`, `ear-lobe`,
+        ///     `foot`, `other`).
+        ///   - rate: `heart-rate`: measurements per second.
+        ///   - ledOn: `led-button`: whether the LED is on at first.
+        ///   - manufacturerName: `device-information`: Manufacturer Name String.
+        ///   - modelNumber: `device-information`: Model Number String.
+        ///   - serialNumber: `device-information`: Serial Number String.
+        ///   - hardwareRevision: `device-information`: Hardware Revision String.
+        ///   - firmwareRevision: `device-information`: Firmware Revision String.
+        ///   - softwareRevision: `device-information`: Software Revision String.
+        ///   - systemID: `device-information`: System ID, 8 hex bytes.
+        ///   - pnpID: `device-information`: PnP ID, 7 hex bytes.
         public init(
             preset: String? = nil, uuid: String? = nil, primary: Bool? = nil,
             characteristics: [Characteristic]? = nil, level: Int? = nil, location: String? = nil,
@@ -378,6 +445,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Decodes a service, refusing keys it does not know.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -420,6 +490,15 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public var echo: Bool?
 
         /// A characteristic description.
+        ///
+        /// - Parameters:
+        ///   - uuid: the characteristic UUID.
+        ///   - flags: its flags, by bluetoothd's names.
+        ///   - value: its initial value, hex.
+        ///   - text: its initial value as UTF-8 text (instead of `value`).
+        ///   - descriptors: its descriptors (the simulator adds the CCCD itself).
+        ///   - notifications: notifications it sends by itself while a client listens.
+        ///   - echo: whether a write is answered by a notification of the bytes written.
         public init(
             uuid: String, flags: [String], value: String? = nil, text: String? = nil,
             descriptors: [Descriptor]? = nil, notifications: Notifications? = nil, echo: Bool? = nil
@@ -440,6 +519,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Decodes a characteristic, refusing keys it does not know.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -465,6 +547,12 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public var text: String?
 
         /// A descriptor description.
+        ///
+        /// - Parameters:
+        ///   - uuid: the descriptor UUID (not 0x2902: the simulator adds the CCCD itself).
+        ///   - flags: its flags, by bluetoothd's names; `[read]` by default.
+        ///   - value: its value, hex.
+        ///   - text: its value as UTF-8 text (instead of `value`).
         public init(uuid: String, flags: [String]? = nil, value: String? = nil, text: String? = nil) {
             self.uuid = uuid
             self.flags = flags
@@ -479,6 +567,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Decodes a descriptor, refusing keys it does not know.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -507,6 +598,13 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         public var cycle: [String]?
 
         /// A notifications description.
+        ///
+        /// - Parameters:
+        ///   - count: how many; nil for no end.
+        ///   - rate: per second; nil for as fast as possible.
+        ///   - payload: `numbered`, `sequence-byte`, `timestamped` or `cycle`.
+        ///   - size: payload size in bytes for `numbered`, `sequence-byte` and `timestamped`.
+        ///   - cycle: the hex payloads of `cycle`.
         public init(
             count: Int? = nil, rate: Double? = nil, payload: String? = nil, size: Int? = nil, cycle: [String]? = nil
         ) {
@@ -524,6 +622,9 @@ public struct WorldDescription: Codable, Sendable, Hashable {
         }
 
         /// Decodes notifications, refusing keys it does not know.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try WorldFileKeys.rejectUnknown(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)

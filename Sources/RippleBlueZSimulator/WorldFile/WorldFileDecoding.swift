@@ -34,6 +34,10 @@ extension WorldDescription {
     /// Runs `decode` (a `JSONDecoder`'s or a YAML decoder's `decode(WorldDescription.self, from:)`) and
     /// turns what it throws into ``SimulatorError/invalidWorld(_:)`` with a message saying where in the file
     /// the problem is (``problem(decoding:)``).
+    ///
+    /// - Parameter decode: the decoding, run once.
+    /// - Returns: the description it decoded.
+    /// - Throws: ``SimulatorError/invalidWorld(_:)`` saying where the problem is and what it is.
     public static func decode(_ decode: () throws -> WorldDescription) throws(SimulatorError) -> WorldDescription {
         do {
             return try decode()
@@ -44,6 +48,9 @@ extension WorldDescription {
 
     /// A sentence for an error thrown while decoding a world file: for a `DecodingError`, where it happened
     /// (`peripherals[0].rssi`) and what was wrong; for another error, its description.
+    ///
+    /// - Parameter error: what the decoder threw.
+    /// - Returns: the sentence.
     public static func problem(decoding error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         switch error {
@@ -64,6 +71,9 @@ extension WorldDescription {
 
     /// A coding path as the file's reader sees it: `peripherals[1].services[0].uuid`, or "the file" for
     /// the top level.
+    ///
+    /// - Parameter codingPath: the decoder's coding path.
+    /// - Returns: the location.
     public static func location(_ codingPath: [any CodingKey]) -> String {
         var text = ""
         for key in codingPath {

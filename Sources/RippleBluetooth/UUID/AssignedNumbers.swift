@@ -292,6 +292,7 @@ public enum AssignedNumbers: Sendable {
 
     /// The SIG's name for the 16-bit assigned number `value`, looked up in ``services``,
     /// ``characteristics``, ``descriptors`` and ``declarations`` (their numbers do not overlap).
+    /// - Parameter value: the 16-bit assigned number.
     /// - Returns: the name, such as `"Heart Rate Measurement"`, or nil when the number is not in these tables.
     public static func name(for value: UInt16) -> String? {
         services[value] ?? characteristics[value] ?? descriptors[value] ?? declarations[value]

@@ -23,6 +23,10 @@ extension BluetoothUUID {
         public var reason: Reason
 
         /// Creates an error saying that `string` is not a UUID because of `reason`.
+        ///
+        /// - Parameters:
+        ///   - string: the string that could not be parsed, as given.
+        ///   - reason: what was wrong with it.
         public init(string: String, reason: Reason) {
             self.string = string
             self.reason = reason

@@ -2,6 +2,7 @@ extension BluetoothUUID {
     /// Parses a UUID written in any of its usual forms, in upper or lower case:
     /// a 16-bit assigned number (`"180d"`, `"0x180D"`), a 32-bit one (`"0000180d"`, `"0x0000180D"`), or the
     /// full 128 bits (`"0000180d-0000-1000-8000-00805f9b34fb"`, or the same 32 digits without hyphens).
+    /// - Parameter string: the text to parse.
     /// - Throws: ``ParseError`` naming the string and what is wrong with it; nothing else is accepted
     ///   (no spaces, braces or other lengths).
     public init(_ string: String) throws(ParseError) {
@@ -49,6 +50,7 @@ extension BluetoothUUID {
     }
 
     /// Parses a UUID as ``init(_:)-(String)`` does.
+    /// - Parameter uuidString: the text to parse.
     /// - Returns: nil when `uuidString` is not a UUID in any of the accepted forms.
     public init?(uuidString: String) {
         guard let uuid = try? BluetoothUUID(uuidString) else { return nil }

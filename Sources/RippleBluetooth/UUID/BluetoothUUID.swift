@@ -26,28 +26,39 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     private static let baseHighLow32: UInt64 = 0x0000_1000
 
     /// Creates the UUID from its 128 bits, given as two halves, most significant first.
+    ///
+    /// - Parameters:
+    ///   - high: the most significant 64 bits.
+    ///   - low: the least significant 64 bits.
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// Creates the UUID that the 16-bit assigned number `value` stands for, on the Bluetooth Base UUID.
+    ///
+    /// - Parameter value: the 16-bit assigned number, such as `0x180D` (Heart Rate).
     public init(_ value: UInt16) {
         self.init(UInt32(value))
     }
 
     /// Creates the UUID that the 32-bit assigned number `value` stands for, on the Bluetooth Base UUID.
+    ///
+    /// - Parameter value: the 32-bit assigned number.
     public init(_ value: UInt32) {
         self.init(high: UInt64(value) << 32 | Self.baseHighLow32, low: Self.baseLow)
     }
 
     /// Creates the UUID for a 16-bit integer literal, an assigned number: `let battery: BluetoothUUID = 0x180F`.
+    ///
+    /// - Parameter value: the literal.
     public init(integerLiteral value: UInt16) {
         self.init(value)
     }
 
     /// Creates the UUID from 2, 4 or 16 bytes, most significant first (a 16- or 32-bit assigned number, or
     /// the full 128 bits).
+    /// - Parameter bytes: 2, 4 or 16 bytes, most significant first.
     /// - Returns: nil when `bytes` has another length.
     public init?(bytes: [UInt8]) {
         switch bytes.count {
@@ -112,6 +123,9 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// Orders UUIDs by their 128-bit value.
+    /// - Parameters:
+    ///   - lhs: a UUID.
+    ///   - rhs: another UUID.
     /// - Returns: whether `lhs` is less than `rhs` as 128-bit unsigned integers.
     public static func < (lhs: BluetoothUUID, rhs: BluetoothUUID) -> Bool {
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
