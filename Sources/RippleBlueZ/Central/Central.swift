@@ -111,6 +111,9 @@ public final class Central: Sendable {
 
     /// Waits until the state is ``CentralState/poweredOn`` and returns, or throws the state's error as
     /// soon as it settles on anything else (after the first answer from the bus).
+    ///
+    /// - Throws: the state's error: ``BluetoothError/Kind/poweredOff``, ``BluetoothError/Kind/unauthorized``,
+    ///   ``BluetoothError/Kind/bluetoothUnavailable`` or ``BluetoothError/Kind/noAdapter`` (``CentralState/error``).
     public func waitUntilReady() async throws(BluetoothError) {
         let settled = await core.state.first { $0 != .unknown }.values.first { _ in true }
         if let error = (settled ?? .bluetoothUnavailable).error { throw error }

@@ -4,11 +4,15 @@ public struct BatteryLevel: Readable, Writable, Sendable, Hashable, CustomString
     public var percent: Int
 
     /// A level of `percent` (clamped to 0–100).
+    ///
+    /// - Parameter percent: the charge left, in percent.
     public init(percent: Int) {
         self.percent = Swift.min(Swift.max(percent, 0), 100)
     }
 
     /// Decodes the characteristic's one byte.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
     /// - Throws: ``ValueDecodingError`` when there is not exactly one byte, or it is above 100.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
         var reader = ByteReader(bytes, typeName: "BatteryLevel")

@@ -18,6 +18,8 @@ public enum BodySensorLocation: Readable, Writable, Sendable, Hashable {
     case reserved(UInt8)
 
     /// The location the byte `value` stands for.
+    ///
+    /// - Parameter value: the characteristic's byte.
     public init(rawValue value: UInt8) {
         switch value {
         case 0: self = .other
@@ -46,6 +48,8 @@ public enum BodySensorLocation: Readable, Writable, Sendable, Hashable {
     }
 
     /// Decodes the characteristic's one byte.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
     /// - Throws: ``ValueDecodingError`` when there is not exactly one byte.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
         var reader = ByteReader(bytes, typeName: "BodySensorLocation")

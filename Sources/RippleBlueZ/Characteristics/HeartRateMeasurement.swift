@@ -30,6 +30,12 @@ public struct HeartRateMeasurement: Readable, Writable, Sendable, Hashable, Cust
     public var rrIntervals: [Double] { rrIntervalTicks.map { Double($0) / 1024 } }
 
     /// A measurement with these fields.
+    ///
+    /// - Parameters:
+    ///   - beatsPerMinute: heart beats per minute.
+    ///   - sensorContact: the sensor's contact with the skin.
+    ///   - energyExpended: energy expended since the last reset, in kilojoules, when the sensor reports it.
+    ///   - rrIntervalTicks: the RR-intervals, oldest first, in units of 1/1024 s as sent.
     public init(
         beatsPerMinute: Int, sensorContact: SensorContact = .notSupported, energyExpended: Int? = nil,
         rrIntervalTicks: [UInt16] = []
@@ -41,6 +47,8 @@ public struct HeartRateMeasurement: Readable, Writable, Sendable, Hashable, Cust
     }
 
     /// Decodes a notification or read of the characteristic.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
     /// - Throws: ``ValueDecodingError`` when a field the flags announce is missing, or when the
     ///   RR-intervals end with half of one.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {

@@ -37,6 +37,12 @@ public struct PnPID: Readable, Writable, Sendable, Hashable, CustomStringConvert
     public var productVersion: UInt16
 
     /// A PnP ID with these fields.
+    ///
+    /// - Parameters:
+    ///   - vendorIDSource: who assigned the vendor identifier.
+    ///   - vendorID: the vendor.
+    ///   - productID: the vendor's product.
+    ///   - productVersion: the product's version.
     public init(vendorIDSource: VendorIDSource, vendorID: UInt16, productID: UInt16, productVersion: UInt16) {
         self.vendorIDSource = vendorIDSource
         self.vendorID = vendorID
@@ -45,6 +51,8 @@ public struct PnPID: Readable, Writable, Sendable, Hashable, CustomStringConvert
     }
 
     /// Decodes the characteristic's 7 bytes.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
     /// - Throws: ``ValueDecodingError`` when there are not exactly 7 bytes.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
         var reader = ByteReader(bytes, typeName: "PnPID")

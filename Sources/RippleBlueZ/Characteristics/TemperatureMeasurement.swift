@@ -25,6 +25,14 @@ public struct TemperatureMeasurement: Readable, Sendable, Hashable, CustomString
     public var celsius: Double { unit == .celsius ? value : (value - 32) * 5 / 9 }
 
     /// A measurement with these fields.
+    ///
+    /// - Parameters:
+    ///   - value: the temperature in ``unit``; NaN when the thermometer sent "not a number" or "no value at this
+    ///     resolution", ±∞ for its infinities.
+    ///   - unit: the unit of ``value``.
+    ///   - timestamp: when it was measured (the thermometer's clock, no time zone), when sent.
+    ///   - type: where it was measured (Temperature Type, 0x2A1D: 1 armpit, 2 body, 3 ear, 4 finger, 5 gut, 6 mouth, 7
+    ///     rectum, 8 toe, 9 tympanum), when sent.
     public init(value: Double, unit: Unit, timestamp: DateTime? = nil, type: UInt8? = nil) {
         self.value = value
         self.unit = unit
@@ -33,6 +41,8 @@ public struct TemperatureMeasurement: Readable, Sendable, Hashable, CustomString
     }
 
     /// Decodes a notification, indication or read of the characteristic.
+    ///
+    /// - Parameter bytes: the characteristic's value.
     /// - Throws: ``ValueDecodingError`` when a field the flags announce is missing or the time stamp is
     ///   not a date.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
@@ -67,6 +77,14 @@ public struct DateTime: Readable, Writable, Sendable, Hashable, CustomStringConv
     public var seconds: Int
 
     /// A date and time with these fields (not checked: ``bluetoothBytes`` clamps them into their bytes).
+    ///
+    /// - Parameters:
+    ///   - year: 1582–9999, or 0 when not known.
+    ///   - month: 1–12, or 0 when not known.
+    ///   - day: 1–31, or 0 when not known.
+    ///   - hours: 0–23.
+    ///   - minutes: 0–59.
+    ///   - seconds: 0–59.
     public init(year: Int, month: Int, day: Int, hours: Int, minutes: Int, seconds: Int) {
         self.year = year
         self.month = month
@@ -77,6 +95,8 @@ public struct DateTime: Readable, Writable, Sendable, Hashable, CustomStringConv
     }
 
     /// Decodes the 7 bytes of a Date Time.
+    ///
+    /// - Parameter bytes: the 7 bytes.
     /// - Throws: ``ValueDecodingError`` when there are not exactly 7 bytes or a field is out of range.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
         var reader = ByteReader(bytes, typeName: "DateTime")

@@ -5,6 +5,12 @@ extension Central {
     /// Connects to the peripheral of `discovery`: see ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)``.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - discovery: the discovery of the peripheral.
+    ///   - timeout: the attempt's time limit, retries included.
+    ///   - autoReconnect: how to reconnect after the link drops; nil for never.
+    /// - Returns: the peripheral once GATT is usable, then the end; fails with a ``BluetoothError``.
     public func connect(
         to discovery: PeripheralDiscovery, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
     ) -> AnyPublisher<Peripheral, BluetoothError> {
@@ -14,6 +20,12 @@ extension Central {
     /// Connects to `peripheral`: see ``connect(to:timeout:autoReconnect:)-(BluetoothAddress,_,_)``.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - peripheral: the peripheral.
+    ///   - timeout: the attempt's time limit, retries included.
+    ///   - autoReconnect: how to reconnect after the link drops; nil for never.
+    /// - Returns: the peripheral once GATT is usable, then the end; fails with a ``BluetoothError``.
     public func connect(
         to peripheral: Peripheral, timeout: Duration = .seconds(30), autoReconnect: ReconnectPolicy? = nil
     ) -> AnyPublisher<Peripheral, BluetoothError> {
@@ -169,6 +181,9 @@ extension Central {
     }
 
     /// The peripheral with `address` if bluetoothd knows it (see ``knownPeripherals``).
+    ///
+    /// - Parameter address: its Bluetooth address.
+    /// - Returns: its handle, or nil when bluetoothd does not know it on the central's adapter.
     public func peripheral(address: BluetoothAddress) -> Peripheral? {
         core.devicePath(address: address).flatMap(core.peripheral(at:))
     }

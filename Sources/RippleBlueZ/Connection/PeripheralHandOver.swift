@@ -58,8 +58,11 @@ public final class PeripheralHandOver: Sendable {
 extension Peripheral {
     /// Lends the peripheral to another tool: see ``PeripheralHandOver``. Returns once bluetoothd has
     /// seen the central's notification sockets closed (so that the tool may acquire them), or after
-    /// 2 seconds. Fails with ``BluetoothError/Kind/notConnected`` when it is not connected and resolved,
-    /// and with ``BluetoothError/Kind/inProgress`` when it is already handed over.
+    /// 2 seconds.
+    ///
+    /// - Returns: the hand-over, which gives the peripheral back when it ends.
+    /// - Throws: ``BluetoothError/Kind/notConnected`` when it is not connected and resolved,
+    ///   ``BluetoothError/Kind/inProgress`` when it is already handed over.
     public func handOver() async throws(BluetoothError) -> PeripheralHandOver {
         let core = central.core
         let peripheral = self

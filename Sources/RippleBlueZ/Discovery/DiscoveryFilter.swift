@@ -14,6 +14,12 @@ public struct DiscoveryFilter: Sendable, Hashable {
     public var reportsDuplicates: Bool
 
     /// A filter; the default finds every LE peripheral and reports each advertisement.
+    ///
+    /// - Parameters:
+    ///   - services: only peripherals advertising one of these services (all when empty).
+    ///   - minimumRSSI: only advertisements at least this strong, in dBm.
+    ///   - namePrefix: only peripherals whose address or name starts with this.
+    ///   - reportsDuplicates: whether every advertisement is reported, not only changes (bluetoothd's `DuplicateData`).
     public init(
         services: [BluetoothUUID] = [], minimumRSSI: Int? = nil, namePrefix: String? = nil,
         reportsDuplicates: Bool = true
@@ -28,11 +34,17 @@ public struct DiscoveryFilter: Sendable, Hashable {
     public static let all = DiscoveryFilter()
 
     /// Peripherals advertising one of `services`.
+    ///
+    /// - Parameter services: the services, one of which a peripheral must advertise.
+    /// - Returns: the filter.
     public static func services(_ services: [BluetoothUUID]) -> DiscoveryFilter {
         DiscoveryFilter(services: services)
     }
 
     /// Whether `discovery` passes this filter.
+    ///
+    /// - Parameter discovery: the advertisement.
+    /// - Returns: whether it passes.
     public func matches(_ discovery: PeripheralDiscovery) -> Bool {
         if !services.isEmpty, !discovery.serviceUUIDs.contains(where: services.contains) { return false }
         if let minimumRSSI, let rssi = discovery.rssi, rssi < minimumRSSI { return false }

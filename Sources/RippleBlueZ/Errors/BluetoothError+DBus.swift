@@ -8,6 +8,10 @@ extension BluetoothError {
     /// ``Kind/notPermitted``, …); its catch-all `org.bluez.Error.Failed` is read by message: "Not connected"
     /// is ``Kind/notConnected`` and "Operation failed with ATT error: 0x0e" is ``Kind/attError(_:)``. An
     /// object that is gone (`UnknownObject`) means the link dropped and the GATT objects went with it.
+    ///
+    /// - Parameters:
+    ///   - error: the bus's or bluetoothd's error.
+    ///   - operation: what was being done, for the message (`"reading 2A37 of C0:FF:EE:00:00:01"`).
     public init(_ error: DBusError, during operation: String) {
         switch error {
         case .remote(let name, let message):

@@ -68,6 +68,12 @@ public struct BluetoothError: Error, Sendable, Hashable, CustomStringConvertible
     public var bluezMessage: String?
 
     /// An error of `kind` with `message`, and BlueZ's error when there was one.
+    ///
+    /// - Parameters:
+    ///   - kind: what went wrong.
+    ///   - message: a sentence for people.
+    ///   - bluezName: the D-Bus error name bluetoothd answered with (`org.bluez.Error.Failed`), when it did.
+    ///   - bluezMessage: the message bluetoothd answered with, when it did.
     public init(_ kind: Kind, _ message: String, bluezName: String? = nil, bluezMessage: String? = nil) {
         self.kind = kind
         self.message = message
@@ -92,11 +98,17 @@ extension BluetoothError {
     public static let notConnected = BluetoothError(.notConnected, "the peripheral is not connected")
 
     /// A timeout of `operation`.
+    ///
+    /// - Parameter operation: what timed out, for the message.
+    /// - Returns: a ``Kind/timeout`` error.
     public static func timeout(_ operation: String) -> BluetoothError {
         BluetoothError(.timeout, "\(operation) timed out")
     }
 
     /// The bytes could not be decoded.
+    ///
+    /// - Parameter error: why the bytes are not the value.
+    /// - Returns: an ``Kind/invalidValue(_:)`` error.
     public static func invalidValue(_ error: ValueDecodingError) -> BluetoothError {
         BluetoothError(.invalidValue(error), "invalid value: \(error)")
     }

@@ -56,12 +56,18 @@ public struct CharacteristicReference: Sendable, Hashable, ExpressibleByIntegerL
     public var service: BluetoothUUID?
 
     /// The characteristic `uuid` (in `service`, if given).
+    ///
+    /// - Parameters:
+    ///   - uuid: the characteristic's UUID.
+    ///   - service: its service's UUID (any service when nil).
     public init(_ uuid: BluetoothUUID, in service: BluetoothUUID? = nil) {
         self.uuid = uuid
         self.service = service
     }
 
     /// The characteristic with this 16-bit assigned number.
+    ///
+    /// - Parameter value: the literal.
     public init(integerLiteral value: UInt16) {
         self.init(BluetoothUUID(value))
     }

@@ -7,6 +7,12 @@ extension Peripheral {
     /// has no such descriptor, and otherwise as ``read(_:timeout:)`` does.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - descriptor: the descriptor's UUID.
+    ///   - characteristic: the characteristic it belongs to.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the descriptor's bytes, then the end; fails with a ``BluetoothError``.
     public func read(
         descriptor: BluetoothUUID, of characteristic: CharacteristicReference, timeout: Duration = .seconds(30)
     )
@@ -31,6 +37,13 @@ extension Peripheral {
     /// Fails otherwise as ``read(descriptor:of:timeout:)`` does.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes to write.
+    ///   - descriptor: the descriptor's UUID.
+    ///   - characteristic: the characteristic it belongs to.
+    ///   - timeout: the longest the write may take, from its turn in the queue.
+    /// - Returns: one value once written, then the end; fails with a ``BluetoothError``.
     public func write(
         _ bytes: [UInt8], toDescriptor descriptor: BluetoothUUID, of characteristic: CharacteristicReference,
         timeout: Duration = .seconds(30)
@@ -52,6 +65,13 @@ extension Peripheral {
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - descriptor: the descriptor's UUID.
+    ///   - characteristic: the characteristic it belongs to.
+    ///   - type: what the bytes encode.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the decoded value, then the end; fails with a ``BluetoothError``.
     public func read<T: Readable>(
         descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type,
         timeout: Duration = .seconds(30)

@@ -8,6 +8,9 @@ extension Peripheral {
 
     /// The ATT MTU bluetoothd negotiated for the peripheral's link, as the characteristic reports it
     /// (nil when the characteristic is not found or bluetoothd does not say).
+    ///
+    /// - Parameter characteristic: a characteristic of the peripheral.
+    /// - Returns: the MTU in bytes, or nil.
     public func mtu(of characteristic: CharacteristicReference) -> Int? {
         guard case .success(let found) = central.core.characteristic(characteristic, of: self) else { return nil }
         return central.core.mirror.withLock { mirror in
@@ -26,6 +29,11 @@ extension Peripheral {
     /// connected or disconnects during the read, ``BluetoothError/Kind/attributeNotFound``,
     /// ``BluetoothError/Kind/notPermitted``, ``BluetoothError/Kind/attError(_:)`` and the other errors of
     /// bluetoothd. The read's value never reaches this characteristic's listeners as a notification.
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the bytes, then the end; fails with a ``BluetoothError``.
     public func read(_ characteristic: CharacteristicReference, timeout: Duration = .seconds(30)) -> AnyPublisher<
         [UInt8], BluetoothError
     > {
@@ -72,6 +80,12 @@ extension Peripheral {
     /// ``BluetoothError/Kind/invalidValue(_:)`` when the bytes are not a `type`.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic.
+    ///   - type: what the bytes encode.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the decoded value, then the end; fails with a ``BluetoothError``.
     public func read<T: Readable>(
         _ characteristic: CharacteristicReference, as type: T.Type, timeout: Duration = .seconds(30)
     )
@@ -89,6 +103,14 @@ extension Peripheral {
     /// it in parts (a long write), up to the 512 bytes an attribute holds. A write without response must fit in one packet (MTU − 3 bytes); a
     /// longer one fails at once with ``BluetoothError/Kind/invalidArgument``. Waits for its turn in the
     /// peripheral's operation queue and fails otherwise as ``read(_:timeout:)`` does.
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes to write.
+    ///   - characteristic: the characteristic.
+    ///   - type: with or without response.
+    ///   - timeout: the longest the write may take, from its turn in the queue.
+    /// - Returns: one value once written (a write without response: once sent), then the end; fails with a
+    ///   ``BluetoothError``.
     public func write(
         _ bytes: [UInt8], to characteristic: CharacteristicReference, type: WriteType = .withResponse,
         timeout: Duration = .seconds(30)
@@ -135,6 +157,13 @@ extension Peripheral {
     /// Writes `value`'s bytes: see ``write(_:to:type:timeout:)-([UInt8],_,_,_)``.
     ///
     /// A *single-value* publisher: at most one value, then it finishes (or fails).
+    ///
+    /// - Parameters:
+    ///   - value: the value to write.
+    ///   - characteristic: the characteristic.
+    ///   - type: with or without response.
+    ///   - timeout: the longest the write may take, from its turn in the queue.
+    /// - Returns: one value once written, then the end; fails with a ``BluetoothError``.
     public func write<T: Writable>(
         _ value: T, to characteristic: CharacteristicReference, type: WriteType = .withResponse,
         timeout: Duration = .seconds(30)

@@ -9,6 +9,11 @@ public struct GATTNotification: Sendable, Hashable {
     public var value: [UInt8]
 
     /// A notification of `characteristic` (in `service`) carrying `value`.
+    ///
+    /// - Parameters:
+    ///   - characteristic: the characteristic that notified.
+    ///   - service: its service.
+    ///   - value: the value it sent.
     public init(characteristic: BluetoothUUID, service: BluetoothUUID?, value: [UInt8]) {
         self.characteristic = characteristic
         self.service = service

@@ -3,8 +3,15 @@ import RippleDBus
 
 extension Central {
     /// Registers a pairing agent that answers bluetoothd's pairing questions with `handler`, as the
-    /// default agent when `asDefault` (for pairings other programs start too). Fails with bluetoothd's
-    /// error (``BluetoothError/Kind/failed`` with `AlreadyExists` when this connection has an agent).
+    /// default agent when `asDefault` (for pairings other programs start too).
+    ///
+    /// - Parameters:
+    ///   - capability: what the agent can show and enter, which decides how pairings go.
+    ///   - asDefault: whether the agent answers pairings other programs start too.
+    ///   - handler: answers bluetoothd's questions.
+    /// - Returns: the registered agent; cancel it to unregister.
+    /// - Throws: bluetoothd's error (``BluetoothError/Kind/failed`` with `AlreadyExists` when this connection has an
+    ///   agent).
     public func registerPairingAgent(
         capability: PairingCapability = .keyboardDisplay, asDefault: Bool = true, handler: @escaping PairingHandler
     ) async throws(BluetoothError) -> PairingAgent {

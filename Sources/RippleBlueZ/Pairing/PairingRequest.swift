@@ -26,6 +26,10 @@ public struct PairingRequest: Sendable, Hashable {
     public var kind: Kind
 
     /// A question `kind` about the peripheral at `address`.
+    ///
+    /// - Parameters:
+    ///   - address: the peripheral's address (from bluetoothd's device path), when it could be read.
+    ///   - kind: the question.
     public init(address: BluetoothAddress?, kind: Kind) {
         self.address = address
         self.kind = kind

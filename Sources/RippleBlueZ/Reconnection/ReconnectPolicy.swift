@@ -15,6 +15,13 @@ public struct ReconnectPolicy: Sendable {
     public var shouldRetry: @Sendable (BluetoothError) -> Bool
 
     /// A policy with this backoff schedule (empty: no wait), limit and decisions.
+    ///
+    /// - Parameters:
+    ///   - delays: the wait before each attempt after a drop: the first entry before the first attempt, and so on; the
+    ///     last entry repeats.
+    ///   - maximumAttempts: how many attempts in a row may fail before the policy gives up; nil for never.
+    ///   - shouldReconnect: decides from the reason of the drop whether to reconnect at all.
+    ///   - shouldRetry: decides from the error of a failed attempt whether to try again (within ``maximumAttempts``).
     public init(
         delays: [Duration] = [.zero, .milliseconds(250), .seconds(1), .seconds(2), .seconds(5)],
         maximumAttempts: Int? = nil,

@@ -6,6 +6,8 @@ extension Central {
     /// reports it: is bluetoothd on the bus, may this process talk to it, which adapters there are,
     /// whether the central's adapter is powered, whether a kill switch blocks the radio, which BlueZ
     /// version and features are present. Never throws: what it cannot learn is part of the report.
+    ///
+    /// - Returns: the report: each check, passed, failed or skipped, with its fix.
     public func troubleshoot() async -> BluetoothReport {
         await troubleshoot(killSwitchDirectory: "/sys/class/rfkill")
     }

@@ -1,5 +1,7 @@
 extension Bool: Readable, Writable {
     /// Decodes a Boolean from exactly one byte: 0 is false, 1 is true.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when there is no byte,
     ///   ``ValueDecodingError/Reason/unexpectedLength(expected:found:)`` when there is more than one,
     ///   ``ValueDecodingError/Reason/invalidValue(_:)`` when the byte is neither 0 nor 1.

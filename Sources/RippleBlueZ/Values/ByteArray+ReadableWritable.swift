@@ -1,5 +1,8 @@
 extension Array: Readable, Writable where Element == UInt8 {
     /// Takes `bytes` as they are; never throws.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
+    /// - Throws: never (``Readable`` requires the signature).
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
         self = bytes
     }

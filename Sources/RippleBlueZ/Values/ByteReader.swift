@@ -18,6 +18,10 @@ public struct ByteReader: Sendable {
     public private(set) var offset: Int
 
     /// Creates a reader positioned at the first of `bytes`, whose errors name `typeName`.
+    ///
+    /// - Parameters:
+    ///   - bytes: all the bytes being read, including those already consumed.
+    ///   - typeName: the name of the type being decoded, carried by every error this reader throws.
     public init(_ bytes: [UInt8], typeName: String) {
         self.bytes = bytes
         self.typeName = typeName
@@ -33,12 +37,20 @@ public struct ByteReader: Sendable {
     /// An error for this reader's ``typeName`` with `reason`, at `offset` (the current offset when nil).
     ///
     /// For decoders built on the reader that find a reserved or unknown value in bytes they have read.
+    ///
+    /// - Parameters:
+    ///   - reason: what was wrong.
+    ///   - offset: where, in bytes from the start; nil for the current offset.
     /// - Returns: the error, for the caller to throw.
     public func error(_ reason: ValueDecodingError.Reason, at offset: Int? = nil) -> ValueDecodingError {
         ValueDecodingError(typeName: typeName, offset: offset ?? self.offset, reason: reason)
     }
 
     /// Reads an integer of `type`'s width laid out in `endian` order and moves past it.
+    ///
+    /// - Parameters:
+    ///   - type: the integer type.
+    ///   - endian: the byte order.
     /// - Returns: the integer; for a signed type, the bytes are its two's complement.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer bytes are left than
     ///   the type is wide.
@@ -56,6 +68,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads an unsigned 24-bit integer laid out in `endian` order and moves past its 3 bytes.
+    ///
+    /// - Parameter endian: the byte order.
     /// - Returns: the integer, in `0...0xFF_FFFF`.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than 3 bytes are left.
     public mutating func readUInt24(endian: Endianness = .little) throws(ValueDecodingError) -> UInt32 {
@@ -67,6 +81,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads a signed (two's complement) 24-bit integer laid out in `endian` order and moves past its 3 bytes.
+    ///
+    /// - Parameter endian: the byte order.
     /// - Returns: the integer, sign-extended, in `-0x80_0000...0x7F_FFFF`.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than 3 bytes are left.
     public mutating func readInt24(endian: Endianness = .little) throws(ValueDecodingError) -> Int32 {
@@ -75,6 +91,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads an IEEE 754 single-precision number laid out in `endian` order and moves past its 4 bytes.
+    ///
+    /// - Parameter endian: the byte order.
     /// - Returns: the number, NaN and infinities included.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than 4 bytes are left.
     public mutating func readFloat32(endian: Endianness = .little) throws(ValueDecodingError) -> Float {
@@ -82,6 +100,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads an IEEE 754 double-precision number laid out in `endian` order and moves past its 8 bytes.
+    ///
+    /// - Parameter endian: the byte order.
     /// - Returns: the number, NaN and infinities included.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than 8 bytes are left.
     public mutating func readFloat64(endian: Endianness = .little) throws(ValueDecodingError) -> Double {
@@ -89,6 +109,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Reads the next `count` bytes as they are and moves past them.
+    ///
+    /// - Parameter count: how many bytes.
     /// - Returns: the bytes (empty when `count` is 0).
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than `count` are left,
     ///   ``ValueDecodingError/Reason/invalidValue(_:)`` when `count` is negative.
@@ -107,6 +129,8 @@ public struct ByteReader: Sendable {
 
     /// Reads the next `count` bytes as a UTF-8 string, dropping NUL bytes at its end, and moves past them
     /// (a read that throws moves nothing, like every other).
+    ///
+    /// - Parameter count: how many bytes the string takes.
     /// - Returns: the string (NUL bytes inside it are kept).
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than `count` are left,
     ///   ``ValueDecodingError/Reason/invalidValue(_:)`` when `count` is negative,
@@ -138,6 +162,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Moves past the next `count` bytes without reading them.
+    ///
+    /// - Parameter count: how many bytes.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when fewer than `count` are left,
     ///   ``ValueDecodingError/Reason/invalidValue(_:)`` when `count` is negative.
     public mutating func skip(_ count: Int) throws(ValueDecodingError) {

@@ -6,6 +6,9 @@ import Foundation
 
 extension Data: Readable, Writable {
     /// Takes `bytes` as they are; never throws.
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
+    /// - Throws: never (``Readable`` requires the signature).
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
         self.init(bytes)
     }

@@ -1,5 +1,7 @@
 extension Readable where Self: FixedWidthInteger {
     /// Decodes the integer from exactly as many little-endian bytes as it is wide (two's complement when signed).
+    ///
+    /// - Parameter bytes: the characteristic's (or descriptor's) value.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when there are fewer bytes,
     ///   ``ValueDecodingError/Reason/unexpectedLength(expected:found:)`` when there are more.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {

@@ -1,5 +1,7 @@
 extension Float: Readable, Writable {
     /// Decodes an IEEE 754 single-precision number from exactly 4 little-endian bytes.
+    ///
+    /// - Parameter bytes: the 4 bytes.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when there are fewer bytes,
     ///   ``ValueDecodingError/Reason/unexpectedLength(expected:found:)`` when there are more.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {
@@ -18,6 +20,8 @@ extension Float: Readable, Writable {
 
 extension Double: Readable, Writable {
     /// Decodes an IEEE 754 double-precision number from exactly 8 little-endian bytes.
+    ///
+    /// - Parameter bytes: the 8 bytes.
     /// - Throws: ``ValueDecodingError/Reason/tooFewBytes(needed:available:)`` when there are fewer bytes,
     ///   ``ValueDecodingError/Reason/unexpectedLength(expected:found:)`` when there are more.
     public init(bluetoothBytes bytes: [UInt8]) throws(ValueDecodingError) {

@@ -26,6 +26,11 @@ public struct ValueDecodingError: Error, Sendable, Hashable, CustomStringConvert
     public var reason: Reason
 
     /// Creates an error for decoding `typeName` that went wrong at byte `offset` for `reason`.
+    ///
+    /// - Parameters:
+    ///   - typeName: the name of the type being decoded, such as `"UInt16"` or `"HeartRateMeasurement"`.
+    ///   - offset: the position in the buffer, counted in bytes from its start, where the problem was found.
+    ///   - reason: what was wrong.
     public init(typeName: String, offset: Int, reason: Reason) {
         self.typeName = typeName
         self.offset = offset
