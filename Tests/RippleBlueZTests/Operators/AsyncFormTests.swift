@@ -162,7 +162,24 @@ import Testing
             #expect(await ended.next() == "connect peripheral")
             sinking("central disconnect", central.disconnect(peripheral))
             #expect(await ended.next() == "central disconnect")
-            _ = try await central.connectPeripheral(to: peripheral)
+            sinking("connect discovery", central.connect(to: PeripheralDiscovery(peripheral: peripheral)))
+            #expect(await ended.next() == "connect discovery")
+            // The sensor answers no write with a notification: each writeAndListen form ends by its timeout.
+            let limit = Duration.milliseconds(100)
+            sinking("write and listen", peripheral.writeAndListen([1], to: sensor, reply: sensor, timeout: limit))
+            #expect(await ended.next()?.hasPrefix("write and listen failed") == true)
+            sinking(
+                "write value and listen", peripheral.writeAndListen(UInt8(1), to: sensor, reply: sensor, timeout: limit)
+            )
+            #expect(await ended.next()?.hasPrefix("write value and listen failed") == true)
+            sinking(
+                "write and listen as",
+                peripheral.writeAndListen([1], to: sensor, reply: sensor, as: UInt8.self, timeout: limit))
+            #expect(await ended.next()?.hasPrefix("write and listen as failed") == true)
+            sinking(
+                "write value and listen as",
+                peripheral.writeAndListen(UInt8(1), to: sensor, reply: sensor, as: UInt8.self, timeout: limit))
+            #expect(await ended.next()?.hasPrefix("write value and listen as failed") == true)
             sinking("disconnect with timeout", peripheral.disconnect(timeout: .seconds(5)))
             #expect(await ended.next() == "disconnect with timeout")
             _ = try await central.connectPeripheral(to: peripheral)
