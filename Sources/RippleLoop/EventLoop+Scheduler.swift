@@ -17,12 +17,22 @@ extension EventLoop: Scheduler {
 
     /// Runs `action` on the loop thread as soon as possible, after the closures this thread scheduled
     /// before it; dropped if the loop has stopped. Safe from any thread.
+    ///
+    /// - Parameters:
+    ///   - options: none (the loop takes no options).
+    ///   - action: what runs.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         enqueue(ScheduledAction(action))
     }
 
     /// Runs `action` once on the loop thread at `date` (at once if `date` has passed); dropped if the
     /// loop stops first. `tolerance` is ignored. Safe from any thread.
+    ///
+    /// - Parameters:
+    ///   - date: when it runs.
+    ///   - tolerance: ignored.
+    ///   - options: none (the loop takes no options).
+    ///   - action: what runs.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -39,6 +49,14 @@ extension EventLoop: Scheduler {
     /// loop thread (from inside any callback, the action's own included) is exact: the action never runs
     /// again; one made on another thread cannot stop a tick that has already begun. `tolerance` is
     /// ignored.
+    ///
+    /// - Parameters:
+    ///   - date: when it first runs.
+    ///   - interval: the time between two runs.
+    ///   - tolerance: ignored.
+    ///   - options: none (the loop takes no options).
+    ///   - action: what runs.
+    /// - Returns: what stops it; releasing it stops it too.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -57,6 +75,11 @@ extension EventLoop: Scheduler {
     /// A cancel made on the loop thread is exact; one made on another thread cannot stop an action that
     /// has already begun. A cancelled action is released at its deadline, or earlier when many are
     /// cancelled. Dropped if the loop stops first.
+    ///
+    /// - Parameters:
+    ///   - date: when it runs.
+    ///   - action: what runs.
+    /// - Returns: what cancels it; releasing it cancels too.
     public func scheduleCancellable(
         after date: SchedulerTimeType,
         _ action: @escaping () -> Void

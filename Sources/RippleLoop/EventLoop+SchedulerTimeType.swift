@@ -10,6 +10,8 @@ extension EventLoop {
         public var nanoseconds: Int
 
         /// The point `nanoseconds` on the monotonic clock.
+        ///
+        /// - Parameter nanoseconds: nanoseconds on the monotonic clock.
         public init(nanoseconds: Int) {
             self.nanoseconds = nanoseconds
         }
@@ -20,11 +22,17 @@ extension EventLoop {
         }
 
         /// The signed distance from this point to `other`.
+        ///
+        /// - Parameter other: another point.
+        /// - Returns: `other` minus this point.
         public func distance(to other: SchedulerTimeType) -> Stride {
             .nanoseconds(other.nanoseconds &- nanoseconds)
         }
 
         /// This point moved by `n`, clamped to the representable range.
+        ///
+        /// - Parameter n: the interval.
+        /// - Returns: the point `n` later (earlier when negative).
         public func advanced(by n: Stride) -> SchedulerTimeType {
             SchedulerTimeType(nanoseconds: nanoseconds.addingClamped(n.magnitude))
         }
@@ -53,16 +61,22 @@ extension EventLoop {
             }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: seconds.
             public init(integerLiteral value: Int) {
                 self = .seconds(value)
             }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: seconds.
             public init(floatLiteral value: Double) {
                 self = .seconds(value)
             }
 
             /// `source` seconds, if they fit in nanoseconds.
+            ///
+            /// - Parameter source: seconds.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int(exactly: source) else { return nil }
                 let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -76,31 +90,69 @@ extension EventLoop {
             }
 
             /// Orders intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: whether `lhs` is the shorter.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// The product of the two nanosecond counts (as `DispatchQueue`'s stride does).
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: the product.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude.multipliedClamped(by: rhs.magnitude))
             }
             /// The sum of two intervals, clamped.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: the sum.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude.addingClamped(rhs.magnitude))
             }
             /// The difference of two intervals, clamped.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: the difference.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude.subtractingClamped(rhs.magnitude))
             }
             /// Subtracts in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: the interval changed.
+            ///   - rhs: another interval.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Multiplies in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: the interval changed.
+            ///   - rhs: another interval.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
             /// Adds in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: the interval changed.
+            ///   - rhs: another interval.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// `s` seconds.
+            ///
+            /// - Parameter s: seconds.
+            /// - Returns: the interval, clamped.
             public static func seconds(_ s: Int) -> Stride {
                 Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000))
             }
             /// `s` seconds, to the nanosecond.
+            ///
+            /// - Parameter s: seconds.
+            /// - Returns: the interval, clamped (0 for NaN).
             public static func seconds(_ s: Double) -> Stride {
                 let nanoseconds = (s * 1_000_000_000).rounded()
                 guard !nanoseconds.isNaN else { return Stride(nanoseconds: 0) }
@@ -110,14 +162,23 @@ extension EventLoop {
                 return Stride(nanoseconds: Int(nanoseconds))
             }
             /// `ms` milliseconds.
+            ///
+            /// - Parameter ms: milliseconds.
+            /// - Returns: the interval, clamped.
             public static func milliseconds(_ ms: Int) -> Stride {
                 Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000))
             }
             /// `us` microseconds.
+            ///
+            /// - Parameter us: microseconds.
+            /// - Returns: the interval, clamped.
             public static func microseconds(_ us: Int) -> Stride {
                 Stride(nanoseconds: us.multipliedClamped(by: 1_000))
             }
             /// `ns` nanoseconds.
+            ///
+            /// - Parameter ns: nanoseconds.
+            /// - Returns: the interval.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }
     }

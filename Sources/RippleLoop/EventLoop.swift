@@ -112,8 +112,8 @@ public final class EventLoop: Sendable {
 
     /// Creates a loop; it runs nothing until a thread calls ``run()`` (or use ``EventLoopThread``).
     ///
-    /// Throws ``EventLoopError/libuv(code:)`` when libuv cannot create it (for example when the process
-    /// is out of file descriptors).
+    /// - Throws: ``EventLoopError/libuv(code:)`` when libuv cannot create it (for example when the process is out of
+    ///   file descriptors).
     public convenience init() throws(EventLoopError) {
         self.init(openingLibUV: ())
         if let startupError {
@@ -190,9 +190,10 @@ public final class EventLoop: Sendable {
 
     /// Runs the loop on the calling thread until ``stop()`` is called, then closes it and returns.
     ///
-    /// Returns at once if the loop has already stopped and closed. Throws
-    /// ``EventLoopError/alreadyRunning`` if a thread (this one included, from inside a loop callback) is
-    /// already running it.
+    /// Returns at once if the loop has already stopped and closed.
+    ///
+    /// - Throws: ``EventLoopError/alreadyRunning`` if a thread (this one included, from inside a loop callback) is
+    ///   already running it.
     public func run() throws(EventLoopError) {
         let mayRun: Bool? = lock.withLock {
             if closed { return false }

@@ -26,8 +26,9 @@ public final class EventLoopThread: Sendable {
 
     /// Creates a loop and starts a thread named `name` (at most 15 bytes are kept) that runs it.
     ///
-    /// Throws ``EventLoopError/libuv(code:)`` if libuv cannot create the loop and
-    /// ``EventLoopError/threadCreationFailed(errno:)`` if the thread cannot be started.
+    /// - Parameter name: the thread's name.
+    /// - Throws: ``EventLoopError/libuv(code:)`` if libuv cannot create the loop and
+    ///   ``EventLoopError/threadCreationFailed(errno:)`` if the thread cannot be started.
     public init(name: String = "ripple-loop") throws(EventLoopError) {
         let loop = try EventLoop()
         self.loop = loop

@@ -13,6 +13,11 @@ extension EventLoop {
     ///
     /// Several subscriptions to one descriptor share one `uv_poll` handle. libuv puts the descriptor
     /// in non-blocking mode.
+    ///
+    /// - Parameters:
+    ///   - fileDescriptor: the descriptor to watch.
+    ///   - events: the conditions to watch for.
+    /// - Returns: the publisher of its readiness.
     public func poll(_ fileDescriptor: Int32, for events: PollEvents) -> PollPublisher {
         PollPublisher(loop: self, fileDescriptor: fileDescriptor, events: events)
     }
@@ -33,6 +38,8 @@ extension EventLoop {
 
         /// Subscribes `subscriber`: it receives its subscription on this thread, then the events on the
         /// loop thread as it demands them.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == PollEvents, S.Failure == EventLoopError {
             let subscription = PollSubscription(
                 loop: loop,

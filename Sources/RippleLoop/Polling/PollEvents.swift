@@ -7,6 +7,8 @@ extension EventLoop {
         public let rawValue: Int32
 
         /// The events with libuv's bits `rawValue`.
+        ///
+        /// - Parameter rawValue: libuv's `uv_poll_event` bits.
         public init(rawValue: Int32) {
             self.rawValue = rawValue
         }
