@@ -36,6 +36,17 @@ def text(fragments):
     return "".join(fragment["spelling"] for fragment in fragments or [])
 
 
+def throws(symbol):
+    """Whether the declaration itself throws (a `throws` outside its parentheses: not a closure parameter's)."""
+    depth = 0
+    for fragment in symbol.get("declarationFragments", []):
+        if fragment["kind"] == "keyword" and fragment["spelling"] == "throws" and depth == 0:
+            return True
+        if fragment["kind"] == "text":
+            depth += fragment["spelling"].count("(") - fragment["spelling"].count(")")
+    return False
+
+
 def problems(symbol, module):
     """What the declaration's doc comment lacks (empty when complete); None when it is not checked."""
     comment = symbol.get("docComment")
@@ -66,9 +77,7 @@ def problems(symbol, module):
     has = lambda section: any(line.lstrip().startswith(section) for line in lines)
     if kind != "swift.init" and returns not in ("", "()", "Void") and not has("- Returns:"):
         missing.append("- Returns:")
-    keywords = {fragment["spelling"] for fragment in symbol.get("declarationFragments", [])
-                if fragment["kind"] == "keyword"}
-    if "throws" in keywords and not has("- Throws:"):
+    if throws(symbol) and not has("- Throws:"):
         missing.append("- Throws:")
     return missing
 
