@@ -33,8 +33,9 @@ public final class PrivateDBusDaemon: Sendable {
     /// `deniedDestinations` (`org.freedesktop.DBus.Error.AccessDenied`), as a system bus refuses a
     /// process its policy does not let in; by default it refuses nothing.
     ///
-    /// Throws ``DBusError/connectionFailed(name:message:)`` when the temporary directory cannot be made,
-    /// `dbus-daemon` cannot be started, or it exits before printing its address.
+    /// - Parameter deniedDestinations: the bus names whose method calls the policy refuses.
+    /// - Throws: ``DBusError/connectionFailed(name:message:)`` when the temporary directory cannot be made,
+    ///   `dbus-daemon` cannot be started, or it exits before printing its address.
     public init(deniedDestinations: [String] = []) throws(DBusError) {
         var template = Array("/tmp/ripple-dbus-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in

@@ -25,6 +25,8 @@ public struct DBusCallPublisher: Publisher, Sendable {
     }
 
     /// Subscribes `subscriber`; the call is sent on its first demand.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == DBusMessage, S.Failure == DBusError {
         let subscription = CallSubscription(
             connection: connection, message: message, timeout: timeout, downstream: subscriber)

@@ -13,6 +13,14 @@ extension DBusConnection {
     /// ``DBusConnection/call(_:timeout:)`` for the other failures), and with
     /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` (expected `"v"`, found the reply's signature)
     /// when the reply is not exactly one variant.
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name that owns the object (`org.bluez`).
+    ///   - path: the object's path.
+    ///   - interface: the interface that has the property.
+    ///   - name: the property's name.
+    ///   - timeout: how long to wait for the reply; nil for as long as the connection lives.
+    /// - Returns: the publisher of the value.
     public func getProperty(
         destination: String,
         path: DBusObjectPath,
@@ -34,6 +42,15 @@ extension DBusConnection {
     /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` when the value has another type than `type`'s
     /// (located at `property "Name"`, such as expected `"n"`, found `"s"`). Decoding never converts (an
     /// `Int32` does not decode from a `uint32`); for a value of any type, use the untyped variant.
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name that owns the object (`org.bluez`).
+    ///   - path: the object's path.
+    ///   - interface: the interface that has the property.
+    ///   - name: the property's name.
+    ///   - type: what the value decodes as.
+    ///   - timeout: how long to wait for the reply; nil for as long as the connection lives.
+    /// - Returns: the publisher of the decoded value.
     public func getProperty<T: DBusRepresentable>(
         destination: String,
         path: DBusObjectPath,
@@ -63,6 +80,13 @@ extension DBusConnection {
     /// Fails with the service's error (an unknown interface or object), and with
     /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` (expected `"a{sv}"`, found the reply's
     /// signature) when the reply is not exactly one `a{sv}` dictionary.
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name that owns the object (`org.bluez`).
+    ///   - path: the object's path.
+    ///   - interface: the interface whose properties are read.
+    ///   - timeout: how long to wait for the reply; nil for as long as the connection lives.
+    /// - Returns: the publisher of the properties by name.
     public func getAllProperties(
         destination: String,
         path: DBusObjectPath,
@@ -91,6 +115,15 @@ extension DBusConnection {
     /// `…InvalidArgs` (see ``DBusConnection/call(_:timeout:)`` for the other failures). Whatever the
     /// reply carries is ignored: `Set` returns nothing, and a service that returns something has still
     /// accepted the value.
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name that owns the object (`org.bluez`).
+    ///   - path: the object's path.
+    ///   - interface: the interface that has the property.
+    ///   - name: the property's name.
+    ///   - value: the new value.
+    ///   - timeout: how long to wait for the reply; nil for as long as the connection lives.
+    /// - Returns: the publisher that emits `()` once the value is accepted.
     public func setProperty(
         destination: String,
         path: DBusObjectPath,
@@ -119,6 +152,13 @@ extension DBusConnection {
     /// can emit a signal with this name, so letting one malformed signal end the stream would let any
     /// peer end it; the signals a real service emits are always well formed.) Changes that arrive before
     /// the subscription is in place are not received: ``synchronize()`` waits for that.
+    ///
+    /// - Parameters:
+    ///   - sender: the sender whose signals count; nil for any.
+    ///   - path: the object's path.
+    ///   - interface: the interface whose changes count; nil for any.
+    ///   - buffering: how many changes are kept for a subscriber without demand.
+    /// - Returns: the publisher of the changes.
     public func propertiesChanged(
         sender: String? = nil,
         path: DBusObjectPath,

@@ -26,6 +26,17 @@ public struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
     public var arguments: [Int: String]
 
     /// A rule matching signals by any of these fields; see the properties for each.
+    ///
+    /// - Parameters:
+    ///   - sender: the sender: a unique name (`:1.7`) or a well-known name (`org.bluez`), which matches whichever
+    ///     connection owns it when the signal is sent.
+    ///   - interface: the interface of the signal.
+    ///   - member: the signal's name.
+    ///   - path: the exact object path the signal is emitted from.
+    ///   - pathNamespace: an object path that the signal's path must equal or be below (`/org/bluez` matches
+    ///     `/org/bluez/hci0/dev_…`).
+    ///   - arguments: string arguments that must be equal, by argument index (0 to 63): `arguments[0] =
+    ///     "org.bluez.Device1"`.
     public init(
         sender: String? = nil,
         interface: String? = nil,

@@ -11,6 +11,12 @@ extension DBusConnection {
     /// service made them, with nothing missed or repeated between the two. Apply the events to a
     /// ``DBusObjectManagerState`` (or use ``managedObjectsState(destination:path:buffering:)``) for the
     /// current tree. See ``DBusObjectManagerPublisher`` for how it follows a service that restarts.
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name of the service (`org.bluez`).
+    ///   - path: the object manager's path (`/` by default).
+    ///   - buffering: how many events are kept for a subscriber without demand.
+    /// - Returns: the publisher of the events.
     public func managedObjects(
         destination: String,
         path: DBusObjectPath = .root,
@@ -23,6 +29,12 @@ extension DBusConnection {
     /// ``managedObjects(destination:path:buffering:)``: the snapshot first, then the tree after each
     /// change. Fails as that publisher does. (Each state is a copy: for large trees with frequent
     /// changes, applying the events to one ``DBusObjectManagerState`` yourself copies less.)
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name of the service (`org.bluez`).
+    ///   - path: the object manager's path (`/` by default).
+    ///   - buffering: how many events are kept for a subscriber without demand.
+    /// - Returns: the publisher of the states.
     public func managedObjectsState(
         destination: String,
         path: DBusObjectPath = .root,
@@ -83,6 +95,8 @@ public struct DBusObjectManagerPublisher: Publisher, Sendable {
     public let buffering: DBusSignalBuffering
 
     /// Subscribes `subscriber`: it receives the snapshot once the service has answered, then the changes.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == DBusObjectManagerEvent, S.Failure == DBusError {
         let subscription = LoopStreamSubscription(
             core: connection.core, limit: buffering.limit, description: "DBusObjectManager", downstream: subscriber)

@@ -14,22 +14,35 @@ public struct DBusObjectManagerState: Sendable, Hashable {
     public private(set) var objects: DBusManagedObjects
 
     /// A state holding `objects` (empty by default).
+    ///
+    /// - Parameter objects: the objects, by path.
     public init(objects: DBusManagedObjects = [:]) {
         self.objects = objects
     }
 
     /// The interfaces (and their properties) of the object at `path`, or nil when there is none.
+    ///
+    /// - Parameter path: the object's path.
+    /// - Returns: its interfaces with their properties, or nil.
     public subscript(path: DBusObjectPath) -> [String: [String: DBusValue]]? {
         objects[path]
     }
 
     /// The properties of `interface` of the object at `path`, or nil when the object or the interface is
     /// not there.
+    ///
+    /// - Parameters:
+    ///   - path: the object's path.
+    ///   - interface: the interface.
+    /// - Returns: the properties by name, or nil.
     public func properties(of path: DBusObjectPath, interface: String) -> [String: DBusValue]? {
         objects[path]?[interface]
     }
 
     /// The paths of the objects that have `interface`, in path order (`org.bluez.Device1`: the devices).
+    ///
+    /// - Parameter interface: the interface.
+    /// - Returns: the paths, in order.
     public func objects(implementing interface: String) -> [DBusObjectPath] {
         objects.compactMap { $0.value[interface] == nil ? nil : $0.key }.sorted()
     }
@@ -40,6 +53,7 @@ public struct DBusObjectManagerState: Sendable, Hashable {
     /// - removed interfaces are taken off, and the object with them when it has none left;
     /// - changed properties take their new values; invalidated ones are dropped (their value is no
     ///   longer known); a change for an object or interface that is not there is ignored.
+    /// - Parameter event: the event.
     public mutating func apply(_ event: DBusObjectManagerEvent) {
         switch event {
         case .snapshot(let objects):
@@ -62,6 +76,9 @@ public struct DBusObjectManagerState: Sendable, Hashable {
     }
 
     /// The state after `event` (see ``apply(_:)``).
+    ///
+    /// - Parameter event: the event.
+    /// - Returns: the new state.
     public func applying(_ event: DBusObjectManagerEvent) -> DBusObjectManagerState {
         var state = self
         state.apply(event)

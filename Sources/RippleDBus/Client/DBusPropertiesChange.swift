@@ -12,6 +12,11 @@ public struct DBusPropertiesChange: Sendable, Hashable {
     public var invalidated: [String]
 
     /// A change of `interface`'s properties: `changed` with their new values, `invalidated` without.
+    ///
+    /// - Parameters:
+    ///   - interface: the interface whose properties changed, such as `org.bluez.Device1`.
+    ///   - changed: the properties that changed, with their new values (unwrapped from their variants).
+    ///   - invalidated: the properties that changed without their new value being sent (`Get` them to learn it).
     public init(interface: String, changed: [String: DBusValue], invalidated: [String] = []) {
         self.interface = interface
         self.changed = changed
@@ -24,8 +29,9 @@ public struct DBusPropertiesChange: Sendable, Hashable {
     /// Reads the arguments of a `PropertiesChanged` signal (the interface, the changed properties, the
     /// invalidated ones).
     ///
-    /// Throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` with expected `"sa{sv}as"` and the
-    /// message's whole signature as found (at `""`) when the arguments are not exactly of that signature.
+    /// - Parameter message: the signal.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` with expected `"sa{sv}as"` and the message's
+    ///   whole signature as found (at `""`) when the arguments are not exactly of that signature.
     public init(decoding message: DBusMessage) throws(DBusDecodingError) {
         let found = message.signature.rawValue
         guard found == Self.signature else {

@@ -24,6 +24,8 @@ public struct DBusReplyPublisher<Output: Sendable>: Publisher, Sendable {
     }
 
     /// Subscribes `subscriber`: the call is sent on its first demand.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == DBusError {
         let read = read
         call.flatMap(maxPublishers: .max(1)) { reply in

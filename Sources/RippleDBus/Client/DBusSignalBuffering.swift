@@ -9,6 +9,8 @@ public struct DBusSignalBuffering: Sendable, Hashable {
     public var limit: Int
 
     /// A buffer of `limit` values (at least 1).
+    ///
+    /// - Parameter limit: how many values are kept.
     public init(limit: Int) {
         self.limit = Swift.max(limit, 1)
     }
@@ -17,6 +19,9 @@ public struct DBusSignalBuffering: Sendable, Hashable {
     public static let `default` = DBusSignalBuffering(limit: 65_536)
 
     /// A buffer of `limit` values (at least 1).
+    ///
+    /// - Parameter limit: how many values are kept.
+    /// - Returns: the buffering.
     public static func bounded(_ limit: Int) -> DBusSignalBuffering {
         DBusSignalBuffering(limit: limit)
     }

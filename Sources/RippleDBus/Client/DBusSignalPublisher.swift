@@ -17,6 +17,8 @@ public struct DBusSignalPublisher: Publisher, Sendable {
     public let buffering: DBusSignalBuffering
 
     /// Subscribes `subscriber`: the rule is added to the bus if no other subscription has it.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == DBusMessage, S.Failure == DBusError {
         let subscription = LoopStreamSubscription(
             core: connection.core, limit: buffering.limit, description: "DBusSignals", downstream: subscriber)
@@ -59,6 +61,8 @@ public struct DBusNameOwnerPublisher: Publisher, Sendable {
     public let name: String
 
     /// Subscribes `subscriber`: it receives the current owner once the bus has answered, then changes.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == String?, S.Failure == DBusError {
         let subscription = LoopStreamSubscription(
             core: connection.core, limit: DBusSignalBuffering.default.limit, description: "DBusNameOwner",

@@ -38,8 +38,11 @@ public final class DBusConnection: Sendable {
     /// Connects to `bus` and registers with it (the `Hello` handshake, on the calling thread), then hands
     /// the connection to `loop`.
     ///
-    /// Throws ``DBusError/connectionFailed(name:message:)`` with libdbus's reason when the bus cannot be
-    /// reached, refuses authentication or does not answer the handshake.
+    /// - Parameters:
+    ///   - bus: the bus: the system bus, the session bus, or one at an address.
+    ///   - loop: the loop that drives the connection.
+    /// - Throws: ``DBusError/connectionFailed(name:message:)`` with libdbus's reason when the bus cannot be reached,
+    ///   refuses authentication or does not answer the handshake.
     public init(bus: DBusBus, loop: EventLoop = .shared) throws(DBusError) {
         core = try ConnectionCore(bus: bus, loop: loop)
     }
@@ -63,8 +66,9 @@ public final class DBusConnection: Sendable {
     /// Sends `message` without waiting for anything: a signal, or a method call whose reply you do not want
     /// (set ``DBusMessage/noReplyExpected``). Safe from any thread; messages a thread sends go out in order.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when the message cannot be encoded; a closed connection
-    /// drops the message silently (``closed`` tells when that happens).
+    /// - Parameter message: the message.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when the message cannot be encoded; a closed connection drops the
+    ///   message silently (``closed`` tells when that happens).
     public func send(_ message: DBusMessage) throws(DBusError) {
         // Encoding errors surface here, on the caller's thread; the loop thread only sends.
         let encoded = try EncodedMessage(message)
@@ -72,7 +76,14 @@ public final class DBusConnection: Sendable {
     }
 
     /// Emits the signal `interface.member` from the object at `path` with `arguments`, to every connection
-    /// whose match rules select it. Throws ``DBusError/invalidArgument(_:)`` for an invalid name or value.
+    /// whose match rules select it.
+    ///
+    /// - Parameters:
+    ///   - path: the emitting object's path.
+    ///   - interface: the signal's interface.
+    ///   - member: the signal's name.
+    ///   - arguments: its arguments.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` for an invalid name or value.
     public func emitSignal(
         path: DBusObjectPath,
         interface: String,
@@ -95,6 +106,11 @@ public final class DBusConnection: Sendable {
     /// ``DBusError/timedOut`` when no reply comes within `timeout` (nil: wait as long as the connection
     /// lives), ``DBusError/disconnected`` when the connection closes, and ``DBusError/decoding(_:)`` when the
     /// reply cannot be read. Cancelling stops waiting: a reply that comes later is dropped.
+    ///
+    /// - Parameters:
+    ///   - message: the method call.
+    ///   - timeout: how long to wait for the reply; nil for as long as the connection lives.
+    /// - Returns: the publisher of the reply.
     public func call(_ message: DBusMessage, timeout: Duration? = DBusConnection.defaultCallTimeout)
         -> DBusCallPublisher
     {
@@ -104,6 +120,15 @@ public final class DBusConnection: Sendable {
     /// A publisher of the reply to the method `interface.member` of the object at `path` owned by
     /// `destination`, called with `arguments`: see ``call(_:timeout:)``. An invalid name fails the
     /// publisher with ``DBusError/invalidArgument(_:)``.
+    ///
+    /// - Parameters:
+    ///   - destination: the bus name that owns the object.
+    ///   - path: the object's path.
+    ///   - interface: the method's interface.
+    ///   - member: the method's name.
+    ///   - arguments: its arguments.
+    ///   - timeout: how long to wait for the reply; nil for as long as the connection lives.
+    /// - Returns: the publisher of the reply.
     public func call(
         destination: String,
         path: DBusObjectPath,
@@ -130,6 +155,11 @@ public final class DBusConnection: Sendable {
     /// the peer sends). The stream fails with ``DBusError/disconnected`` when the connection closes, and
     /// with the bus's error if it refuses the rule. Signals sent before the rule is in place are not
     /// received: ``synchronize()`` waits for that.
+    ///
+    /// - Parameters:
+    ///   - rule: which signals.
+    ///   - buffering: how many signals are kept for a subscriber without demand.
+    /// - Returns: the publisher of the signals.
     public func signals(matching rule: DBusMatchRule, buffering: DBusSignalBuffering = .default) -> DBusSignalPublisher
     {
         DBusSignalPublisher(connection: self, rule: rule, buffering: buffering)
@@ -137,6 +167,14 @@ public final class DBusConnection: Sendable {
 
     /// A publisher of the signal `interface.member` from `sender` (any sender when nil), from the object
     /// at `path` (any when nil): ``signals(matching:buffering:)`` with that rule.
+    ///
+    /// - Parameters:
+    ///   - sender: the sender; nil for any.
+    ///   - path: the emitting object's path; nil for any.
+    ///   - interface: the signal's interface.
+    ///   - member: the signal's name.
+    ///   - buffering: how many signals are kept for a subscriber without demand.
+    /// - Returns: the publisher of the signals.
     public func signals(
         from sender: String? = nil,
         path: DBusObjectPath? = nil,
@@ -153,6 +191,9 @@ public final class DBusConnection: Sendable {
     /// then each new owner (nil when it goes) — a service that vanishes and comes back emits nil, then its
     /// new unique name. Never finishes on its own; fails with ``DBusError/disconnected`` when the
     /// connection closes.
+    ///
+    /// - Parameter name: the bus name.
+    /// - Returns: the publisher of its owners.
     public func nameOwner(of name: String) -> DBusNameOwnerPublisher {
         DBusNameOwnerPublisher(connection: self, name: name)
     }
@@ -161,6 +202,8 @@ public final class DBusConnection: Sendable {
     /// far — the match rules of the signal subscriptions made before included — so that what is sent
     /// after it is seen by those subscriptions. Fails with ``DBusError/disconnected`` if the connection
     /// closes first.
+    ///
+    /// - Returns: the publisher that emits once.
     public func synchronize() -> AnyPublisher<Void, DBusError> {
         let core = core
         return Deferred {

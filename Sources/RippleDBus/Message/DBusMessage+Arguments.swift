@@ -3,9 +3,11 @@ extension DBusMessage {
     /// `let (path, properties) = try message.decodeArguments(as: DBusObjectPath.self, [String: DBusValue].self)`.
     /// Arguments after them are ignored.
     ///
-    /// Throws ``DBusDecodingError/missingArguments(expected:found:)`` when the body has fewer arguments than
-    /// types, and ``DBusDecodingError/typeMismatch(expected:found:at:)`` located at `"argument N"` (and
-    /// further inside it) for the first argument of another type.
+    /// - Parameter types: the types, one per argument.
+    /// - Returns: the arguments, as those types.
+    /// - Throws: ``DBusDecodingError/missingArguments(expected:found:)`` when the body has fewer arguments than types,
+    ///   and ``DBusDecodingError/typeMismatch(expected:found:at:)`` located at `"argument N"` (and further inside it)
+    ///   for the first argument of another type.
     public func decodeArguments<each T: DBusRepresentable>(
         as types: repeat (each T).Type
     ) throws(DBusDecodingError) -> (repeat each T) {
@@ -29,9 +31,13 @@ extension DBusMessage {
 
     /// Decodes the argument at `index` (from 0) as `type`.
     ///
-    /// Throws ``DBusDecodingError/missingArguments(expected:found:)`` when the body has no argument at
-    /// `index` (expected `index + 1`), ``DBusDecodingError/invalidValue(_:)`` for a negative index, and
-    /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` located at `"argument N"` when it has another type.
+    /// - Parameters:
+    ///   - type: the type.
+    ///   - index: the argument's position, from 0.
+    /// - Returns: the argument.
+    /// - Throws: ``DBusDecodingError/missingArguments(expected:found:)`` when the body has no argument at `index`
+    ///   (expected `index + 1`), ``DBusDecodingError/invalidValue(_:)`` for a negative index, and
+    ///   ``DBusDecodingError/typeMismatch(expected:found:at:)`` located at `"argument N"` when it has another type.
     public func decodeArgument<T: DBusRepresentable>(
         _ type: T.Type, at index: Int
     ) throws(DBusDecodingError) -> T {

@@ -141,8 +141,9 @@ extension DBusMessage {
     /// The message in D-Bus's wire format (`dbus_message_marshal`), as a connection would send it. A serial
     /// of 0 is written as 1 (a marshalled message needs one); this value is not changed.
     ///
-    /// Throws what ``DBusMessage`` writing throws, and ``DBusError/invalidArgument(_:)`` for a body with
-    /// file descriptors (they travel beside the bytes, over a socket, never in them).
+    /// - Returns: the bytes.
+    /// - Throws: what ``DBusMessage`` writing throws, and ``DBusError/invalidArgument(_:)`` for a body with file
+    ///   descriptors (they travel beside the bytes, over a socket, never in them).
     public func wireBytes() throws(DBusError) -> [UInt8] {
         var numbered = self
         if numbered.serial == 0 {
@@ -166,8 +167,9 @@ extension DBusMessage {
     /// Reads one whole message in D-Bus's wire format (as ``wireBytes()`` makes), validated by libdbus
     /// (`dbus_message_demarshal`) and then read as `init(reading:)` reads.
     ///
-    /// Throws ``DBusDecodingError/malformed(_:)`` when the bytes are not exactly one valid message (too
-    /// short, truncated, followed by more bytes, corrupt, or refused by the reader).
+    /// - Parameter bytes: the bytes.
+    /// - Throws: ``DBusDecodingError/malformed(_:)`` when the bytes are not exactly one valid message (too short,
+    ///   truncated, followed by more bytes, corrupt, or refused by the reader).
     public init(wireBytes bytes: [UInt8]) throws(DBusDecodingError) {
         guard bytes.count <= Self.maximumLength else {
             throw .malformed("\(bytes.count) bytes are more than a D-Bus message may have")

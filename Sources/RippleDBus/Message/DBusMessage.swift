@@ -52,6 +52,20 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
     public var body: [DBusValue]
 
     /// A message of any kind, taking the fields as given (validated when written).
+    ///
+    /// - Parameters:
+    ///   - kind: what kind of message this is.
+    ///   - serial: the sender's serial number of the message; 0 until a connection assigns one when sending.
+    ///   - replySerial: for a method return or error, the serial of the call it answers (never 0).
+    ///   - sender: the unique name of the sending connection, as the bus fills it in.
+    ///   - destination: the bus name the message is for (nil for a broadcast signal or on a peer-to-peer connection).
+    ///   - path: the object a method call is for, or a signal comes from.
+    ///   - interface: the interface of the method or signal (optional for method calls).
+    ///   - member: the method or signal name.
+    ///   - errorName: for an error, its name (such as `org.bluez.Error.Failed`).
+    ///   - noReplyExpected: for a method call, whether the caller wants no reply.
+    ///   - autoStart: for a method call, whether the bus may start the destination's service to deliver it.
+    ///   - body: the arguments.
     public init(
         kind: Kind, serial: UInt32 = 0, replySerial: UInt32? = nil, sender: String? = nil,
         destination: String? = nil, path: DBusObjectPath? = nil, interface: String? = nil,
@@ -79,7 +93,14 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// A method call of `member` on the object at `path`, sent to `destination`.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` for an invalid bus, interface or member name.
+    /// - Parameters:
+    ///   - destination: the bus name it is for; nil on a peer-to-peer connection.
+    ///   - path: the object's path.
+    ///   - interface: the method's interface; nil for any.
+    ///   - member: the method's name.
+    ///   - body: the arguments.
+    /// - Returns: the message.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` for an invalid bus, interface or member name.
     public static func methodCall(
         destination: String?, path: DBusObjectPath, interface: String?, member: String, body: [DBusValue] = []
     ) throws(DBusError) -> DBusMessage {
@@ -92,7 +113,13 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// A signal `member` of `interface`, emitted by the object at `path` (to no destination: a broadcast).
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` for an invalid interface or member name.
+    /// - Parameters:
+    ///   - path: the emitting object's path.
+    ///   - interface: the signal's interface.
+    ///   - member: the signal's name.
+    ///   - body: the arguments.
+    /// - Returns: the message.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` for an invalid interface or member name.
     public static func signal(
         path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
     ) throws(DBusError) -> DBusMessage {
@@ -103,6 +130,11 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// The successful reply to `call`: to its sender, answering its serial, carrying `body`. (The call's
     /// serial should be set, as it is on a received call; 0 makes a reply that writing refuses.)
+    ///
+    /// - Parameters:
+    ///   - call: the call answered.
+    ///   - body: the results.
+    /// - Returns: the message.
     public static func methodReturn(replyingTo call: DBusMessage, body: [DBusValue] = []) -> DBusMessage {
         DBusMessage(kind: .methodReturn, replySerial: call.serial, destination: call.sender, body: body)
     }
@@ -110,7 +142,12 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
     /// The error reply `name` to `call`, to its sender, answering its serial, with `message` as its one
     /// string argument.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` for an invalid error name.
+    /// - Parameters:
+    ///   - call: the call answered.
+    ///   - name: the error name.
+    ///   - message: the error's message.
+    /// - Returns: the message.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` for an invalid error name.
     public static func error(replyingTo call: DBusMessage, name: String, message: String) throws(DBusError)
         -> DBusMessage
     {

@@ -10,6 +10,9 @@ public enum DBusNames {
     /// Validates a bus name: a unique name (`:1.42`: a colon, then two or more elements of
     /// `A-Z a-z 0-9 _ -` separated by dots) or a well-known name (`org.bluez`: two or more such elements,
     /// none beginning with a digit).
+    ///
+    /// - Parameter name: the name.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` naming the name and the rule it breaks.
     public static func validateBusName(_ name: String) throws(DBusError) {
         if let problem = busNameProblem(name) {
             throw .invalidArgument("invalid D-Bus bus name \"\(name)\": \(problem)")
@@ -18,6 +21,9 @@ public enum DBusNames {
 
     /// Validates an interface name (`org.bluez.Device1`): two or more elements of `A-Z a-z 0-9 _`
     /// separated by dots, none beginning with a digit.
+    ///
+    /// - Parameter name: the name.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` naming the name and the rule it breaks.
     public static func validateInterfaceName(_ name: String) throws(DBusError) {
         if let problem = dottedNameProblem(name) {
             throw .invalidArgument("invalid D-Bus interface name \"\(name)\": \(problem)")
@@ -25,6 +31,9 @@ public enum DBusNames {
     }
 
     /// Validates an error name (`org.bluez.Error.Failed`): the interface-name rules.
+    ///
+    /// - Parameter name: the name.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` naming the name and the rule it breaks.
     public static func validateErrorName(_ name: String) throws(DBusError) {
         if let problem = dottedNameProblem(name) {
             throw .invalidArgument("invalid D-Bus error name \"\(name)\": \(problem)")
@@ -33,6 +42,9 @@ public enum DBusNames {
 
     /// Validates a member (method, signal or property) name (`StartDiscovery`): one element of
     /// `A-Z a-z 0-9 _`, not beginning with a digit.
+    ///
+    /// - Parameter name: the name.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` naming the name and the rule it breaks.
     public static func validateMemberName(_ name: String) throws(DBusError) {
         if let problem = memberNameProblem(name) {
             throw .invalidArgument("invalid D-Bus member name \"\(name)\": \(problem)")
@@ -40,15 +52,27 @@ public enum DBusNames {
     }
 
     /// Whether `name` is a valid bus name (see ``validateBusName(_:)``).
+    ///
+    /// - Parameter name: the name.
+    /// - Returns: whether it is valid.
     public static func isValidBusName(_ name: String) -> Bool { busNameProblem(name) == nil }
 
     /// Whether `name` is a valid interface name (see ``validateInterfaceName(_:)``).
+    ///
+    /// - Parameter name: the name.
+    /// - Returns: whether it is valid.
     public static func isValidInterfaceName(_ name: String) -> Bool { dottedNameProblem(name) == nil }
 
     /// Whether `name` is a valid error name (see ``validateErrorName(_:)``).
+    ///
+    /// - Parameter name: the name.
+    /// - Returns: whether it is valid.
     public static func isValidErrorName(_ name: String) -> Bool { dottedNameProblem(name) == nil }
 
     /// Whether `name` is a valid member name (see ``validateMemberName(_:)``).
+    ///
+    /// - Parameter name: the name.
+    /// - Returns: whether it is valid.
     public static func isValidMemberName(_ name: String) -> Bool { memberNameProblem(name) == nil }
 
     // MARK: - Rules

@@ -6,6 +6,8 @@ public struct DBusRequestNameFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
 
     /// Flags of these bits.
+    ///
+    /// - Parameter rawValue: the bits.
     public init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
@@ -47,6 +49,11 @@ extension DBusConnection {
     /// with the bus's error as ``DBusError/remote(name:message:)`` when it refuses (the bus's security
     /// policy), with ``DBusError/decoding(_:)`` for an answer it does not know, and as any call fails
     /// (``call(_:timeout:)``).
+    ///
+    /// - Parameters:
+    ///   - name: the well-known name.
+    ///   - flags: how to request it.
+    /// - Returns: the publisher of the bus's answer.
     public func requestName(
         _ name: String, flags: DBusRequestNameFlags = []
     ) -> AnyPublisher<DBusRequestNameReply, DBusError> {
@@ -55,6 +62,9 @@ extension DBusConnection {
 
     /// Gives up the well-known name `name` (`ReleaseName`): emits the bus's answer, then finishes. Fails
     /// as ``requestName(_:flags:)`` does.
+    ///
+    /// - Parameter name: the well-known name.
+    /// - Returns: the publisher of the bus's answer.
     public func releaseName(_ name: String) -> AnyPublisher<DBusReleaseNameReply, DBusError> {
         busNameCall("ReleaseName", name: name, extra: [], as: DBusReleaseNameReply.self)
     }

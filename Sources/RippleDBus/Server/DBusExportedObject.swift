@@ -32,8 +32,11 @@ public final class DBusExportedObject: Sendable {
 
     /// An object at `path` implementing `interfaces` (in that order).
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when an interface is invalid (see ``DBusInterface``) or
-    /// two have the same name.
+    /// - Parameters:
+    ///   - path: the object's path.
+    ///   - interfaces: its interfaces.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when an interface is invalid (see ``DBusInterface``) or two have the
+    ///   same name.
     public init(path: DBusObjectPath, interfaces: [DBusInterface] = []) throws(DBusError) {
         self.path = path
         var slots: [InterfaceSlot] = []
@@ -55,6 +58,9 @@ public final class DBusExportedObject: Sendable {
     }
 
     /// The interface `name` as it was added, or nil.
+    ///
+    /// - Parameter name: the interface's name.
+    /// - Returns: the interface, or nil.
     public func interface(named name: String) -> DBusInterface? {
         lock.withLock { slots.first { $0.interface.name == name }?.interface }
     }
@@ -68,8 +74,9 @@ public final class DBusExportedObject: Sendable {
     /// `InterfacesAdded` (with the interface's readable properties) from every object manager above the
     /// object.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when the interface is invalid (see ``DBusInterface``) or
-    /// the object already has one of that name.
+    /// - Parameter interface: the interface.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when the interface is invalid (see ``DBusInterface``) or the object
+    ///   already has one of that name.
     public func addInterface(_ interface: DBusInterface) throws(DBusError) {
         try interface.validate()
         try withEmissionLocks { registry throws(DBusError) in
@@ -84,6 +91,9 @@ public final class DBusExportedObject: Sendable {
 
     /// Removes the interface `name` and its properties; returns whether the object had it. While
     /// exported, emits `InterfacesRemoved` from every object manager above the object.
+    ///
+    /// - Parameter name: the interface's name.
+    /// - Returns: whether the object had it.
     @discardableResult
     public func removeInterface(named name: String) -> Bool {
         withEmissionLocks { registry in
@@ -97,6 +107,11 @@ public final class DBusExportedObject: Sendable {
     // MARK: Properties
 
     /// The value of the property `name` of `interface`, or nil when the object has no such property.
+    ///
+    /// - Parameters:
+    ///   - name: the property's name.
+    ///   - interface: its interface.
+    /// - Returns: the value, or nil.
     public func property(_ name: String, of interface: String) -> DBusValue? {
         lock.withLock { slots.first { $0.interface.name == interface }?.values[name] }
     }
@@ -105,8 +120,12 @@ public final class DBusExportedObject: Sendable {
     /// emits `PropertiesChanged` as the property declares (the value, or its name as invalidated, or
     /// nothing).
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when the object has no such property or `value` has
-    /// another type (or cannot be written); nothing changes then.
+    /// - Parameters:
+    ///   - name: the property's name.
+    ///   - interface: its interface.
+    ///   - value: the new value.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when the object has no such property or `value` has another type (or
+    ///   cannot be written); nothing changes then.
     public func setProperty(_ name: String, of interface: String, to value: DBusValue) throws(DBusError) {
         try updateProperties(of: interface, [name: value])
     }
@@ -114,8 +133,11 @@ public final class DBusExportedObject: Sendable {
     /// Sets several properties of `interface` at once. While exported, emits one `PropertiesChanged` for
     /// those whose value changed (names in order), as each declares.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when a property is unknown or a value has the wrong type;
-    /// nothing changes then.
+    /// - Parameters:
+    ///   - interface: the interface.
+    ///   - values: the new values by property name.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when a property is unknown or a value has the wrong type; nothing
+    ///   changes then.
     public func updateProperties(of interface: String, _ values: [String: DBusValue]) throws(DBusError) {
         _ = try DBusBodyWriter.validate(Array(values.values))
         try withEmissionLocks { registry throws(DBusError) in
@@ -160,7 +182,11 @@ public final class DBusExportedObject: Sendable {
     /// exported and when it had a value, emits `PropertiesChanged` listing it as invalidated (unless the
     /// property emits no changes). Returns whether it had a value.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when the object has no such property.
+    /// - Parameters:
+    ///   - name: the property's name.
+    ///   - interface: its interface.
+    /// - Returns: whether it had a value.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when the object has no such property.
     @discardableResult
     public func invalidateProperty(_ name: String, of interface: String) throws(DBusError) -> Bool {
         try withEmissionLocks { registry throws(DBusError) -> Bool in
@@ -187,8 +213,12 @@ public final class DBusExportedObject: Sendable {
     /// Emits the signal `interface.member` from the object with `arguments`, when exported (else does
     /// nothing). The signal need not be declared.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` for an invalid interface or member name or a value that
-    /// cannot be written.
+    /// - Parameters:
+    ///   - interface: the signal's interface.
+    ///   - member: the signal's name.
+    ///   - arguments: its arguments.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` for an invalid interface or member name or a value that cannot be
+    ///   written.
     public func emitSignal(interface: String, member: String, arguments: [DBusValue] = []) throws(DBusError) {
         let encoded = try EncodedMessage(
             DBusMessage.signal(path: path, interface: interface, member: member, body: arguments))

@@ -16,6 +16,12 @@ public struct DBusInterface: Sendable {
     public let signals: [DBusSignalDeclaration]
 
     /// An interface `name` with these members.
+    ///
+    /// - Parameters:
+    ///   - name: the interface name (`org.bluez.Adapter1`).
+    ///   - methods: its methods.
+    ///   - properties: its properties.
+    ///   - signals: the signals it declares (for introspection).
     public init(
         name: String,
         methods: [DBusMethod] = [],

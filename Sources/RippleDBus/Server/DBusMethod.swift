@@ -29,6 +29,14 @@ public struct DBusMethod: Sendable {
     let handler: Handler
 
     /// A method answered synchronously: `handler` gets the call and returns the results, or throws.
+    ///
+    /// - Parameters:
+    ///   - name: the method's name.
+    ///   - inputSignature: the signature the call's arguments must have.
+    ///   - outputSignature: the signature of the results.
+    ///   - inputNames: the arguments' names, for introspection.
+    ///   - outputNames: the results' names, for introspection.
+    ///   - handler: answers a call on the loop thread: the results, or the error the caller gets.
     public init(
         name: String,
         inputSignature: DBusSignature = .empty,
@@ -49,6 +57,14 @@ public struct DBusMethod: Sendable {
     /// it once — before returning or later, from any thread — with ``DBusMethodInvocation/reply(_:)`` or
     /// ``DBusMethodInvocation/fail(_:)``. An invocation released without being completed replies
     /// `org.freedesktop.DBus.Error.NoReply`.
+    ///
+    /// - Parameters:
+    ///   - name: the method's name.
+    ///   - inputSignature: the signature the call's arguments must have.
+    ///   - outputSignature: the signature of the results.
+    ///   - inputNames: the arguments' names, for introspection.
+    ///   - outputNames: the results' names, for introspection.
+    ///   - invocationHandler: gets each call's invocation, to complete once.
     public init(
         name: String,
         inputSignature: DBusSignature = .empty,

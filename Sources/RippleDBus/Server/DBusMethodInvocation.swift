@@ -36,6 +36,9 @@ public final class DBusMethodInvocation: Sendable {
     /// Replies `values`, which must have the method's output signature (else the caller gets
     /// `org.freedesktop.DBus.Error.Failed` naming both signatures). Returns false, sending nothing, when the
     /// invocation was already completed.
+    ///
+    /// - Parameter values: the results.
+    /// - Returns: false when the invocation was already completed.
     @discardableResult
     public func reply(_ values: [DBusValue] = []) -> Bool {
         complete(.success(values))
@@ -44,6 +47,9 @@ public final class DBusMethodInvocation: Sendable {
     /// Replies an error: a ``DBusError/remote(name:message:)`` as that D-Bus error, any other case as
     /// `org.freedesktop.DBus.Error.Failed` with its description. Returns false, sending nothing, when the
     /// invocation was already completed.
+    ///
+    /// - Parameter error: the error.
+    /// - Returns: false when the invocation was already completed.
     @discardableResult
     public func fail(_ error: DBusError) -> Bool {
         complete(.failure(error))

@@ -64,6 +64,17 @@ public struct DBusProperty: Sendable {
 
     /// A property of `type` starting at `initialValue` (which must have that type: checked when the
     /// interface is added to an object).
+    ///
+    /// - Parameters:
+    ///   - name: the property's name (`Powered`).
+    ///   - type: the type of its value (`b`); every value stored must have exactly this type.
+    ///   - access: who may read and write it remotely.
+    ///   - initialValue: the value the object starts with; nil when the property starts absent (see
+    ///     ``init(absent:type:access:changeEmission:validateWrite:)``).
+    ///   - changeEmission: how its changes are announced.
+    ///   - validateWrite: checks a remote `Set` (on the loop thread) before the value is stored: throwing refuses it,
+    ///     and the caller gets the error (a ``DBusError/remote(name:message:)`` as that D-Bus error, other cases as
+    ///     `org.freedesktop.DBus.Error.Failed`).
     public init(
         name: String,
         type: DBusType,
@@ -84,6 +95,15 @@ public struct DBusProperty: Sendable {
     /// answers `org.freedesktop.DBus.Error.UnknownProperty` and `GetAll` leaves it out until
     /// ``DBusExportedObject/setProperty(_:of:to:)`` gives it one, and again after
     /// ``DBusExportedObject/invalidateProperty(_:of:)``.
+    ///
+    /// - Parameters:
+    ///   - name: the property's name (`Powered`).
+    ///   - type: the type of its value (`b`); every value stored must have exactly this type.
+    ///   - access: who may read and write it remotely.
+    ///   - changeEmission: how its changes are announced.
+    ///   - validateWrite: checks a remote `Set` (on the loop thread) before the value is stored: throwing refuses it,
+    ///     and the caller gets the error (a ``DBusError/remote(name:message:)`` as that D-Bus error, other cases as
+    ///     `org.freedesktop.DBus.Error.Failed`).
     public init(
         absent name: String,
         type: DBusType,
@@ -100,6 +120,16 @@ public struct DBusProperty: Sendable {
     }
 
     /// A property whose type is its initial value's.
+    ///
+    /// - Parameters:
+    ///   - name: the property's name (`Powered`).
+    ///   - access: who may read and write it remotely.
+    ///   - initialValue: the value the object starts with; nil when the property starts absent (see
+    ///     ``init(absent:type:access:changeEmission:validateWrite:)``).
+    ///   - changeEmission: how its changes are announced.
+    ///   - validateWrite: checks a remote `Set` (on the loop thread) before the value is stored: throwing refuses it,
+    ///     and the caller gets the error (a ``DBusError/remote(name:message:)`` as that D-Bus error, other cases as
+    ///     `org.freedesktop.DBus.Error.Failed`).
     public init(
         name: String,
         access: Access = .read,
@@ -124,6 +154,11 @@ public struct DBusSignalDeclaration: Sendable, Hashable {
     public let argumentNames: [String]
 
     /// A signal `name` with arguments of `signature`.
+    ///
+    /// - Parameters:
+    ///   - name: the signal's member name.
+    ///   - signature: the signature of its arguments.
+    ///   - argumentNames: the names of its arguments, by position (missing ones are left unnamed).
     public init(name: String, signature: DBusSignature = .empty, argumentNames: [String] = []) {
         self.name = name
         self.signature = signature

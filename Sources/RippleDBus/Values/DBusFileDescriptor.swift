@@ -19,8 +19,9 @@ public final class DBusFileDescriptor: Sendable, Hashable, CustomStringConvertib
 
     /// Duplicates `fd` (with close-on-exec set) and owns the duplicate; `fd` stays the caller's.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when `fd` is not an open descriptor or the process is out
-    /// of descriptors.
+    /// - Parameter fd: the descriptor to duplicate.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when `fd` is not an open descriptor or the process is out of
+    ///   descriptors.
     public init(duplicating fd: Int32) throws(DBusError) {
         let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard duplicate >= 0 else {
@@ -49,6 +50,8 @@ public final class DBusFileDescriptor: Sendable, Hashable, CustomStringConvertib
 
     /// Takes ownership of the descriptor out of this object: the first call returns it (the caller now
     /// closes it) and leaves ``fileDescriptor`` -1; later calls return nil.
+    ///
+    /// - Returns: the descriptor the first time, then nil.
     public func take() -> Int32? {
         let fd = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
         return fd >= 0 ? fd : nil
@@ -56,7 +59,8 @@ public final class DBusFileDescriptor: Sendable, Hashable, CustomStringConvertib
 
     /// A new duplicate of the descriptor (close-on-exec), owned by the caller.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when the descriptor was taken or the duplication fails.
+    /// - Returns: the new descriptor.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when the descriptor was taken or the duplication fails.
     public func duplicate() throws(DBusError) -> Int32 {
         let fd = fileDescriptor
         guard fd >= 0 else { throw .invalidArgument("the file descriptor was taken out of its DBusFileDescriptor") }
@@ -71,11 +75,18 @@ public final class DBusFileDescriptor: Sendable, Hashable, CustomStringConvertib
     public var description: String { "fd \(fileDescriptor)" }
 
     /// Identity: the same object.
+    ///
+    /// - Parameters:
+    ///   - lhs: a descriptor object.
+    ///   - rhs: another.
+    /// - Returns: whether they are the same object.
     public static func == (lhs: DBusFileDescriptor, rhs: DBusFileDescriptor) -> Bool {
         lhs === rhs
     }
 
     /// Hashes the object's identity.
+    ///
+    /// - Parameter hasher: the hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }

@@ -12,7 +12,8 @@ public struct DBusObjectPath: Sendable, Hashable, CustomStringConvertible, Compa
 
     /// Validates `string` as an object path.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` naming the path and the rule it breaks.
+    /// - Parameter string: the path.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` naming the path and the rule it breaks.
     public init(_ string: String) throws(DBusError) {
         if let problem = Self.problem(in: string) {
             throw .invalidArgument("invalid D-Bus object path \"\(string)\": \(problem)")
@@ -26,11 +27,17 @@ public struct DBusObjectPath: Sendable, Hashable, CustomStringConvertible, Compa
     }
 
     /// Whether `string` is a valid object path.
+    ///
+    /// - Parameter string: the text.
+    /// - Returns: whether it is a valid object path.
     public static func isValid(_ string: String) -> Bool {
         problem(in: string) == nil
     }
 
     /// Whether `element` may be one element of an object path (non-empty, only `A-Z a-z 0-9 _`).
+    ///
+    /// - Parameter element: the text.
+    /// - Returns: whether it is a valid element.
     public static func isValidElement(_ element: String) -> Bool {
         !element.isEmpty && element.utf8.allSatisfy(isElementCharacter)
     }
@@ -54,8 +61,10 @@ public struct DBusObjectPath: Sendable, Hashable, CustomStringConvertible, Compa
 
     /// The path with one more element: `/org/bluez` appending `"hci0"` is `/org/bluez/hci0`.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when `element` is empty or has a character other than
-    /// `A-Z a-z 0-9 _` (a slash included: append elements one at a time).
+    /// - Parameter element: the element.
+    /// - Returns: the longer path.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when `element` is empty or has a character other than `A-Z a-z 0-9
+    ///   _` (a slash included: append elements one at a time).
     public func appending(_ element: String) throws(DBusError) -> DBusObjectPath {
         guard Self.isValidElement(element) else {
             throw .invalidArgument(
@@ -75,6 +84,9 @@ public struct DBusObjectPath: Sendable, Hashable, CustomStringConvertible, Compa
 
     /// Whether `other` lies strictly below this path: `/org/bluez` is an ancestor of `/org/bluez/hci0` but
     /// not of itself nor of `/org/bluez2`; the root is an ancestor of every other path.
+    ///
+    /// - Parameter other: another path.
+    /// - Returns: whether `other` lies below this path.
     public func isAncestor(of other: DBusObjectPath) -> Bool {
         let mine = rawValue.utf8
         let theirs = other.rawValue.utf8
@@ -86,18 +98,29 @@ public struct DBusObjectPath: Sendable, Hashable, CustomStringConvertible, Compa
     }
 
     /// Whether this path lies strictly below `other` (see ``isAncestor(of:)``).
+    ///
+    /// - Parameter other: another path.
+    /// - Returns: whether this path lies below `other`.
     public func isDescendant(of other: DBusObjectPath) -> Bool {
         other.isAncestor(of: self)
     }
 
     /// Whether this path is `prefix` or lies below it: the object-manager test of whether an object
     /// belongs to the subtree rooted at `prefix`.
+    ///
+    /// - Parameter prefix: the subtree's root.
+    /// - Returns: whether this path is in the subtree.
     public func hasPrefix(_ prefix: DBusObjectPath) -> Bool {
         self == prefix || prefix.isAncestor(of: self)
     }
 
     /// Orders by the paths' bytes: a path comes right before its descendants (`/` sorts before every
     /// element character).
+    ///
+    /// - Parameters:
+    ///   - lhs: a path.
+    ///   - rhs: another.
+    /// - Returns: whether `lhs` sorts first.
     public static func < (lhs: DBusObjectPath, rhs: DBusObjectPath) -> Bool {
         lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
     }

@@ -2,6 +2,9 @@ extension UInt8: DBusRepresentable {
     /// `y`
     public static var dbusType: DBusType { .byte }
     /// Decodes a `.byte`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .byte(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -14,6 +17,9 @@ extension Bool: DBusRepresentable {
     /// `b`
     public static var dbusType: DBusType { .boolean }
     /// Decodes a `.boolean`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .boolean(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -26,6 +32,9 @@ extension Int16: DBusRepresentable {
     /// `n`
     public static var dbusType: DBusType { .int16 }
     /// Decodes an `.int16`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .int16(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -38,6 +47,9 @@ extension UInt16: DBusRepresentable {
     /// `q`
     public static var dbusType: DBusType { .uint16 }
     /// Decodes a `.uint16`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .uint16(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -50,6 +62,9 @@ extension Int32: DBusRepresentable {
     /// `i`
     public static var dbusType: DBusType { .int32 }
     /// Decodes an `.int32`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .int32(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -62,6 +77,9 @@ extension UInt32: DBusRepresentable {
     /// `u`
     public static var dbusType: DBusType { .uint32 }
     /// Decodes a `.uint32`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .uint32(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -74,6 +92,9 @@ extension Int64: DBusRepresentable {
     /// `x`
     public static var dbusType: DBusType { .int64 }
     /// Decodes an `.int64`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .int64(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -86,6 +107,9 @@ extension UInt64: DBusRepresentable {
     /// `t`
     public static var dbusType: DBusType { .uint64 }
     /// Decodes a `.uint64`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .uint64(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -98,6 +122,9 @@ extension Double: DBusRepresentable {
     /// `d`
     public static var dbusType: DBusType { .double }
     /// Decodes a `.double`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .double(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -110,6 +137,9 @@ extension String: DBusRepresentable {
     /// `s`
     public static var dbusType: DBusType { .string }
     /// Decodes a `.string`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .string(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -122,6 +152,9 @@ extension DBusObjectPath: DBusRepresentable {
     /// `o`
     public static var dbusType: DBusType { .objectPath }
     /// Decodes an `.objectPath`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .objectPath(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -134,6 +167,9 @@ extension DBusSignature: DBusRepresentable {
     /// `g`
     public static var dbusType: DBusType { .signature }
     /// Decodes a `.signature`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .signature(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -152,6 +188,9 @@ extension DBusFileDescriptor: DBusRepresentable {
 extension DBusRepresentable where Self: DBusFileDescriptor {
     /// Decodes a `.unixFD` as the very ``DBusFileDescriptor`` object it holds (no duplication); throws
     /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` for any other value.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .unixFD(let descriptor) = dbusValue, let same = descriptor as? Self else {
             throw .mismatch(Self.self, found: dbusValue)
@@ -165,6 +204,9 @@ extension DBusValue: DBusRepresentable {
     public static var dbusType: DBusType { .variant }
     /// Unwraps one `.variant`; throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` (expected
     /// `"v"`) for a value that is not a variant.
+    ///
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` for a value of another type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .variant(let value) = dbusValue else { throw .mismatch(Self.self, found: dbusValue) }
         self = value
@@ -180,8 +222,9 @@ extension Array: DBusRepresentable where Element: DBusRepresentable {
     /// Decodes an array whose declared element type is exactly `Element`'s (`[UInt8]` also from
     /// ``DBusValue/bytes(_:)``, which is how `ay` is read), then each element.
     ///
-    /// Throws ``DBusDecodingError/typeMismatch(expected:found:at:)``: at the top for another type, at
-    /// `"element N"` for an element that disagrees with the declared type.
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)``: at the top for another type, at
+    ///   `"element N"` for an element that disagrees with the declared type.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         if Element.self == UInt8.self, case .bytes(let bytes) = dbusValue {
             self = unsafeBitCast(bytes, to: [Element].self)  // the same type, checked above
@@ -219,9 +262,10 @@ extension Dictionary: DBusRepresentable where Key: DBusRepresentable, Value: DBu
     /// Decodes a dictionary whose declared key and value types are exactly `Key`'s and `Value`'s, then
     /// each entry; a key present twice keeps its last value.
     ///
-    /// Throws ``DBusDecodingError/typeMismatch(expected:found:at:)``: at the top for another type, at
-    /// `"key K"` (`K` the key as ``DBusValue/description`` renders it, `key "RSSI"`) for a value, at
-    /// `"entry N"` for a key that disagrees with the declared types.
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)``: at the top for another type, at
+    ///   `"key K"` (`K` the key as ``DBusValue/description`` renders it, `key "RSSI"`) for a value, at
+    ///   `"entry N"` for a key that disagrees with the declared types.
     public init(dbusValue: DBusValue) throws(DBusDecodingError) {
         guard case .dictionary(let keyType, let valueType, let entries) = dbusValue,
             keyType == Key.dbusType, valueType == Value.dbusType

@@ -12,9 +12,10 @@ public protocol DBusRepresentable: Sendable {
 
     /// Decodes a value of exactly ``dbusType``.
     ///
-    /// Throws ``DBusDecodingError/typeMismatch(expected:found:at:)`` naming this type's signature, the
-    /// value's and where inside the value the mismatch was (`""` at the top, `"element 3"`,
-    /// `"key \"RSSI\""`, joined with ` › ` when nested).
+    /// - Parameter dbusValue: the value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` naming this type's signature, the value's and
+    ///   where inside the value the mismatch was (`""` at the top, `"element 3"`, `"key \"RSSI\""`, joined with ` › `
+    ///   when nested).
     init(dbusValue: DBusValue) throws(DBusDecodingError)
 
     /// The value as D-Bus carries it.

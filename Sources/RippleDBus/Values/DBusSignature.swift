@@ -22,10 +22,11 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses and validates a signature.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` naming the signature and the rule it breaks: longer than
-    /// 255 bytes, a character that is no type code, an array without an element type, arrays or structures
-    /// nested more than 32 deep, an empty or unclosed structure, a dict entry outside an array, with a
-    /// non-basic key or with other than two types.
+    /// - Parameter string: the signature.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` naming the signature and the rule it breaks: longer than 255 bytes,
+    ///   a character that is no type code, an array without an element type, arrays or structures nested more than 32
+    ///   deep, an empty or unclosed structure, a dict entry outside an array, with a non-basic key or with other than
+    ///   two types.
     public init(_ string: String) throws(DBusError) {
         var text = string
         let result = text.withUTF8 { DBusSignatureParser.parse($0) }
@@ -41,6 +42,8 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible {
     /// The signature listing `types`, without validation: an invalid type (an empty structure, a
     /// dictionary with a container key, nesting too deep, …) is only refused when the signature is written
     /// into a message, as ``DBusError/invalidArgument(_:)``. Use ``init(validating:)`` to check at once.
+    ///
+    /// - Parameter types: the types, in order.
     public init(types: [DBusType]) {
         var raw = ""
         for type in types {
@@ -52,6 +55,9 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible {
 
     /// The signature listing `types`, validated as ``init(_:)`` validates a string; throws
     /// ``DBusError/invalidArgument(_:)`` when a type breaks a D-Bus rule.
+    ///
+    /// - Parameter types: the types, in order.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when a type breaks a D-Bus rule.
     public init(validating types: [DBusType]) throws(DBusError) {
         let signature = DBusSignature(types: types)
         try signature.validate()

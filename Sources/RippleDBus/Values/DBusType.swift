@@ -43,8 +43,9 @@ public enum DBusType: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a signature holding exactly one complete type, such as `"a{sv}"` or `"(ii)"`.
     ///
-    /// Throws ``DBusError/invalidArgument(_:)`` when the signature breaks a D-Bus rule (see
-    /// ``DBusSignature/init(_:)``) or holds no type or more than one.
+    /// - Parameter signature: the signature.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` when the signature breaks a D-Bus rule (see
+    ///   ``DBusSignature/init(_:)``) or holds no type or more than one.
     public init(_ signature: String) throws(DBusError) {
         let parsed = try DBusSignature(signature)
         guard parsed.types.count == 1 else {

@@ -133,6 +133,10 @@ extension DBusValue {
 
     /// Decodes the value as `type` (see ``DBusRepresentable``); throws
     /// ``DBusDecodingError/typeMismatch(expected:found:at:)`` when it has another type.
+    ///
+    /// - Parameter type: the type.
+    /// - Returns: the decoded value.
+    /// - Throws: ``DBusDecodingError/typeMismatch(expected:found:at:)`` when it has another type.
     public func decode<T: DBusRepresentable>(as type: T.Type = T.self) throws(DBusDecodingError) -> T {
         try T(dbusValue: self)
     }
@@ -140,6 +144,9 @@ extension DBusValue {
     /// An `a{sv}` dictionary of `properties`, each value wrapped in a variant, entries sorted by key (so the
     /// same dictionary always writes the same bytes). The value BlueZ and `org.freedesktop.DBus.Properties`
     /// use for property maps and options.
+    ///
+    /// - Parameter properties: the values by name.
+    /// - Returns: the dictionary.
     public static func stringVariantDictionary(_ properties: [String: DBusValue]) -> DBusValue {
         let entries = properties.sorted { $0.key < $1.key }.map {
             DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))

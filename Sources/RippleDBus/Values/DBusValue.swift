@@ -178,6 +178,10 @@ public struct DBusDictionaryEntry: Sendable, Hashable {
     public var value: DBusValue
 
     /// An entry of `key` and `value`.
+    ///
+    /// - Parameters:
+    ///   - key: the key; writing checks it has the dictionary's key type.
+    ///   - value: the value; writing checks it has the dictionary's value type.
     public init(key: DBusValue, value: DBusValue) {
         self.key = key
         self.value = value
