@@ -19,11 +19,13 @@
 ///
 /// State lives in one `State` value beside a ``Lock`` and follows its rule: touched only inside the lock,
 /// and no subscriber or closure is called with the lock held.
+@usableFromInline
 package final class BufferedSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, Sendable {
-    package typealias Output = Downstream.Input
-    package typealias Failure = Downstream.Failure
+    @usableFromInline package typealias Output = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
     /// What happens to a value offered when `capacity` values already wait.
+    @usableFromInline
     package enum OverflowRule: Sendable {
         /// Drops the oldest waiting value and keeps the arriving one.
         case dropOldest
@@ -33,39 +35,48 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
         case end(@Sendable (_ capacity: Int) -> Subscribers.Completion<Failure>)
     }
 
-    private struct State {
-        var downstream: Downstream?
-        var buffer = RingBuffer<Output>()
-        var demand = Subscribers.Demand.none
+    @usableFromInline
+    struct State {
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var buffer = RingBuffer<Output>()
+        @usableFromInline var demand = Subscribers.Demand.none
         /// A delivery is under way (a value is in the subscriber's hands).
-        var delivering = false
-        var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var delivering = false
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
         /// The completion goes out before the waiting values (there are none left: an overflow).
-        var completesAtOnce = false
-        var onEnd: (() -> Void)?
+        @usableFromInline var completesAtOnce = false
+        @usableFromInline var onEnd: (() -> Void)?
+
+        @usableFromInline
+        init(downstream: Downstream, onEnd: (() -> Void)?) {
+            self.downstream = downstream
+            self.onEnd = onEnd
+        }
     }
 
     /// What one turn of the delivery loop does.
-    private enum Step {
+    @usableFromInline
+    enum Step {
         case value(Downstream, Output)
         case complete(Downstream, Subscribers.Completion<Failure>, (() -> Void)?)
     }
 
     /// What an offered value met.
-    private enum Outcome {
+    @usableFromInline
+    enum Outcome {
         case ignored, kept
         case direct(Downstream)
         case dropped, overflowed
     }
 
-    private let capacity: Int
-    private let overflow: OverflowRule
-    private let counters: StreamCounters?
-    private let context: DeliveryContext
-    package let description: String
+    @usableFromInline let capacity: Int
+    @usableFromInline let overflow: OverflowRule
+    @usableFromInline let counters: StreamCounters?
+    @usableFromInline let context: DeliveryContext
+    @usableFromInline package let description: String
 
-    private let lock = Lock()
-    private nonisolated(unsafe) var state: State
+    @usableFromInline let lock = Lock()
+    @usableFromInline nonisolated(unsafe) var state: State
 
     /// A subscription for `downstream`, which the caller then hands it with `receive(subscription:)`.
     ///
@@ -119,6 +130,7 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
     /// Ignored once the stream has ended or its completion is due.
     ///
     /// - Parameter value: the value.
+    @inlinable
     package func offer(_ value: Output) {
         let here = context.isCurrent()
         let outcome = lock.withLock { () -> Outcome in
@@ -177,6 +189,7 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
     /// stream has ended or a completion is already due.
     ///
     /// - Parameter completion: how the stream ends.
+    @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
         let due = lock.withLock { () -> Bool in
             guard state.downstream != nil, state.completion == nil else { return false }
@@ -191,6 +204,7 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
     /// Adds `demand`; values waiting are delivered in the delivery context.
     ///
     /// - Parameter demand: how many more values the subscriber wants (not `.none`).
+    @inlinable
     package func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
         let pending = lock.withLock { () -> Bool in
@@ -202,6 +216,7 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
     }
 
     /// Ends the stream: nothing more is delivered, the waiting values are released and `onEnd` runs.
+    @usableFromInline
     package func cancel() {
         let onEnd = lock.withLock { () -> (() -> Void)? in
             guard state.downstream != nil else { return nil }
@@ -217,7 +232,8 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
 
     /// Delivers what demand allows, then the completion when it is due; returns at once when another
     /// call is delivering (that one goes on with what is there).
-    private func drain() {
+    @inlinable
+    func drain() {
         while true {
             let step = lock.withLock { () -> Step? in
                 guard !state.delivering, let downstream = state.downstream else { return nil }

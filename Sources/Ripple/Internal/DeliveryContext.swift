@@ -3,11 +3,12 @@
 ///
 /// Deliveries of one subscription never overlap and never re-enter the subscriber. With a loop context,
 /// a value offered or a demand requested on another thread is delivered on the loop thread, later.
+@usableFromInline
 package struct DeliveryContext: Sendable {
     /// Whether the calling thread may deliver now.
-    package let isCurrent: @Sendable () -> Bool
+    @usableFromInline package let isCurrent: @Sendable () -> Bool
     /// Runs work where deliveries happen (dropped if that place has stopped: nothing is delivered then).
-    package let enqueue: @Sendable (@escaping () -> Void) -> Void
+    @usableFromInline package let enqueue: @Sendable (@escaping () -> Void) -> Void
 
     /// A context from its two operations.
     ///
@@ -27,7 +28,7 @@ package struct DeliveryContext: Sendable {
     /// Runs `work` now when the calling thread may deliver, else enqueues it.
     ///
     /// - Parameter work: what to run where deliveries happen.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func run(_ work: @escaping () -> Void) {
         if isCurrent() { work() } else { enqueue(work) }
     }

@@ -2,10 +2,11 @@ import Synchronization
 
 /// The exact counts of one or more buffered subscriptions, readable from any thread: while a stream is
 /// live, `received` = `delivered` + `dropped` + the values waiting in its buffer.
+@usableFromInline
 package final class StreamCounters: Sendable {
-    private let receivedCount = Atomic<Int>(0)
-    private let deliveredCount = Atomic<Int>(0)
-    private let droppedCount = Atomic<Int>(0)
+    @usableFromInline let receivedCount = Atomic<Int>(0)
+    @usableFromInline let deliveredCount = Atomic<Int>(0)
+    @usableFromInline let droppedCount = Atomic<Int>(0)
     private let dropObserver: (@Sendable (Int) -> Void)?
 
     /// Counters at zero.
@@ -24,15 +25,15 @@ package final class StreamCounters: Sendable {
     package var dropped: Int { droppedCount.load(ordering: .relaxed) }
 
     /// Counts a value offered to a live stream.
-    package func countReceived() { receivedCount.add(1, ordering: .relaxed) }
+    @inlinable package func countReceived() { receivedCount.add(1, ordering: .relaxed) }
     /// Counts a value handed to the subscriber.
-    package func countDelivered() { deliveredCount.add(1, ordering: .relaxed) }
+    @inlinable package func countDelivered() { deliveredCount.add(1, ordering: .relaxed) }
 
     /// Counts `count` dropped values (inside the subscription's lock; report them with ``reportDrops()``).
     ///
     /// - Parameter count: how many were dropped.
-    package func countDropped(_ count: Int) { droppedCount.add(count, ordering: .relaxed) }
+    @inlinable package func countDropped(_ count: Int) { droppedCount.add(count, ordering: .relaxed) }
 
     /// Tells the drop observer the dropped total (outside every lock).
-    package func reportDrops() { dropObserver?(dropped) }
+    @usableFromInline package func reportDrops() { dropObserver?(dropped) }
 }
