@@ -270,15 +270,13 @@ extension CentralCore {
     }
 
     private func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
-        guard var record = confined.value.sessions[path] else { return }
-        switch record.machine.route(value) {
-        case .deliver:
-            for listener in record.listeners.values { listener.offer(value) }
-        case .hold:
-            confined.value.sessions[path]?.machine = record.machine
-        case .drop:
-            break
+        guard let record = confined.value.sessions[path] else { return }
+        guard record.machine.deliversValues else {
+            // Held for a read's answer (the machine keeps it) or dropped.
+            _ = confined.value.sessions[path]?.machine.route(value)
+            return
         }
+        for listener in record.listeners.values { listener.offer(value) }
     }
 
     /// Packets from an acquired socket go to the characteristic's listeners.

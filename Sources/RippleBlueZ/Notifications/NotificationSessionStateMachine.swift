@@ -96,6 +96,12 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
     /// Whether the record is worth keeping: listeners, reads, or a call or session to see through.
     var isIdle: Bool { state == .idle && listeners.isEmpty && readsInFlight == 0 }
 
+    /// Whether a `Value` change goes straight to the listeners now: what ``route(_:)`` answers
+    /// ``Route/deliver`` for, asked without changing the machine (the central's per-notification path).
+    var deliversValues: Bool {
+        (state == .onBus || state == .kept || state == .starting) && readsInFlight == 0 && !listeners.isEmpty
+    }
+
     /// Where a `Value` change of the characteristic goes now (holding it changes the machine).
     ///
     /// - Parameter value: the changed value.

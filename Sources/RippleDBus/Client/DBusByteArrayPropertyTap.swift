@@ -94,6 +94,10 @@ extension DBusConnection {
 struct DBusByteArrayPropertyTap {
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     static let changedMember = "PropertiesChanged"
+    /// The two as C strings: a `String` that is not a literal, passed where C takes a `const char *`,
+    /// is copied to a new array on each call.
+    private static let propertiesInterfaceCString = Array(propertiesInterface.utf8CString)
+    private static let changedMemberCString = Array(changedMember.utf8CString)
 
     let id: ObjectIdentifier
     /// The well-known name whose owner must have sent the signal.
@@ -101,6 +105,24 @@ struct DBusByteArrayPropertyTap {
     let interface: String
     let property: String
     let deliver: (DBusByteArrayPropertyChange) -> Void
+    /// ``interface`` and ``property`` as NUL-terminated C strings, compared with each message's in place
+    /// (a short Swift string has no C string of its own: `withCString` would copy it to the heap each time).
+    let interfaceCString: [CChar]
+    let propertyCString: [CChar]
+
+    /// A tap for the changes of `property` of `interface` sent by the owner of `sender`, handed to `deliver`.
+    init(
+        id: ObjectIdentifier, sender: String, interface: String, property: String,
+        deliver: @escaping (DBusByteArrayPropertyChange) -> Void
+    ) {
+        self.id = id
+        self.sender = sender
+        self.interface = interface
+        self.property = property
+        self.deliver = deliver
+        interfaceCString = Array(interface.utf8CString)
+        propertyCString = Array(property.utf8CString)
+    }
     /// The object path of the last signal taken, reused while the signals come from the same object.
     let lastPath = PathCache()
 
@@ -149,13 +171,13 @@ struct DBusByteArrayPropertyTap {
     /// interface, sent by its sender's current owner, changing its property alone. Returns whether a tap
     /// took it (then no other route sees it). Loop thread.
     static func deliver(_ raw: OpaquePointer, to taps: [Installed]) -> Bool {
-        guard dbus_message_is_signal(raw, propertiesInterface, changedMember) != 0,
+        guard dbus_message_is_signal(raw, propertiesInterfaceCString, changedMemberCString) != 0,
             let sender = dbus_message_get_sender(raw), let path = dbus_message_get_path(raw)
         else { return false }
         for installed in taps {
             let tap = installed.tap
             guard let expected = installed.owner.ownerCString, strcmp(expected, sender) == 0,
-                let bytes = bytes(in: raw, interface: tap.interface, property: tap.property)
+                let bytes = bytes(in: raw, interface: tap.interfaceCString, property: tap.propertyCString)
             else { continue }
             tap.deliver(DBusByteArrayPropertyChange(path: tap.lastPath.path(path), bytes: bytes))
             return true
@@ -163,9 +185,10 @@ struct DBusByteArrayPropertyTap {
         return false
     }
 
-    /// The bytes `raw` sets `property` of `interface` to, when that is all it changes (and it
-    /// invalidates nothing); nil for any other message, which then takes the ordinary route.
-    static func bytes(in raw: OpaquePointer, interface: String, property: String) -> [UInt8]? {
+    /// The bytes `raw` sets `property` of `interface` to (both NUL-terminated C strings), when that is
+    /// all it changes (and it invalidates nothing); nil for any other message, which then takes the
+    /// ordinary route.
+    static func bytes(in raw: OpaquePointer, interface: [CChar], property: [CChar]) -> [UInt8]? {
         var arguments = DBusMessageIter()
         guard dbus_message_iter_init(raw, &arguments) != 0,
             dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.string),
@@ -202,11 +225,11 @@ struct DBusByteArrayPropertyTap {
         return Array(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(count)))
     }
 
-    /// Whether the string at `iterator` is `expected`, compared in place.
-    private static func string(_ iterator: inout DBusMessageIter, equals expected: String) -> Bool {
+    /// Whether the string at `iterator` is `expected` (a NUL-terminated C string), compared in place.
+    private static func string(_ iterator: inout DBusMessageIter, equals expected: [CChar]) -> Bool {
         var value = DBusBasicValue()
         dbus_message_iter_get_basic(&iterator, &value)
         guard let characters = value.str else { return false }
-        return expected.withCString { strcmp($0, characters) == 0 }
+        return strcmp(expected, characters) == 0
     }
 }

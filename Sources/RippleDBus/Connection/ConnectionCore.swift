@@ -9,15 +9,14 @@ import RippleLoop
 /// reach the connection), every libdbus call on the connection and every piece of state below is made on
 /// the loop thread only: public entry points hop there with ``perform(_:)``. That is why the state is
 /// `nonisolated(unsafe)`: it is confined to one thread, the way a SwiftNIO channel's state is confined to
-/// its event loop. libdbus's own callbacks (watches, timeouts, dispatch status, the message filter) come
-/// from inside libdbus calls made on that thread.
+/// its event loop. libdbus's own callbacks (watches, timeouts, dispatch status) come from inside libdbus
+/// calls made on that thread.
 ///
 /// ## Receiving
 /// libdbus reads when a watch's descriptor is ready (``EventLoop/poll(_:for:)``), queues whole messages,
-/// and reports "data remains"; the core then dispatches them all, in order, through one filter that
-/// routes each: replies to their pending call, signals to the matching signal subscriptions, method calls
-/// to the exported objects. Dispatching never nests (libdbus forbids it): work that arrives while
-/// dispatching is picked up by the same loop.
+/// and reports "data remains"; the core then pops them all, in order, and routes each: replies to their
+/// pending call, signals to the matching signal subscriptions, method calls to the exported objects.
+/// Dispatching never nests: work that arrives while dispatching is picked up by the same loop.
 final class ConnectionCore: Sendable {
     /// The loop whose thread owns the connection.
     let loop: EventLoop
@@ -139,8 +138,7 @@ final class ConnectionCore: Sendable {
             dbus_connection_set_watch_functions(
                 connection, addWatchCallback, removeWatchCallback, toggleWatchCallback, context, nil) != 0,
             dbus_connection_set_timeout_functions(
-                connection, addTimeoutCallback, removeTimeoutCallback, toggleTimeoutCallback, context, nil) != 0,
-            dbus_connection_add_filter(connection, messageFilterCallback, context, nil) != 0
+                connection, addTimeoutCallback, removeTimeoutCallback, toggleTimeoutCallback, context, nil) != 0
         else {
             close(reason: .failed(.outOfMemory))
             return
@@ -258,18 +256,22 @@ final class ConnectionCore: Sendable {
         }
     }
 
-    /// Dispatches the messages libdbus has queued, in order, up to the budget (then yields the loop).
+    /// Takes the messages libdbus has queued, in order, up to the budget (then yields the loop), and routes
+    /// each. The core pops them rather than running libdbus's dispatch: every message goes to ``route(_:)``
+    /// alone (the core keeps its own pending calls and answers every method call itself), so dispatch's
+    /// filter-list copy, reply table and object tree would be work per message for nothing.
     func dispatch() {
         guard let connection, !dispatching else { return }
         dispatching = true
         var count = 0
-        var status = DBUS_DISPATCH_DATA_REMAINS
-        while status == DBUS_DISPATCH_DATA_REMAINS, count < Self.dispatchBudget, self.connection != nil {
-            status = dbus_connection_dispatch(connection)
+        while count < Self.dispatchBudget, self.connection != nil, let message = dbus_connection_pop_message(connection)
+        {
+            _ = route(message)
+            dbus_message_unref(message)
             count += 1
         }
         dispatching = false
-        if self.connection != nil, status != DBUS_DISPATCH_COMPLETE {
+        if self.connection != nil, dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE {
             scheduleDispatch()
         }
         if closeReason != nil {
@@ -277,7 +279,7 @@ final class ConnectionCore: Sendable {
         }
     }
 
-    /// Routes one incoming message (the libdbus filter); returns whether it was handled.
+    /// Routes one incoming message; returns whether anything took it.
     func route(_ raw: OpaquePointer) -> Bool {
         let type = dbus_message_get_type(raw)
         if type == DBUS_MESSAGE_TYPE_SIGNAL,
@@ -302,6 +304,10 @@ final class ConnectionCore: Sendable {
             signalRouter.deliver(message, core: self)
             return true
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
+            if dbus_message_has_interface(raw, "org.freedesktop.DBus.Peer") != 0 {
+                answerPeerCall(raw)
+                return true
+            }
             let message: DBusMessage
             do {
                 message = try DBusMessage(reading: raw, checkingHeaderNames: false, names: headerNames)
@@ -343,6 +349,42 @@ final class ConnectionCore: Sendable {
             return .failure(.remote(name: reply.errorName ?? "org.freedesktop.DBus.Error.Failed", message: text))
         }
         return .success(reply)
+    }
+
+    /// Answers a call of the `org.freedesktop.DBus.Peer` interface, which every connection implements (as
+    /// libdbus's own dispatch does): `Ping` with an empty reply, `GetMachineId` with this machine's ID,
+    /// anything else with `UnknownMethod`.
+    private func answerPeerCall(_ raw: OpaquePointer) {
+        guard let connection, dbus_message_get_no_reply(raw) == 0 else { return }
+        let reply: OpaquePointer?
+        if dbus_message_is_method_call(raw, "org.freedesktop.DBus.Peer", "Ping") != 0 {
+            reply = dbus_message_new_method_return(raw)
+        } else if dbus_message_is_method_call(raw, "org.freedesktop.DBus.Peer", "GetMachineId") != 0 {
+            var error = CDBus.DBusError()
+            dbus_error_init(&error)
+            defer { dbus_error_free(&error) }
+            if let identifier = dbus_try_get_local_machine_id(&error) {
+                defer { dbus_free(identifier) }
+                reply = dbus_message_new_method_return(raw)
+                if let reply {
+                    var arguments = DBusMessageIter()
+                    var characters: UnsafePointer<CChar>? = UnsafePointer(identifier)
+                    dbus_message_iter_init_append(reply, &arguments)
+                    _ = dbus_message_iter_append_basic(&arguments, Int32(DBusTypeCode.string), &characters)
+                }
+            } else {
+                let name = error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+                let text = error.message.map { String(cString: $0) } ?? "no machine ID"
+                reply = dbus_message_new_error(raw, name, text)
+            }
+        } else {
+            reply = dbus_message_new_error(
+                raw, "org.freedesktop.DBus.Error.UnknownMethod",
+                "Unknown method invoked on org.freedesktop.DBus.Peer interface")
+        }
+        guard let reply else { return }
+        dbus_connection_send(connection, reply, nil)
+        dbus_message_unref(reply)
     }
 
     /// Answers the method call `raw` with an error, straight through libdbus (used before a call could be
@@ -436,7 +478,6 @@ final class ConnectionCore: Sendable {
         guard let connection else { return }
         self.connection = nil
         if attached {
-            dbus_connection_remove_filter(connection, messageFilterCallback, Unmanaged.passUnretained(self).toOpaque())
             dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
             dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
         }

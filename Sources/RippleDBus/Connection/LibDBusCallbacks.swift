@@ -64,11 +64,6 @@ let wakeupMainCallback: DBusWakeupMainFunction = { data in
     core(data)?.scheduleDispatch()
 }
 
-let messageFilterCallback: DBusHandleMessageFunction = { _, message, data in
-    guard let message, let core = core(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-    return core.route(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-}
-
 /// What the core keeps for one libdbus watch: the poll subscription watching its descriptor.
 final class WatchRecord: Sendable {
     /// The libdbus watch; nil once libdbus freed it.

@@ -192,10 +192,12 @@ import Testing
         ]
         for (state, reads, route) in routes {
             var machine = Self.machine(state, reads: reads)
+            #expect(machine.deliversValues == (route == .deliver), "\(state) with \(reads) reads")
             #expect(machine.route([7]) == route, "\(state) with \(reads) reads")
             #expect(machine.held == (route == .hold ? [[7]] : []))
         }
         var nobody = Self.machine(.onBus, [])
+        #expect(!nobody.deliversValues)
         #expect(nobody.route([7]) == .drop)
     }
 }

@@ -197,8 +197,14 @@ import Testing
             try await pair.errorName("/nowhere", introspectable, "Introspect")
                 == "org.freedesktop.DBus.Error.UnknownObject")
         #expect(try await pair.errorName("/org", introspectable, "Nope") == "org.freedesktop.DBus.Error.UnknownMethod")
-        // libdbus answers Peer everywhere.
+        // Peer is answered everywhere (as libdbus's dispatch does): Ping, GetMachineId, nothing else.
         #expect(try await pair.call("/org/example/thing", "org.freedesktop.DBus.Peer", "Ping") == [])
+        #expect(try await pair.call("/nowhere", "org.freedesktop.DBus.Peer", "Ping") == [])
+        let machine = try await pair.call("/", "org.freedesktop.DBus.Peer", "GetMachineId")
+        #expect(machine.count == 1 && machine.first?.string?.count == 32)
+        #expect(
+            try await pair.errorName("/", "org.freedesktop.DBus.Peer", "Pong")
+                == "org.freedesktop.DBus.Error.UnknownMethod")
     }
 }
 
