@@ -9,7 +9,7 @@ public struct PeripheralDiscovery: Sendable, Hashable, CustomStringConvertible {
     /// The peripheral's Bluetooth address.
     public var address: BluetoothAddress { peripheral.address }
     /// `public` or `random`.
-    public var addressType: String?
+    public var addressType: BluetoothAddressType?
     /// Its name (advertised, or known from before).
     public var name: String?
     /// The signal strength of this advertisement, in dBm.
@@ -40,7 +40,7 @@ public struct PeripheralDiscovery: Sendable, Hashable, CustomStringConvertible {
     ///   - serviceData: Service data by service UUID.
     ///   - serviceUUIDs: The advertised service UUIDs.
     public init(
-        peripheral: Peripheral, addressType: String? = nil, name: String? = nil, rssi: Int? = nil,
+        peripheral: Peripheral, addressType: BluetoothAddressType? = nil, name: String? = nil, rssi: Int? = nil,
         txPower: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:], serviceData: [BluetoothUUID: [UInt8]] = [:],
         serviceUUIDs: [BluetoothUUID] = []
     ) {
@@ -56,7 +56,7 @@ public struct PeripheralDiscovery: Sendable, Hashable, CustomStringConvertible {
 
     init(peripheral: Peripheral, properties: [String: DBusValue]) {
         self.peripheral = peripheral
-        addressType = properties["AddressType"]?.string
+        addressType = properties["AddressType"]?.string.flatMap(BluetoothAddressType.init(rawValue:))
         name = properties["Name"]?.string ?? properties["Alias"]?.string
         rssi = properties["RSSI"]?.int16.map(Int.init)
         txPower = properties["TxPower"]?.int16.map(Int.init)

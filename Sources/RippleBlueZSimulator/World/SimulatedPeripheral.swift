@@ -6,18 +6,10 @@
 /// ``advertisingInterval``. A peripheral that is ``isPaired`` (or ``isKnown``) is in the tree from the
 /// start, as bluetoothd shows the devices it stores.
 public struct SimulatedPeripheral: Sendable {
-    /// Whether the address is public or random.
-    public enum AddressType: String, Sendable, Hashable, Codable {
-        /// A public device address.
-        case `public`
-        /// A random (static or private) address.
-        case random
-    }
-
     /// The device address.
     public var address: BluetoothAddress
     /// Whether ``address`` is public or random.
-    public var addressType: AddressType
+    public var addressType: BluetoothAddressType
     /// The advertised local name; nil when it advertises none.
     public var name: String?
     /// The GAP appearance, when advertised.
@@ -80,7 +72,7 @@ public struct SimulatedPeripheral: Sendable {
     ///   - services: its GATT database, in handle order.
     public init(
         address: BluetoothAddress,
-        addressType: AddressType = .public,
+        addressType: BluetoothAddressType = .public,
         name: String? = nil,
         appearance: UInt16? = nil,
         rssi: Int16 = -60,

@@ -151,7 +151,7 @@ private struct WorldChecker {
         _ description: WorldDescription.Peripheral, to peripheral: inout SimulatedPeripheral, path: String
     ) {
         if let addressType = description.addressType {
-            if let type = SimulatedPeripheral.AddressType(rawValue: addressType) {
+            if let type = BluetoothAddressType(rawValue: addressType) {
                 peripheral.addressType = type
             } else {
                 report(path + ".addressType", "\"\(addressType)\" is neither public nor random")

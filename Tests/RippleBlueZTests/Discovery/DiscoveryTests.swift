@@ -46,6 +46,19 @@ import Testing
         }
     }
 
+    /// The address type the simulator gives a peripheral is the one the client reads: one vocabulary.
+    @Test func aDiscoveryCarriesThePeripheralsAddressType() async throws {
+        var tag = Lab.peripheral
+        tag.addressType = .random
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(tag)]))) { fixture in
+            let discoveries = Collector(fixture.central.startDiscovery())
+            await discoveries.wait { !$0.values.isEmpty }
+            #expect(discoveries.values.first?.addressType == .random)
+            #expect(discoveries.values.first?.addressType == tag.addressType)
+            discoveries.cancel()
+        }
+    }
+
     @Test func aLateSubscriberHearsOfPeripheralsAlreadySeen() async throws {
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             // The lab peripheral's RSSI never changes: after its first advertisement, bluetoothd has nothing

@@ -130,7 +130,7 @@ struct ScanTable {
         if let name = discovery.name { object["name"] = name }
         if let rssi = discovery.rssi { object["rssi"] = rssi }
         if let txPower = discovery.txPower { object["txPower"] = txPower }
-        if let type = discovery.addressType { object["addressType"] = type }
+        if let type = discovery.addressType { object["addressType"] = type.rawValue }
         object["services"] = discovery.serviceUUIDs.map(\.uuidString)
         object["manufacturerData"] = Dictionary(
             uniqueKeysWithValues: discovery.manufacturerData.map { (String($0.key), ValueFormat.compactHex($0.value)) })
