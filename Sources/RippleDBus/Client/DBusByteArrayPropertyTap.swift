@@ -13,6 +13,10 @@ public struct DBusByteArrayPropertyChange: Sendable, Hashable {
     public var bytes: [UInt8]
 
     /// A change of the property of the object at `path` to `bytes`.
+    ///
+    /// - Parameters:
+    ///   - path: the object whose property changed.
+    ///   - bytes: the property's new value.
     public init(path: DBusObjectPath, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
@@ -39,6 +43,8 @@ public struct DBusByteArrayPropertyPublisher: Publisher, Sendable {
     public let buffering: DBusSignalBuffering
 
     /// Subscribes `subscriber`: adds the match rule (shared as usual) and the fast path.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == DBusError {
         let subscription = LoopStreamSubscription(
             core: connection.core, limit: buffering.limit, description: "DBusByteArrayPropertyChanges",
@@ -82,6 +88,13 @@ extension DBusConnection {
     /// from the current owner of `sender` are taken. Delivered on the loop thread in the bus's order;
     /// buffered as ``signals(matching:buffering:)`` does; fails with ``DBusError/disconnected`` when the
     /// connection closes and with the bus's error if it refuses the match rule.
+    ///
+    /// - Parameters:
+    ///   - sender: the bus name whose signals count (`org.bluez`).
+    ///   - interface: the interface the property belongs to.
+    ///   - property: the property (of D-Bus type `ay`).
+    ///   - buffering: how many changes are kept for a subscriber without demand.
+    /// - Returns: the publisher of the changes.
     public func byteArrayPropertyChanges(
         from sender: String, interface: String, property: String, buffering: DBusSignalBuffering = .default
     ) -> DBusByteArrayPropertyPublisher {
