@@ -112,9 +112,21 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
     /// The virtual-time scheduler takes no options.
     public typealias SchedulerOptions = Never
 
+    /// What a queued entry runs: a one-shot action, or the next run of the repeating action with this
+    /// identifier (looked up in `repeats`, so that cancelling it releases the action at once).
+    private enum Work {
+        case once(() -> Void)
+        case repeating(UInt64)
+    }
+
     private struct Item {
         let date: SchedulerTimeType
         let sequence: UInt64
+        let work: Work
+    }
+
+    private struct RepeatingAction {
+        let interval: SchedulerTimeType.Stride
         let action: () -> Void
     }
 
@@ -122,7 +134,8 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
     private nonisolated(unsafe) var currentTime: SchedulerTimeType
     private nonisolated(unsafe) var items: [Item] = []
     private nonisolated(unsafe) var nextSequence: UInt64 = 0
-    private nonisolated(unsafe) var cancelledRepeats = Set<UInt64>()
+    /// The repeating actions not cancelled yet, by identifier.
+    private nonisolated(unsafe) var repeats: [UInt64: RepeatingAction] = [:]
 
     /// Creates a scheduler whose clock reads `now`.
     public init(now: SchedulerTimeType = SchedulerTimeType(nanoseconds: 0)) {
@@ -140,7 +153,7 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
 
     /// Queues `action` to run at the current time, on the next `advance` or `run`.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        lock.withLock { enqueue(at: currentTime, action) }
+        lock.withLock { enqueue(at: currentTime, .once(action)) }
     }
 
     /// Queues `action` to run when the clock reaches `date` (at once on the next advance if `date` has passed).
@@ -150,11 +163,11 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        lock.withLock { enqueue(at: date, action) }
+        lock.withLock { enqueue(at: date, .once(action)) }
     }
 
     /// Queues `action` to run at `date` and every `interval` after (at least one nanosecond), until the
-    /// returned cancellable is cancelled.
+    /// returned cancellable is cancelled. Cancelling releases `action` at once, as a timer that stops does.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -162,17 +175,15 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let step = Swift.max(interval, .nanoseconds(1))
+        let repeating = RepeatingAction(interval: Swift.max(interval, .nanoseconds(1)), action: action)
         let identifier = lock.withLock { () -> UInt64 in
             let identifier = nextSequence
             nextSequence += 1
+            repeats[identifier] = repeating
+            enqueue(at: date, .repeating(identifier))
             return identifier
         }
-        let repeating = RepeatingAction(identifier: identifier, interval: step, action: action)
-        lock.withLock { enqueue(at: date, { [weak self] in self?.fire(repeating) }) }
-        return AnyCancellable { [weak self] in
-            self?.lock.withLock { _ = self?.cancelledRepeats.insert(identifier) }
-        }
+        return AnyCancellable { [weak self] in self?.cancelRepeat(identifier) }
     }
 
     /// Moves the clock forward by `stride`, running every action due by then, in time order; the clock
@@ -184,17 +195,20 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
     /// Moves the clock to `instant` (never backwards), running every action due by then, in time order.
     public func advance(to instant: SchedulerTimeType) {
         while true {
-            let action: (() -> Void)? = lock.withLock {
+            let due: Item? = lock.withLock {
                 guard let index = indexOfEarliest(), items[index].date <= instant else {
                     currentTime = Swift.max(currentTime, instant)
                     return nil
                 }
                 let item = items.remove(at: index)
                 currentTime = Swift.max(currentTime, item.date)
-                return item.action
+                return item
             }
-            guard let action else { return }
-            action()
+            guard let due else { return }
+            switch due.work {
+            case .once(let action): action()
+            case .repeating(let identifier): fire(identifier)
+            }
         }
     }
 
@@ -208,30 +222,33 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
 
     // MARK: Private
 
-    private final class RepeatingAction {
-        let identifier: UInt64
-        let interval: SchedulerTimeType.Stride
-        let action: () -> Void
-        init(identifier: UInt64, interval: SchedulerTimeType.Stride, action: @escaping () -> Void) {
-            self.identifier = identifier
-            self.interval = interval
-            self.action = action
+    /// Runs the repeating action `identifier` unless it was cancelled, then queues its next run unless it
+    /// was cancelled while running.
+    private func fire(_ identifier: UInt64) {
+        guard let repeating = lock.withLock({ repeats[identifier] }) else { return }
+        repeating.action()
+        lock.withLock {
+            guard let interval = repeats[identifier]?.interval else { return }
+            enqueue(at: currentTime.advanced(by: interval), .repeating(identifier))
         }
     }
 
-    private func fire(_ repeating: RepeatingAction) {
-        let isCancelled = lock.withLock { cancelledRepeats.contains(repeating.identifier) }
-        guard !isCancelled else { return }
-        repeating.action()
-        lock.withLock {
-            guard !cancelledRepeats.contains(repeating.identifier) else { return }
-            enqueue(at: currentTime.advanced(by: repeating.interval), { [weak self] in self?.fire(repeating) })
+    /// Forgets the repeating action `identifier` and its queued run; the action is released after the lock,
+    /// since releasing it may run code (a deinit) that schedules.
+    private func cancelRepeat(_ identifier: UInt64) {
+        let released = lock.withLock { () -> RepeatingAction? in
+            items.removeAll {
+                if case .repeating(identifier) = $0.work { return true }
+                return false
+            }
+            return repeats.removeValue(forKey: identifier)
         }
+        withExtendedLifetime(released) {}
     }
 
     /// Lock held.
-    private func enqueue(at date: SchedulerTimeType, _ action: @escaping () -> Void) {
-        items.append(Item(date: date, sequence: nextSequence, action: action))
+    private func enqueue(at date: SchedulerTimeType, _ work: Work) {
+        items.append(Item(date: date, sequence: nextSequence, work: work))
         nextSequence += 1
     }
 

@@ -66,6 +66,47 @@ import Testing
         #expect(log.all.last == "x")
     }
 
+    @Test func cancellingARepeatingActionReleasesItAtOnce() {
+        final class Token: Sendable {}
+        let scheduler = VirtualTimeScheduler()
+        weak var released: Token?
+        var cancellable: (any Cancellable)?
+        do {
+            let token = Token()
+            released = token
+            cancellable = scheduler.schedule(after: scheduler.now.advanced(by: 1), interval: 1) { _ = token }
+        }
+        #expect(released != nil, "the scheduler keeps the action while it repeats")
+        #expect(scheduler.scheduledCount == 1)
+        cancellable?.cancel()
+        #expect(released == nil, "released at cancel, not when its next run falls due")
+        #expect(scheduler.scheduledCount == 0)
+        scheduler.advance(by: 5)
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    @Test func aRepeatingActionThatCancelsItselfRunsNoMore() {
+        let scheduler = VirtualTimeScheduler()
+        let log = Log()
+        let box = LockedCancellable()
+        box.value = scheduler.schedule(after: scheduler.now, interval: 1) {
+            log.append("\(scheduler.now)")
+            if log.all.count == 2 { box.value?.cancel() }
+        }
+        scheduler.advance(by: 10)
+        #expect(log.all == ["0.0s", "1.0s"])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    final class LockedCancellable: @unchecked Sendable {
+        private let lock = Lock()
+        private var stored: (any Cancellable)?
+        var value: (any Cancellable)? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
     @Test func strideArithmeticAndLiterals() {
         typealias Stride = VirtualTimeScheduler.SchedulerTimeType.Stride
         #expect(Stride.seconds(1) == 1)
