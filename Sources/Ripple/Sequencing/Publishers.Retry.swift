@@ -47,8 +47,10 @@ extension Publishers.Retry {
             case resubscribe
         }
 
-        private let upstream: Upstream
         private let lock = Lock()
+        /// Until the stream ends, to subscribe to again: as in Combine, an ended retry keeps nothing of its
+        /// upstream (a publisher that keeps its subscribers would otherwise keep this inner forever).
+        private nonisolated(unsafe) var upstream: Upstream?
         /// Until the stream ends: as in Combine, a subscriber that keeps its subscription does not keep
         /// itself alive through it.
         private nonisolated(unsafe) var downstream: Downstream?
@@ -118,6 +120,8 @@ extension Publishers.Retry {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             var ended: Downstream?
+            var releasedUpstream: Upstream?
+            defer { withExtendedLifetime(releasedUpstream) {} }
             let next = lock.withLock { () -> CompletionStep in
                 guard !isTerminal else { return .ignore }
                 if case .failure = completion, mayRetry() {
@@ -133,6 +137,8 @@ extension Publishers.Retry {
                 subscription = nil
                 ended = downstream
                 downstream = nil
+                releasedUpstream = upstream
+                upstream = nil
                 return .forward
             }
             switch next {
@@ -145,7 +151,7 @@ extension Publishers.Retry {
                 // recursing; this loop subscribes again for them.
                 var again = true
                 while again {
-                    upstream.subscribe(self)
+                    lock.withLock { upstream }?.subscribe(self)
                     again = lock.withLock {
                         let again = needsResubscribe && !isTerminal
                         needsResubscribe = false
@@ -166,13 +172,14 @@ extension Publishers.Retry {
         }
 
         func cancel() {
-            let (current, released) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-                guard !isTerminal else { return (nil, nil) }
+            let (current, released) = lock.withLock { () -> ((any Subscription)?, (Downstream?, Upstream?)) in
+                guard !isTerminal else { return (nil, (nil, nil)) }
                 isTerminal = true
                 let current = subscription
                 subscription = nil
-                let released = downstream
+                let released = (downstream, upstream)
                 downstream = nil
+                upstream = nil
                 return (current, released)
             }
             withExtendedLifetime(released) { current?.cancel() }

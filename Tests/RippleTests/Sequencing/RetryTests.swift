@@ -69,6 +69,28 @@ struct RetryTests {
         }
     }
 
+    @Test func anEndedRetryKeepsNothingOfItsUpstream() {
+        // A publisher that keeps its subscribers (as TestPublisher does) would keep a retry that kept it.
+        for cancels in [false, true] {
+            weak var weakUpstream: TestPublisher<Int, TestError>?
+            let subscriber = TestSubscriber<Int, TestError>()
+            do {
+                let upstream = TestPublisher<Int, TestError>()
+                weakUpstream = upstream
+                upstream.retry(1).subscribe(subscriber)
+                if cancels {
+                    subscriber.cancel()
+                } else {
+                    upstream.send(completion: .failure(.oops))
+                    upstream.send(completion: .failure(.other))
+                }
+            }
+            #expect(
+                weakUpstream == nil, "as in Combine, an ended retry lets go of its upstream (cancelled: \(cancels))")
+            #expect(subscriber.events.count == (cancels ? 1 : 2))
+        }
+    }
+
     @Test func subscribesAgainWithTheDemandLeftUntilRetriesRunOut() throws {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(5))
