@@ -57,6 +57,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     private let lock = Lock()
     nonisolated(unsafe) private var recordedCalls: [Call] = []
     nonisolated(unsafe) private var downstreams: [AnySubscriber<Output, Failure>] = []
+    nonisolated(unsafe) private var attached = 0
     private let onRequest: (@Sendable (Subscribers.Demand) -> Void)?
 
     /// Creates a publisher with no subscribers.
@@ -71,7 +72,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     public var calls: [Call] { lock.withLock { recordedCalls } }
 
     /// How many subscribers have attached.
-    public var subscriptions: Int { lock.withLock { downstreams.count } }
+    public var subscriptions: Int { lock.withLock { attached } }
 
     /// The sum of all requests so far.
     public var requested: Subscribers.Demand {
@@ -87,7 +88,10 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     ///
     /// - Parameter subscriber: The subscriber to attach.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        lock.withLock { downstreams.append(AnySubscriber(subscriber)) }
+        lock.withLock {
+            downstreams.append(AnySubscriber(subscriber))
+            attached += 1
+        }
         subscriber.receive(subscription: TestSubscription(publisher: self))
     }
 
@@ -109,6 +113,20 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     public func send(completion: Subscribers.Completion<Failure>) {
         let targets = lock.withLock { downstreams }
         for target in targets { target.receive(completion: completion) }
+    }
+
+    /// Lets go of every subscriber attached so far: later sends reach none of them, and the publisher no longer
+    /// keeps them alive.
+    ///
+    /// A test publisher keeps its subscribers for its whole life (so that a test can send after a completion
+    /// or a cancel, as a misbehaving publisher might). A test whose subscribers lead back to the publisher, for
+    /// example through a closure or a connectable that owns it, ends with this to break that cycle.
+    public func detachSubscribers() {
+        let detached = lock.withLock { () -> [AnySubscriber<Output, Failure>] in
+            defer { downstreams.removeAll() }
+            return downstreams
+        }
+        withExtendedLifetime(detached) {}
     }
 
     /// Records `call`, then runs `onRequest` for a request.

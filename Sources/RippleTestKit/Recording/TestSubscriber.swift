@@ -14,6 +14,11 @@
 ///   call ``request(_:)`` later).
 /// - `onValue` is called with each value and returns the extra demand `receive(_:)` answers with.
 ///
+/// Like Combine's `Sink`, it stops keeping its subscription alive at the completion and at its own
+/// ``cancel()``, so that an ended pipeline holds no cycle through its subscriber. It still reaches the
+/// subscription afterwards while something else keeps it (as a ``TestPublisher`` keeps its subscribers), so
+/// that a test can check what an operator does with a request or cancel that comes after the end.
+///
 /// It checks the subscriber's side of the contract as it goes: ``demandViolations`` counts values that
 /// arrived without outstanding demand, ``orderViolations`` signals after a completion, before the
 /// subscription, or a second subscription. (``PublisherRuleChecker`` checks a publisher against all the
@@ -30,7 +35,12 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         var values: [Input] = []
         var completion: Subscribers.Completion<Failure>?
         var requested = Subscribers.Demand.none
+        /// The subscription until the end (the completion or ``TestSubscriber/cancel()``).
         var subscription: (any Subscription)?
+        /// The subscription after the end, not kept alive.
+        weak var endedSubscription: AnyObject?
+        /// Whether a subscription ever arrived.
+        var subscribed = false
         var outstanding = Subscribers.Demand.none
         var demandViolations = 0
         var orderViolations = 0
@@ -38,6 +48,17 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         var nextWaiter = 0
 
         var completed: Bool { completion != nil }
+
+        /// The subscription, whether kept or (after the end) still alive elsewhere.
+        var current: (any Subscription)? { subscription ?? endedSubscription as? any Subscription }
+
+        /// Stops keeping the subscription alive; returns it, to be released after the lock.
+        mutating func releaseSubscription() -> (any Subscription)? {
+            guard let kept = subscription else { return nil }
+            subscription = nil
+            if type(of: kept as Any) is AnyClass { endedSubscription = kept as AnyObject }
+            return kept
+        }
 
         /// Appends `event` to the history and to the views it belongs to.
         mutating func record(_ event: Event) {
@@ -116,8 +137,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     /// Whether a completion arrived.
     public var isCompleted: Bool { lock.withLock { state.completed } }
 
-    /// The subscription, once it arrived.
-    public var subscription: (any Subscription)? { lock.withLock { state.subscription } }
+    /// The subscription, once it arrived; after the completion or ``cancel()`` only while something else keeps
+    /// it alive.
+    public var subscription: (any Subscription)? { lock.withLock { state.current } }
 
     /// Everything asked for so far, summed.
     public var requested: Subscribers.Demand { lock.withLock { state.requested } }
@@ -137,17 +159,17 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         let subscription = lock.withLock { () -> (any Subscription)? in
             state.outstanding += demand
             state.record(.request(demand))
-            return state.subscription
+            return state.current
         }
         subscription?.request(demand)
         notifyWaiters()
     }
 
-    /// Cancels the subscription, and records the cancel.
+    /// Cancels the subscription and stops keeping it alive, and records the cancel.
     public func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
             state.record(.cancel)
-            return state.subscription
+            return state.releaseSubscription() ?? state.current
         }
         subscription?.cancel()
         notifyWaiters()
@@ -159,7 +181,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     public func receive(subscription: any Subscription) {
         let demand = initialDemand ?? .none
         lock.withLock {
-            if state.subscription != nil || state.completed { state.orderViolations += 1 }
+            if state.subscribed || state.completed { state.orderViolations += 1 }
+            state.subscribed = true
             state.subscription = subscription
             state.record(.subscription(String(describing: subscription)))
             if demand > .none {
@@ -177,7 +200,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     /// - Returns: The extra demand `onValue` chose.
     public func receive(_ input: Input) -> Subscribers.Demand {
         lock.withLock {
-            if state.completed || state.subscription == nil { state.orderViolations += 1 }
+            if state.completed || !state.subscribed { state.orderViolations += 1 }
             if state.outstanding == .none { state.demandViolations += 1 } else { state.outstanding -= 1 }
             state.record(.value(input))
         }
@@ -192,14 +215,16 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         return more
     }
 
-    /// Records `completion`, then calls `onCompletion`.
+    /// Records `completion` and stops keeping the subscription alive, then calls `onCompletion`.
     ///
     /// - Parameter completion: How the publisher ended.
     public func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLock {
-            if state.completed || state.subscription == nil { state.orderViolations += 1 }
+        let released = lock.withLock { () -> (any Subscription)? in
+            if state.completed || !state.subscribed { state.orderViolations += 1 }
             state.record(.completion(completion))
+            return state.releaseSubscription()
         }
+        withExtendedLifetime(released) {}
         onCompletion(completion)
         notifyWaiters()
     }

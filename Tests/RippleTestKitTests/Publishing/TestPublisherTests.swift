@@ -31,6 +31,21 @@ import Testing
         #expect(second.events == first.events)
     }
 
+    @Test func detachingLetsGoOfEverySubscriber() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.handleEvents().subscribe(subscriber)
+        weak let released = subscriber.subscription.map { $0 as AnyObject }
+        upstream.send(1)
+        subscriber.cancel()
+        #expect(released != nil, "the operator is kept by the publisher after the cancel")
+        upstream.detachSubscribers()
+        #expect(released == nil)
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+        #expect(upstream.subscriptions == 1, "counts attachments, not the subscribers kept")
+    }
+
     @Test func onRequestSeesEachDemandAfterItIsRecorded() {
         let demands = PassthroughSubject<Subscribers.Demand, Never>()
         let seen = TestSubscriber<Subscribers.Demand, Never>()

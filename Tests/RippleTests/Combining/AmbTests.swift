@@ -12,7 +12,7 @@ struct AmbTests {
         let b = Source()
         let c = Source()
         var losersCancelledBeforeTheFirstValue = false
-        let subscriber = TestSubscriber<Int, TestError>(onValue: { value in
+        let subscriber = TestSubscriber<Int, TestError>(onValue: { [unowned a, unowned c] value in
             if value == 1 { losersCancelledBeforeTheFirstValue = a.isCancelled && c.isCancelled }
             return .none
         })

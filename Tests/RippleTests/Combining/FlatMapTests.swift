@@ -260,7 +260,7 @@ struct FlatMapTests {
         var childCallsAtFailure: [Child.Call] = []
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .max(4),
-            onCompletion: { _ in
+            onCompletion: { [unowned child] _ in
                 childCallsAtFailure = child.calls
             })
         upstream.flatMap(maxPublishers: .max(3)) { $0 }.subscribe(subscriber)

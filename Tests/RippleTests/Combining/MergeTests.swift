@@ -256,7 +256,7 @@ struct MergeTests {
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .unlimited,
-            onValue: { value in
+            onValue: { [unowned a, unowned b] value in
                 if value == 1 {
                     b.send(completion: .failure(.oops))
                     a.send(99)

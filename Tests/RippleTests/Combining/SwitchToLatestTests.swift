@@ -256,7 +256,7 @@ struct SwitchToLatestTests {
         var maxDepth = 0
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .max(2),
-            onValue: { value in
+            onValue: { [unowned upstream, unowned second] value in
                 depth += 1
                 maxDepth = max(maxDepth, depth)
                 if value == 1 {
@@ -282,7 +282,7 @@ struct SwitchToLatestTests {
         let inner = Inner()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .unlimited,
-            onValue: { value in
+            onValue: { [unowned inner] value in
                 if value == 1 {
                     inner.send(2)
                     inner.send(completion: .failure(.oops))
@@ -303,7 +303,7 @@ struct SwitchToLatestTests {
         var subscriber: TestSubscriber<Int, TestError>?
         subscriber = TestSubscriber(
             initialDemand: .unlimited,
-            onValue: { value in
+            onValue: { [unowned inner] value in
                 if value == 1 {
                     inner.send(2)
                     subscriber?.cancel()

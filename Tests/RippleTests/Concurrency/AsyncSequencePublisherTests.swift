@@ -95,11 +95,11 @@ struct AsyncSequencePublisherTests {
         let sequence = CountingAsyncSequence(values: [1], failure: nil)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         sequence.publisher.subscribe(subscriber)
+        let subscription = subscriber.subscription
         subscriber.cancel()
         subscriber.request(.max(1))
         #expect(sequence.calls.count == 0)
         #expect(subscriber.events == [.subscription("AsyncSequencePublisher")])
-        let subscription = subscriber.subscription
         #expect(subscription.flatMap { ($0 as? any CustomReflectable)?.customMirror.children.isEmpty } == true)
         #expect(
             subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }

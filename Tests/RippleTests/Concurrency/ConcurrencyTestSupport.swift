@@ -4,41 +4,44 @@ import Synchronization
 
 /// A TestPublisher that answers each request by sending the next of `values` from inside `request`,
 /// then completes with `completion` once they are all sent.
-final class ScriptedSource<Failure: Error>: @unchecked Sendable {
+final class ScriptedSource<Failure: Error>: Sendable {
     let publisher: TestPublisher<Int, Failure>
-    private let lock = Lock()
-    private var remaining: [Int]
-    private var completion: Subscribers.Completion<Failure>?
 
     init(_ values: [Int], then completion: Subscribers.Completion<Failure>? = .finished) {
-        let box = SourceBox()
-        publisher = TestPublisher(onRequest: { demand in box.source?.answer(demand) })
-        remaining = values
-        self.completion = completion
-        box.source = self
+        let script = Script(values, then: completion)
+        publisher = TestPublisher(onRequest: { demand in script.answer(demand) })
+        script.publisher = publisher
     }
 
-    private func answer(_ demand: Subscribers.Demand) {
-        var demand = demand
-        while demand > 0 {
-            let next = lock.withLock { remaining.isEmpty ? nil : remaining.removeFirst() }
-            guard let next else { break }
-            demand -= 1
-            demand += publisher.send(next)
-        }
-        let completion = lock.withLock { () -> Subscribers.Completion<Failure>? in
-            guard remaining.isEmpty else { return nil }
-            let completion = self.completion
-            self.completion = nil
-            return completion
-        }
-        if let completion { publisher.send(completion: completion) }
-    }
+    /// What is left to send; the publisher's request handler keeps it, and it sees the publisher weakly.
+    private final class Script: @unchecked Sendable {
+        private let lock = Lock()
+        private var remaining: [Int]
+        private var completion: Subscribers.Completion<Failure>?
+        weak var publisher: TestPublisher<Int, Failure>?
 
-    /// Holds the source for its publisher's request handler (a cycle, deliberately: a test's source
-    /// lives as long as its publisher).
-    private final class SourceBox: @unchecked Sendable {
-        var source: ScriptedSource?
+        init(_ values: [Int], then completion: Subscribers.Completion<Failure>?) {
+            remaining = values
+            self.completion = completion
+        }
+
+        func answer(_ demand: Subscribers.Demand) {
+            guard let publisher else { return }
+            var demand = demand
+            while demand > 0 {
+                let next = lock.withLock { remaining.isEmpty ? nil : remaining.removeFirst() }
+                guard let next else { break }
+                demand -= 1
+                demand += publisher.send(next)
+            }
+            let completion = lock.withLock { () -> Subscribers.Completion<Failure>? in
+                guard remaining.isEmpty else { return nil }
+                let completion = self.completion
+                self.completion = nil
+                return completion
+            }
+            if let completion { publisher.send(completion: completion) }
+        }
     }
 }
 

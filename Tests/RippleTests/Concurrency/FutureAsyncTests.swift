@@ -79,12 +79,12 @@ struct FutureAsyncTests {
         let witness = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
         future.subscribe(cancelled)
         future.subscribe(witness)
+        let subscription = cancelled.subscription
         cancelled.cancel()
-        cancelled.cancel()
+        subscription?.cancel()
         release.signal()
         await done.wait()
         #expect(cancelled.events == [.subscription("Future")])
-        let subscription = cancelled.subscription
         #expect(
             subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
                 == "Future")

@@ -236,7 +236,7 @@ struct CombineLatestTests {
     @Test func completionCausedFromInsideReceiveComesAfterTheValue() {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let subscriber = JoiningSubscriber(onValue: { _ in
+        let subscriber = JoiningSubscriber(onValue: { [unowned a, unowned b] _ in
             a.send(completion: .finished)
             b.send(completion: .finished)
             return .none

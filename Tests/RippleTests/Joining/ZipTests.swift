@@ -224,7 +224,7 @@ struct ZipTests {
     @Test func aFinishFromInsideReceiveComesAfterTheValue() {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
-        let subscriber = JoiningSubscriber(onValue: { _ in
+        let subscriber = JoiningSubscriber(onValue: { [unowned a] _ in
             a.send(completion: .finished)
             return .none
         })

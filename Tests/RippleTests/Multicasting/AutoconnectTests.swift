@@ -19,6 +19,8 @@ struct AutoconnectTests {
         #expect(connectable.history == [.connect])
         // Values and completion pass through unchanged, returned demand included.
         #expect(connectable.upstream.send(1) == .max(203))
+        // Kept past the completion, so that the cancels after it reach the subscriptions.
+        let kept = [first, second, third].map(\.subscription)
         connectable.upstream.send(completion: .finished)
         second.cancel()
         third.cancel()
@@ -34,6 +36,7 @@ struct AutoconnectTests {
             ])
         #expect(third.events == [.subscription("TestSubscription"), .value(1), .finished])
         #expect(connectable.subscriberDescriptions == ["Autoconnect", "Autoconnect", "Autoconnect"])
+        withExtendedLifetime(kept) {}
     }
 
     @Test func reflectsAsCombineDoes() throws {
@@ -192,6 +195,8 @@ struct AutoconnectTests {
             #expect(connectable.liveConnections == 1)
             keeper.cancel()
             #expect(connectable.liveConnections == 0)
+            // The connectable's upstream keeps its subscribers, which keep the autoconnect that keeps it.
+            connectable.upstream.detachSubscribers()
         }
     }
 }

@@ -88,6 +88,7 @@ struct PublishedTests {
         copy.projectedValue.subscribe(subscriber)
         Just(2).assign(to: &wrapper.projectedValue)
         #expect(subscriber.values == [1, 2])
+        subscriber.cancel()
     }
 
     @Test func assignToAPublishedPropertySetsItForEveryValue() {
@@ -101,6 +102,7 @@ struct PublishedTests {
         source.send(32)
         #expect(thermometer.celsius == 32)
         #expect(observed.values == [20, 31, 32])
+        observed.cancel()
     }
 
     @Test func assignToIsCancelledWhenThePropertyGoesAway() {

@@ -60,9 +60,10 @@ struct FutureTests {
         // A result delivered on a request keeps the future, as in Combine.
         let late = TestSubscriber<Int, TestError>(initialDemand: nil)
         future.subscribe(late)
+        let lateSubscription = try #require(late.subscription)
         late.request(.max(1))
         #expect(late.events == [.subscription("Future"), .value(42), .finished])
-        #expect(parent(of: try #require(late.subscription)) === future)
+        #expect(parent(of: lateSubscription) === future)
     }
 
     @Test func deliversAFailureToAWaitingSubscriberWithoutDemand() {

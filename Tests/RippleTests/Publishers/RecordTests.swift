@@ -74,7 +74,9 @@ struct RecordTests {
 
     @Test func cancelInsideReceiveStopsAtOnce() {
         var subscriber: TestSubscriber<Int, TestError>?
+        var cancelled: (any Subscription)?
         subscriber = TestSubscriber(onValue: { _ in
+            cancelled = subscriber?.subscription
             subscriber?.cancel()
             return .unlimited
         })
@@ -82,7 +84,7 @@ struct RecordTests {
         Sut(output: [1, 2, 3], completion: .finished).subscribe(subscriber)
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1)])
-        #expect(subscriber.subscription.map { String(describing: $0) } == "Cancelled Events")
+        #expect(cancelled.map { String(describing: $0) } == "Cancelled Events")
     }
 
     @Test func requestFromInsideReceive() {

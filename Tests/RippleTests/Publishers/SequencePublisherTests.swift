@@ -245,14 +245,18 @@ struct SequencePublisherTests {
 
     @Test func cancelInsideReceiveOfTheLastElementSendsNoCompletion() {
         var subscriber: TestSubscriber<Int, Never>?
+        var cancelled: (any Subscription)?
         subscriber = TestSubscriber(onValue: { value in
-            if value == 3 { subscriber?.cancel() }
+            if value == 3 {
+                cancelled = subscriber?.subscription
+                subscriber?.cancel()
+            }
             return .none
         })
         guard let subscriber else { return }
         [1, 2, 3].publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3)])
-        #expect(subscriber.subscription.map { String(describing: $0) } == "Sequence")
+        #expect(cancelled.map { String(describing: $0) } == "Sequence")
     }
 
     @Test func requestFromInsideReceiveIsTrampolined() {

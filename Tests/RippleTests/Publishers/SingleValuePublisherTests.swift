@@ -109,9 +109,9 @@ struct SingleValuePublisherTests {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         Result<Int, TestError>.success(3).publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Once")])
+        let subscription = try #require(subscriber.subscription)
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("Once"), .value(3), .finished])
-        let subscription = try #require(subscriber.subscription)
         #expect(Mirror(reflecting: subscription).children.first?.value as? Int == 3)
     }
 

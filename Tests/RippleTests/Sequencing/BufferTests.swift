@@ -153,7 +153,7 @@ struct BufferTests {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: nil,
-            onValue: { _ in
+            onValue: { [unowned publisher] _ in
                 publisher.send(completion: .failure(.oops))
                 return .none
             })

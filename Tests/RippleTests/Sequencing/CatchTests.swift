@@ -10,7 +10,7 @@ struct CatchTests {
         let replacement = TestPublisher<Int, Never>()
         let errors = SequencingCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12), onValue: { _ in .max(3) })
-        upstream.catch { _ in
+        upstream.catch { [unowned replacement] _ in
             errors.increment()
             return replacement
         }.subscribe(subscriber)
@@ -51,7 +51,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
-        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.catch { [unowned replacement] _ in replacement }.subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         replacement.send(completion: .failure(.other))
         replacement.send(completion: .finished)
@@ -112,7 +112,7 @@ struct CatchTests {
         let failing = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, Never>()
         let recovered = TestSubscriber<Int, Never>(initialDemand: .max(2))
-        failing.catch { _ in replacement }.subscribe(recovered)
+        failing.catch { [unowned replacement] _ in replacement }.subscribe(recovered)
         failing.send(completion: .failure(.oops))
         recovered.cancel()
         #expect(replacement.send(1) == .none)
@@ -153,7 +153,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()
-        upstream.tryCatch { _ in replacement }.mapToSequencingTryError().subscribe(subscriber)
+        upstream.tryCatch { [unowned replacement] _ in replacement }.mapToSequencingTryError().subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         replacement.send(4)
         replacement.send(completion: .failure(.other))

@@ -115,11 +115,14 @@ struct HandleEventsTests {
         #expect(subscriber.values.elementsEqual(0..<5_000))
         #expect(subscriber.completion == .finished)
         #expect(subscriber.demandViolations == 0)
-        let subscription = try #require(subscriber.subscription)
+        let waiting = TestSubscriber<Int, Never>(initialDemand: nil)
+        handle.subscribe(waiting)
+        let subscription = try #require(waiting.subscription)
         #expect(
             (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
                 == "HandleEvents")
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+        waiting.cancel()
     }
 
     @Test func concurrentRequestsAndCancel() {

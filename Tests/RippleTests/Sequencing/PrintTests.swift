@@ -69,8 +69,11 @@ struct PrintTests {
     @Test func printsToStandardOutputByDefault() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let publisher = TestPublisher<Int, Never>()
-            publisher.print("stdout").subscribe(TestSubscriber<Int, Never>())
+            let subscriber = TestSubscriber<Int, Never>()
+            publisher.print("stdout").subscribe(subscriber)
             publisher.send(5)
+            // Ended, so that a leak check at the child's exit finds nothing live.
+            subscriber.cancel()
         }
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
         #expect(

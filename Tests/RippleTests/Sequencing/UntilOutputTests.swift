@@ -95,7 +95,7 @@ struct PrefixUntilOutputTests {
     @Test func aTriggerDuringADeliveryFinishesAfterIt() {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>(onValue: { value in
+        let subscriber = TestSubscriber<Int, Never>(onValue: { [unowned trigger] value in
             if value == 2 { trigger.send(0) }
             return .max(1)
         })
@@ -112,7 +112,7 @@ struct PrefixUntilOutputTests {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Int, Never>()
         var subscriber: TestSubscriber<Int, Never>?
-        subscriber = TestSubscriber<Int, Never>(onValue: { _ in
+        subscriber = TestSubscriber<Int, Never>(onValue: { [unowned trigger] _ in
             trigger.send(0)
             subscriber?.cancel()
             return .max(1)

@@ -128,13 +128,14 @@ struct CollectByTimeTests {
         #expect(scheduler.log == ["every 1.0s from 1.0s opt 5"])
         #expect(scheduler.liveRepeatingSchedules == 1)
         upstream.send(1)
+        let subscription = subscriber.subscription
         subscriber.cancel()
-        subscriber.cancel()
+        subscription?.cancel()
         #expect(scheduler.liveRepeatingSchedules == 0)
         scheduler.advance(by: .seconds(3))
         #expect(subscriber.events == [.subscription("CollectByTime")])
         #expect(upstream.calls == [.request(.max(1)), .cancel])
-        #expect(callsOnSecondSubscription(subscriber.subscription, Int.self, Never.self) == [.cancel])
+        #expect(callsOnSecondSubscription(subscription, Int.self, Never.self) == [.cancel])
     }
 
     @Test func realTimeCollectOnADispatchQueue() {

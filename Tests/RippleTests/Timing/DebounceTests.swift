@@ -57,6 +57,7 @@ struct DebounceTests {
         #expect(subscriber.timeline == ["subscription(Debounce)@0.0s", "value(2)@3.0s"])
         #expect(subscriber.demandViolations == 0)
         #expect(upstream.calls == [.request(.unlimited)], "demand stays with the operator")
+        subscriber.cancel()
     }
 
     @Test func demandReturnedFromReceiveCounts() {
@@ -71,6 +72,7 @@ struct DebounceTests {
         #expect(
             subscriber.timeline == ["subscription(Debounce)@0.0s", "value(1)@1.0s", "value(2)@3.0s", "value(3)@5.0s"])
         #expect(subscriber.demandViolations == 0)
+        subscriber.cancel()
     }
 
     @Test func eachValueReplacesTheWaitAndCancellationStopsIt() {
@@ -101,6 +103,7 @@ struct DebounceTests {
         scheduler.advance(by: .seconds(5))
         #expect(subscriber.events == [.subscription("Debounce"), .value(1)])
         #expect(callsOnSecondSubscription(subscriber.subscription, Int.self, Never.self) == [.cancel])
+        subscriber.cancel()
     }
 
     @Test func reflectsAsCombineDoes() throws {

@@ -42,14 +42,15 @@ struct SubscribeOnTests {
         upstream.subscribe(on: scheduler, options: 1).subscribe(subscriber)
         scheduler.advance(by: .zero)
         #expect(upstream.send(1) == .max(5), "the subscriber's returned demand goes back directly")
+        let subscription = subscriber.subscription
         upstream.send(completion: .failure(.oops))
         upstream.send(completion: .finished)
-        subscriber.cancel()
+        subscription?.cancel()
         scheduler.advance(by: .zero)
         #expect(scheduler.log == ["now opt 1", "now opt 1"])
         #expect(subscriber.events == [.subscription("SubscribeOn"), .value(1), .failure(.oops)])
         #expect(upstream.calls == [.request(.max(1))])
-        #expect(callsOnSecondSubscription(subscriber.subscription, Int.self, TestError.self) == [.cancel])
+        #expect(callsOnSecondSubscription(subscription, Int.self, TestError.self) == [.cancel])
     }
 
     @Test func upstreamCallsAreSerialisedOnAConcurrentQueue() {

@@ -25,6 +25,7 @@ struct ThrottleTests {
                 "subscription(Throttle)@0.0s", "value(2)@0.0s", "value(4)@1.0s", "value(5)@3.1s",
             ])
         #expect(upstream.calls == [.request(.unlimited)])
+        subscriber.cancel()
     }
 
     @Test func readsTheClockAndSchedulesAsCombineDoes() {
@@ -85,6 +86,7 @@ struct ThrottleTests {
         upstream.send(4)
         scheduler.advance(by: .seconds(1))
         #expect(subscriber.timeline == ["subscription(Throttle)@0.0s", "value(1)@0.0s", "value(3)@1.0s"])
+        subscriber.cancel()
     }
 
     @Test func theCompletionFollowsAWaitingValue() {
@@ -133,6 +135,7 @@ struct ThrottleTests {
                 "subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "value(7)@6.0s",
             ])
         #expect(subscriber.demandViolations == 0)
+        subscriber.cancel()
     }
 
     @Test func demandReturnedFromReceiveCounts() {
@@ -147,6 +150,7 @@ struct ThrottleTests {
         #expect(
             subscriber.timeline == ["subscription(Throttle)@0.0s", "value(1)@0.0s", "value(2)@1.0s", "value(3)@2.0s"])
         #expect(subscriber.demandViolations == 0)
+        subscriber.cancel()
     }
 
     @Test func cancellationDropsTheWaitingValue() {
@@ -157,12 +161,13 @@ struct ThrottleTests {
         upstream.send(1)
         scheduler.advance(by: .milliseconds(100))
         upstream.send(2)
+        let subscription = subscriber.subscription
         subscriber.cancel()
-        subscriber.cancel()
+        subscription?.cancel()
         scheduler.advance(by: .seconds(2))
         #expect(subscriber.timeline == ["subscription(Throttle)@0.0s", "value(1)@0.0s"])
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        #expect(callsOnSecondSubscription(subscriber.subscription, Int.self, Never.self) == [.cancel])
+        #expect(callsOnSecondSubscription(subscription, Int.self, Never.self) == [.cancel])
     }
 
     @Test func realTimeThrottleOnADispatchQueue() {

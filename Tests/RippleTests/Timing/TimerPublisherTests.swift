@@ -43,12 +43,12 @@ struct TimerPublisherTests {
         every.subscribe(subscriber)
         #expect(scheduler.log == ["every 2.0s from 2.0s opt 8"])
         scheduler.advance(by: .seconds(2))
+        let subscription = subscriber.subscription
         subscriber.cancel()
-        subscriber.cancel()
+        subscription?.cancel()
         #expect(scheduler.liveRepeatingSchedules == 0)
         scheduler.advance(by: .seconds(10))
         #expect(subscriber.values == [Time(nanoseconds: 2_000_000_000)])
-        let subscription = subscriber.subscription
         #expect(
             subscription.flatMap { ($0 as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String }
                 == "Every")
@@ -87,6 +87,9 @@ struct TimerPublisherTests {
         second.cancel()
         #expect(late.timeline == ["subscription(TimerPublisher)@7.5s", "value(8.5s)@8.5s"])
         #expect(unlimited.timeline.count == 3)
+        unlimited.cancel()
+        once.cancel()
+        late.cancel()
     }
 
     @Test func timerPublisherKeepsTheConnectionWhenItIsDroppedAndDetachesCancelledSubscribers() {
@@ -99,7 +102,7 @@ struct TimerPublisherTests {
         timer.subscribe(kept)
         timer.subscribe(cancelled)
         cancelled.cancel()
-        _ = timer.connect()
+        weak let dropped = timer.connect() as AnyObject
         #expect(scheduler.log == ["every 1.0s from 1.0s opt 6"])
         scheduler.advance(by: .seconds(2))
         #expect(kept.values.count == 2)
@@ -109,6 +112,8 @@ struct TimerPublisherTests {
         scheduler.advance(by: .seconds(1))
         #expect(kept.values.count == 2)
         #expect(kept.events.first == .subscription("TimerPublisher"))
+        #expect(dropped != nil, "the timer keeps its connection")
+        (dropped as? any Cancellable)?.cancel()
     }
 
     @Test func realTimeTicksOnADispatchQueue() {

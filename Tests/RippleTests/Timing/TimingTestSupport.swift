@@ -4,7 +4,8 @@ import Synchronization
 @testable import Ripple
 
 /// A subscriber that records each signal with the virtual time it arrived at, as
-/// `"value(1)@1.5s"`, `"finished@2.0s"`, `"subscription(Delay)@0.0s"`, and checks demand.
+/// `"value(1)@1.5s"`, `"finished@2.0s"`, `"subscription(Delay)@0.0s"`, and checks demand. It keeps its
+/// subscription until the completion or its cancel, as Combine's subscribers do.
 final class TimelineSubscriber<Input: Equatable, Failure: Error & Equatable>: Subscriber, @unchecked Sendable {
     private let lock = Lock()
     private let scheduler: VirtualTimeScheduler
@@ -42,8 +43,12 @@ final class TimelineSubscriber<Input: Equatable, Failure: Error & Equatable>: Su
         subscription?.request(demand)
     }
 
+    /// Cancels and releases the subscription, as Combine's subscribers do.
     func cancel() {
-        lock.withLock { storedSubscription }?.cancel()
+        lock.withLock { () -> (any Subscription)? in
+            defer { storedSubscription = nil }
+            return storedSubscription
+        }?.cancel()
     }
 
     func receive(subscription: any Subscription) {
@@ -74,7 +79,13 @@ final class TimelineSubscriber<Input: Equatable, Failure: Error & Equatable>: Su
         case .finished: entry = "finished@\(now)"
         case .failure(let error): entry = "failure(\(error))@\(now)"
         }
-        lock.withLock { entries.append(entry) }
+        // Released at the end, as Combine's subscribers release theirs.
+        let released = lock.withLock { () -> (any Subscription)? in
+            entries.append(entry)
+            defer { storedSubscription = nil }
+            return storedSubscription
+        }
+        withExtendedLifetime(released) {}
     }
 }
 
@@ -133,10 +144,11 @@ final class LoggingScheduler: Scheduler, @unchecked Sendable {
         lock.withLock { repeating += 1 }
         let inner = clock.schedule(after: date, interval: interval, tolerance: tolerance, action)
         let once = Atomic<Bool>(false)
-        return AnyCancellable { [self] in
+        return AnyCancellable { [weak self] in
             guard !once.exchange(true, ordering: .relaxed) else { return }
-            lock.withLock { repeating -= 1 }
             inner.cancel()
+            guard let self else { return }
+            lock.withLock { repeating -= 1 }
         }
     }
 }

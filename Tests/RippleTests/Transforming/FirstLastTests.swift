@@ -16,7 +16,7 @@ struct FirstTests {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .max(3),
-            onCompletion: { _ in
+            onCompletion: { [unowned upstream] _ in
                 #expect(upstream.calls == [.request(.unlimited), .cancel])
             })
         upstream.first().subscribe(subscriber)

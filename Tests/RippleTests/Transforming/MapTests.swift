@@ -8,6 +8,8 @@ struct MapTests {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<String, TestError>(initialDemand: .max(2), onValue: { _ in .max(3) })
         upstream.map { "\($0 * 2)" }.subscribe(subscriber)
+        // Kept past the failure, so that the request and cancel after it reach the upstream's subscription.
+        let kept = subscriber.subscription
         #expect(upstream.calls == [.request(.max(2))])
         #expect(upstream.send(1) == .max(3))
         #expect(upstream.send(2) == .max(3))
@@ -16,6 +18,7 @@ struct MapTests {
         subscriber.request(.max(5))
         subscriber.cancel()
         #expect(upstream.calls == [.request(.max(2)), .request(.max(5)), .cancel])
+        withExtendedLifetime(kept) {}
     }
 
     @Test func mapForwardsAFinish() {
@@ -80,7 +83,7 @@ struct MapTests {
     @Test func tryMapThrowCancelsUpstreamThenFails() {
         let upstream = TestPublisher<Int, TestError>()
         var calls = 0
-        let subscriber = TestSubscriber<Int, TestError>(onCompletion: { _ in
+        let subscriber = TestSubscriber<Int, TestError>(onCompletion: { [unowned upstream] _ in
             // The upstream is already cancelled when the failure arrives.
             #expect(upstream.calls == [.request(.unlimited), .cancel])
         })

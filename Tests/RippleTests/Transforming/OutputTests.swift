@@ -20,7 +20,7 @@ struct OutputTests {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: nil, onValue: { _ in .max(42) },
-            onCompletion: { _ in
+            onCompletion: { [unowned upstream] _ in
                 #expect(upstream.calls == [.request(.max(31)), .request(.max(32)), .cancel])
             })
         upstream.output(in: 3..<7).subscribe(subscriber)

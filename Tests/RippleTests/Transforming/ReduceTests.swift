@@ -145,7 +145,7 @@ struct ReduceTests {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: nil,
-            onCompletion: { _ in
+            onCompletion: { [unowned upstream] _ in
                 #expect(upstream.calls == [.request(.unlimited), .cancel])
             })
         let tryReduce = upstream.tryReduce(1) { product, value in
