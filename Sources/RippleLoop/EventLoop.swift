@@ -420,6 +420,8 @@ public final class EventLoop: Sendable {
         for client in poller.clients {
             client.deliver(ready)
         }
+        // A client cancelled during delivery may have closed the poller already.
+        guard pollers[poller.fileDescriptor] === poller else { return }
         reconcile(poller)
     }
 

@@ -9,7 +9,8 @@ extension EventLoop {
     /// while the subscriber has no demand the loop stops watching for it. The publisher never finishes
     /// on its own; it finishes when the loop stops, and fails with ``EventLoopError/libuv(code:)`` if
     /// libuv cannot watch the descriptor (`EPERM` for a regular file, `EBADF` for a closed one).
-    /// Cancelling stops the watching; cancel before you close the descriptor.
+    /// Cancelling stops the watching (on the loop thread, before `cancel()` returns); cancel before you
+    /// close the descriptor.
     ///
     /// Several subscriptions to one descriptor share one `uv_poll` handle. libuv puts the descriptor
     /// in non-blocking mode.
@@ -111,7 +112,14 @@ where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopE
         }
         guard ended != nil else { return }
         if wasAttached {
-            postReconcile()
+            // On the loop thread the watching stops before `cancel` returns: the caller may close the
+            // descriptor next (libdbus does, right after removing its watch), and libuv aborts when it
+            // later re-registers or modifies the watch of a descriptor that was closed under it.
+            if loop.isInLoopThread {
+                loop.reconcilePoller(for: fileDescriptor)
+            } else {
+                postReconcile()
+            }
         }
         // The subscriber is released here, outside the lock.
     }

@@ -73,6 +73,25 @@ struct EventLoopPollTests {
         #expect(received.all == ["one", "two"])
     }
 
+    /// libdbus removes its watch and closes the socket in one call: the watching must have stopped by then,
+    /// or libuv aborts the process when it next updates the watch of the closed descriptor.
+    @Test func cancelOnTheLoopThreadStopsWatchingBeforeItReturns() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let sockets = try SocketPair()
+        let reader = PollRecorder(loop: loop, initialDemand: .unlimited)
+        loop.poll(sockets.first, for: .readable).subscribe(reader)
+        await loop.flush()
+        #expect(await loop.onLoop { loop.openPollerCount } == 1)
+        let afterCancel = await loop.onLoop { () -> Int in
+            reader.subscriber.cancel()
+            return loop.openPollerCount
+        }
+        #expect(afterCancel == 0)
+        #expect(reader.events.isEmpty)
+    }
+
     @Test func demandIsHonouredAndReadinessIsReportedAgainWhenDemandReturns() async throws {
         let owner = try EventLoopThread()
         defer { owner.stop() }
