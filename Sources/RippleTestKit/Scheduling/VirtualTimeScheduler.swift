@@ -19,16 +19,24 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
         public var nanoseconds: Int
 
         /// The point `nanoseconds` after the start.
+        ///
+        /// - Parameter nanoseconds: nanoseconds since the start.
         public init(nanoseconds: Int) {
             self.nanoseconds = nanoseconds
         }
 
         /// The distance from this point to `other`.
+        ///
+        /// - Parameter other: another point.
+        /// - Returns: `other` minus this point.
         public func distance(to other: SchedulerTimeType) -> Stride {
             .nanoseconds(other.nanoseconds &- nanoseconds)
         }
 
         /// This point moved by `n`.
+        ///
+        /// - Parameter n: the interval.
+        /// - Returns: the point `n` later (earlier when negative).
         public func advanced(by n: Stride) -> SchedulerTimeType {
             SchedulerTimeType(nanoseconds: nanoseconds &+ n.magnitude)
         }
@@ -55,10 +63,16 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
             private init(nanoseconds: Int) { magnitude = nanoseconds }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: seconds.
             public init(integerLiteral value: Int) { self = .seconds(value) }
             /// `value` seconds.
+            ///
+            /// - Parameter value: seconds.
             public init(floatLiteral value: Double) { self = .seconds(value) }
             /// `source` seconds, if they fit.
+            ///
+            /// - Parameter source: seconds.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int(exactly: source) else { return nil }
                 let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -70,29 +84,67 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
             public var description: String { "\(Double(magnitude) / 1_000_000_000)s" }
 
             /// Orders intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: whether `lhs` is the shorter.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// The product of the nanosecond counts.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: the product.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude &* rhs.magnitude)
             }
             /// The sum of two intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: the sum.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude)
             }
             /// The difference of two intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: an interval.
+            ///   - rhs: another interval.
+            /// - Returns: the difference.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude &- rhs.magnitude)
             }
             /// Subtracts in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: the interval changed.
+            ///   - rhs: another interval.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Multiplies in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: the interval changed.
+            ///   - rhs: another interval.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
             /// Adds in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: the interval changed.
+            ///   - rhs: another interval.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// `s` seconds.
+            ///
+            /// - Parameter s: seconds.
+            /// - Returns: the interval.
             public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s &* 1_000_000_000) }
             /// `s` seconds, to the nanosecond.
+            ///
+            /// - Parameter s: seconds.
+            /// - Returns: the interval.
             public static func seconds(_ s: Double) -> Stride {
                 let nanoseconds = (s * 1_000_000_000).rounded()
                 guard nanoseconds.isFinite, abs(nanoseconds) < Double(Int.max) else {
@@ -101,10 +153,19 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
                 return Stride(nanoseconds: Int(nanoseconds))
             }
             /// `ms` milliseconds.
+            ///
+            /// - Parameter ms: milliseconds.
+            /// - Returns: the interval.
             public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms &* 1_000_000) }
             /// `us` microseconds.
+            ///
+            /// - Parameter us: microseconds.
+            /// - Returns: the interval.
             public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us &* 1_000) }
             /// `ns` nanoseconds.
+            ///
+            /// - Parameter ns: nanoseconds.
+            /// - Returns: the interval.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }
     }
@@ -138,6 +199,8 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
     private nonisolated(unsafe) var repeats: [UInt64: RepeatingAction] = [:]
 
     /// Creates a scheduler whose clock reads `now`.
+    ///
+    /// - Parameter now: the clock's first reading.
     public init(now: SchedulerTimeType = SchedulerTimeType(nanoseconds: 0)) {
         currentTime = now
     }
@@ -152,11 +215,21 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
     public var scheduledCount: Int { lock.withLock { items.count } }
 
     /// Queues `action` to run at the current time, on the next `advance` or `run`.
+    ///
+    /// - Parameters:
+    ///   - options: none (the scheduler takes no options).
+    ///   - action: what runs.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         lock.withLock { enqueue(at: currentTime, .once(action)) }
     }
 
     /// Queues `action` to run when the clock reaches `date` (at once on the next advance if `date` has passed).
+    ///
+    /// - Parameters:
+    ///   - date: when it runs.
+    ///   - tolerance: ignored: virtual time is exact.
+    ///   - options: none (the scheduler takes no options).
+    ///   - action: what runs.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -168,6 +241,14 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
 
     /// Queues `action` to run at `date` and every `interval` after (at least one nanosecond), until the
     /// returned cancellable is cancelled. Cancelling releases `action` at once, as a timer that stops does.
+    ///
+    /// - Parameters:
+    ///   - date: when it first runs.
+    ///   - interval: the time between two runs.
+    ///   - tolerance: ignored: virtual time is exact.
+    ///   - options: none (the scheduler takes no options).
+    ///   - action: what runs.
+    /// - Returns: what stops it.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -188,11 +269,15 @@ public final class VirtualTimeScheduler: Scheduler, Sendable {
 
     /// Moves the clock forward by `stride`, running every action due by then, in time order; the clock
     /// reads each action's time while it runs. Actions scheduled while advancing run too if they fall due.
+    ///
+    /// - Parameter stride: how far.
     public func advance(by stride: SchedulerTimeType.Stride = .nanoseconds(0)) {
         advance(to: now.advanced(by: stride))
     }
 
     /// Moves the clock to `instant` (never backwards), running every action due by then, in time order.
+    ///
+    /// - Parameter instant: the new time.
     public func advance(to instant: SchedulerTimeType) {
         while true {
             let due: Item? = lock.withLock {
