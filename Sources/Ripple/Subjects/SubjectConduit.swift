@@ -1,8 +1,8 @@
 /// One subscriber's subscription to a subject: its demand and phase, kept by the subject's
-/// ``SubjectCore``, and the subscriber itself, reached through a closure.
+/// ``SubjectCore``, and the subscriber itself, held by a ``Receiver``.
 ///
-/// The closure is made by ``SubjectCore/subscribe(_:)`` where the subscriber's type is known, so in a
-/// client module that inlines the subject it calls the subscriber's concrete methods, fully specialised
+/// The receiver is made by ``SubjectCore/subscribe(_:)`` where the subscriber's type is known, so in a
+/// client module that inlines the subject its call is the subscriber's concrete methods, fully specialised
 /// (no class hierarchy or protocol dispatch on the per-value path, no generic metadata look-ups).
 ///
 /// Fields marked "core" are read and written only under the core's lock; fields marked "drain" only
@@ -58,18 +58,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     ) where Downstream.Input == Output, Downstream.Failure == Failure {
         self.core = core
         self.parent = parent
-        let receiver = Receiver { signal in
-            switch signal {
-            case .value(let value):
-                return downstream.receive(value)
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return .none
-            case .reflect(let show):
-                show(downstream)
-                return .none
-            }
-        }
+        let receiver = TypedReceiver(downstream)
         self.receiver = receiver
         unretainedReceiver = Unmanaged.passUnretained(receiver)
     }
@@ -136,15 +125,47 @@ extension SubjectConduit {
         case reflect((Any) -> Void)
     }
 
-    /// The subscriber, reached through one closure made where its type is known (so that the call is
+    /// The subscriber, reached through a function made where its type is known (so that the call is
     /// specialised in a client module); a class so that the drain owner can call it through an
-    /// unretained reference.
+    /// unretained reference. Its one subclass, ``TypedReceiver``, holds the subscriber itself: one object
+    /// per subscription (a closure capturing the subscriber would be a second one).
     @usableFromInline
-    final class Receiver {
-        @usableFromInline let receive: (Signal) -> Subscribers.Demand
+    class Receiver {
+        /// Hands a signal to the subscriber of the ``TypedReceiver`` it is given (its own receiver): a
+        /// function without captures, so it allocates nothing where the subscriber's type is concrete.
+        @usableFromInline let call: (Receiver, Signal) -> Subscribers.Demand
 
-        @inlinable init(_ receive: @escaping (Signal) -> Subscribers.Demand) {
-            self.receive = receive
+        @inlinable init(call: @escaping (Receiver, Signal) -> Subscribers.Demand) {
+            self.call = call
+        }
+
+        /// Hands `signal` to the subscriber; returns its extra demand (`.none` for a completion).
+        @inlinable func receive(_ signal: Signal) -> Subscribers.Demand {
+            call(self, signal)
+        }
+    }
+
+    /// The receiver of a subscriber of type `Downstream`, which it holds.
+    @usableFromInline
+    final class TypedReceiver<Downstream: Subscriber>: Receiver
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline let downstream: Downstream
+
+        @inlinable init(_ downstream: Downstream) {
+            self.downstream = downstream
+            super.init { receiver, signal in
+                // The subscriber is read in place from its receiver (a `let`): no copy, no retain.
+                switch signal {
+                case .value(let value):
+                    return unsafeDowncast(receiver, to: TypedReceiver.self).downstream.receive(value)
+                case .completion(let completion):
+                    unsafeDowncast(receiver, to: TypedReceiver.self).downstream.receive(completion: completion)
+                    return .none
+                case .reflect(let show):
+                    show(unsafeDowncast(receiver, to: TypedReceiver.self).downstream)
+                    return .none
+                }
+            }
         }
     }
 }
