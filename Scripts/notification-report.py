@@ -5,7 +5,8 @@ notifications per second and client CPU per notification for each client and pat
 
     notification-report.py RESULTS.jsonl --table OUT.md --plot OUT.png --machine "…"
 
-Figures of repeated runs are medians; loss and reordering are summed over the runs.
+Figures of repeated runs are medians, with their spread (lowest–highest) beside the main ones; loss and
+reordering are summed over the runs.
 """
 import argparse
 import collections
@@ -30,6 +31,7 @@ def load(path):
             values = [run[field] for run in group if field in run]
             if values:
                 first[field] = statistics.median(values)
+                first[field + "_spread"] = (min(values), max(values))
         first["lost"] = sum(run.get("lost", 0) for run in group)
         first["reordered"] = sum(run.get("reordered", 0) for run in group)
         first["dropped"] = sum(run.get("dropped", 0) for run in group)
@@ -59,9 +61,10 @@ def table(runs, machine):
     ceilings = {"bus": "C libdbus", "socket": "C socket"}
     lines += [
         "**Throughput and cost** (one peripheral sending as fast as the path takes; client CPU time from "
-        "subscribing to the last notification, per notification; median of the runs):", "",
-        "| path | payload | client | notifications/s | client CPU µs/notification | × C ceiling | × bleak | lost + reordered |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
+        "subscribing to the last notification, per notification; median of the runs, the runs taking the "
+        "clients in turn, and the lowest–highest of them):", "",
+        "| path | payload | client | runs | notifications/s | client CPU µs/notification | spread µs | × C ceiling | × bleak | lost + reordered |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for transport in ("socket", "bus"):
         for size in (20, 244):
@@ -72,22 +75,25 @@ def table(runs, machine):
             for run in group:
                 cpu = run["cpu_ns_per_notification"]
                 path = "AcquireNotify (socket)" if transport == "socket" else "StartNotify (D-Bus)"
+                low, high = run["cpu_ns_per_notification_spread"]
                 lines.append(
-                    f"| {path} | {size} B | {run['client']} | {run['rate']:,.0f} | {micro(cpu)} | "
-                    f"{ratio(cpu, ceiling)} | {ratio(cpu, bleak)} | {run['lost'] + run['reordered'] + run['dropped']} |")
+                    f"| {path} | {size} B | {run['client']} | {run['runs']} | {run['rate']:,.0f} | {micro(cpu)} | "
+                    f"{micro(low)}–{micro(high)} | {ratio(cpu, ceiling)} | {ratio(cpu, bleak)} | "
+                    f"{run['lost'] + run['reordered'] + run['dropped']} |")
     lines += [
         "", "**Latency** (20-byte notifications paced by the simulator; send time stamped in the payload, "
-        "same machine clock):", "",
-        "| path | rate | client | p50 µs | p99 µs | max µs | lost + reordered |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: |",
+        "same machine clock; median of the runs, p99's lowest–highest beside it):", "",
+        "| path | rate | client | runs | p50 µs | p99 µs | p99 spread µs | max µs | lost + reordered |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for transport in ("socket", "bus"):
         for rate in (2000, 10000):
             for run in pick(runs, transport=transport, pace=rate, peripherals=1):
                 path = "socket" if transport == "socket" else "D-Bus"
+                low, high = run.get("latency_p99_us_spread", (0, 0))
                 lines.append(
-                    f"| {path} | {rate:,}/s | {run['client']} | {run.get('latency_p50_us', 0):.1f} | "
-                    f"{run.get('latency_p99_us', 0):.1f} | {run.get('latency_max_us', 0):.1f} | "
+                    f"| {path} | {rate:,}/s | {run['client']} | {run['runs']} | {run.get('latency_p50_us', 0):.1f} | "
+                    f"{run.get('latency_p99_us', 0):.1f} | {low:.1f}–{high:.1f} | {run.get('latency_max_us', 0):.1f} | "
                     f"{run['lost'] + run['reordered'] + run['dropped']} |")
     lines += [
         "", "**Scale** (20-byte notifications from 1, 8 and 32 peripherals at once, as fast as they go):", "",
@@ -137,6 +143,9 @@ def goals(runs):
                            ripple_socket / c_socket if ripple_socket and c_socket else None, 1.5, "×"))
         lines.append(check(f"socket path, {size} B: Ripple ÷ bleak",
                            ripple_socket / bleak_socket if ripple_socket and bleak_socket else None, 0.4, "×"))
+    ripple_p99, c_p99 = p99("Ripple", "socket"), p99("C socket", "socket")
+    lines.append(check("socket path, p99 latency at 2,000/s: Ripple ÷ the C socket reader (medians of the runs)",
+                       ripple_p99 / c_p99 if ripple_p99 and c_p99 else None, 1.5, "×"))
     lines.append(check("p99 latency at 2,000/s, D-Bus path, Ripple", p99("Ripple", "bus"), 500, " µs"))
     lines.append(check("p99 latency at 2,000/s, socket path, Ripple", p99("Ripple", "socket"), 100, " µs"))
     for transport in ("socket", "bus"):

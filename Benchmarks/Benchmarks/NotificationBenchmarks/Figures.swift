@@ -1,4 +1,3 @@
-import Benchmark
 import Foundation
 
 /// What a client reports: the JSON object `ripple-ble bench --json` and the peers print.
@@ -14,16 +13,6 @@ struct Figures {
     var latencyMax: Double?
     /// The JSON object as the client printed it.
     var object: [String: Any]
-
-    /// The metrics each benchmark records (custom: the clients measure themselves).
-    static let metrics: [BenchmarkMetric] = [
-        .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-        .custom("client CPU ns/notification", polarity: .prefersSmaller, useScalingFactor: false),
-        .custom("lost+reordered", polarity: .prefersSmaller, useScalingFactor: false),
-        .custom("latency p50 ns", polarity: .prefersSmaller, useScalingFactor: false),
-        .custom("latency p99 ns", polarity: .prefersSmaller, useScalingFactor: false),
-        .custom("latency max ns", polarity: .prefersSmaller, useScalingFactor: false),
-    ]
 
     /// Reads the last JSON line of a client's output.
     init(output: String) throws {
@@ -41,18 +30,6 @@ struct Figures {
         latencyP99 = number("latency_p99_us")
         latencyMax = number("latency_max_us")
         self.object = object
-    }
-
-    /// Records the figures as the benchmark's measurements.
-    func record(in benchmark: Benchmark) {
-        benchmark.measurement(Self.metrics[0], Int(rate.rounded()))
-        benchmark.measurement(Self.metrics[1], Int(cpuNanosecondsPerNotification.rounded()))
-        benchmark.measurement(Self.metrics[2], lost + reordered + dropped)
-        if let latencyP50, let latencyP99, let latencyMax {
-            benchmark.measurement(Self.metrics[3], Int(latencyP50 * 1000))
-            benchmark.measurement(Self.metrics[4], Int(latencyP99 * 1000))
-            benchmark.measurement(Self.metrics[5], Int(latencyMax * 1000))
-        }
     }
 }
 

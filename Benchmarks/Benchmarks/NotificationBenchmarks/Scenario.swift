@@ -48,13 +48,13 @@ struct Scenario: Sendable {
                 scenarios.append(
                     Scenario(
                         transport: transport, payloadSize: size, pace: .flood, peripherals: 1, count: flood / scale,
-                        iterations: quick ? 1 : 3, clients: peers))
+                        iterations: quick ? 1 : 5, clients: peers))
             }
             for rate in [2_000.0, 10_000.0] {
                 scenarios.append(
                     Scenario(
                         transport: transport, payloadSize: 20, pace: .paced(rate), peripherals: 1,
-                        count: Int(rate) * (quick ? 1 : 4), iterations: 1, clients: peers))
+                        count: Int(rate) * (quick ? 1 : 4), iterations: quick ? 1 : 5, clients: peers))
             }
             for peripherals in [8, 32] {
                 scenarios.append(
