@@ -38,6 +38,7 @@ struct EncodeDecodeTests {
     @Test func encodesEveryValueAndPassesDemandThrough() throws {
         let upstream = TestPublisher<Reading, TestError>()
         let subscriber = TestSubscriber<Data, AnyErrorBox>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.encode(encoder: JSONTestEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
         #expect(upstream.calls == [.request(.max(2))])
         upstream.send(Reading(sensor: "a", celsius: 21.5))
@@ -53,6 +54,7 @@ struct EncodeDecodeTests {
     @Test func anEncodingErrorCancelsTheUpstreamAndFails() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<String, AnyErrorBox>()
+        defer { subscriber.cancel() }
         upstream.encode(encoder: DescribingEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
         upstream.send(1)
         upstream.send(-1)
@@ -66,6 +68,7 @@ struct EncodeDecodeTests {
     @Test func anUpstreamFailureIsForwardedAsAnyError() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<String, AnyErrorBox>()
+        defer { subscriber.cancel() }
         upstream.encode(encoder: DescribingEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
         upstream.send(completion: .failure(.other))
         #expect(subscriber.events == [.subscription("Encode"), .failure(AnyErrorBox(TestError.other))])
@@ -74,6 +77,7 @@ struct EncodeDecodeTests {
     @Test func decodesEveryValue() {
         let upstream = TestPublisher<Data, Never>()
         let subscriber = TestSubscriber<Reading, AnyErrorBox>(initialDemand: .max(1), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         upstream.decode(type: Reading.self, decoder: JSONTestDecoder()).mapError(AnyErrorBox.init)
             .subscribe(subscriber)
         #expect(upstream.send(Data(#"{"sensor":"b","celsius":-3}"#.utf8)) == .max(1), "the subscriber's demand")
@@ -103,6 +107,7 @@ struct EncodeDecodeTests {
     @Test func asInCombineSignalsBeforeTheSubscriptionAreStillCoded() throws {
         let upstream = SubscriptionlessPublisher<Int, Never>()
         let subscriber = TestSubscriber<String, AnyErrorBox>(initialDemand: nil, onValue: { _ in .max(4) })
+        defer { subscriber.cancel() }
         upstream.encode(encoder: DescribingEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
         let coder = try #require(upstream.subscriber)
         #expect(coder.receive(7) == .max(4), "the subscriber's demand comes back")
@@ -114,6 +119,7 @@ struct EncodeDecodeTests {
     @Test func aCancelBeforeTheSubscriptionDoesNotRefuseIt() throws {
         let upstream = SubscriptionlessPublisher<Data, Never>()
         let subscriber = TestSubscriber<Reading, AnyErrorBox>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.decode(type: Reading.self, decoder: JSONTestDecoder()).mapError(AnyErrorBox.init)
             .subscribe(subscriber)
         let coder = try #require(upstream.rawSubscriber as? any Subscription)
@@ -132,6 +138,7 @@ struct EncodeDecodeTests {
     @Test func descriptionAndMirror() throws {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<String, AnyErrorBox>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.encode(encoder: DescribingEncoder()).mapError(AnyErrorBox.init).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Encode")

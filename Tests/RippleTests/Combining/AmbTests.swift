@@ -16,6 +16,7 @@ struct AmbTests {
             if value == 1 { losersCancelledBeforeTheFirstValue = a.isCancelled && c.isCancelled }
             return .none
         })
+        defer { subscriber.cancel() }
         Publishers.Amb(a, b, c).subscribe(subscriber)
         #expect([a, b, c].allSatisfy { $0.calls == [.request(.unlimited)] })
 
@@ -50,6 +51,7 @@ struct AmbTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in .max(4) })
+        defer { subscriber.cancel() }
         a.amb(b).subscribe(subscriber)
         subscriber.request(.max(2))
         #expect(a.calls == [.request(.max(1)), .request(.max(2))])
@@ -67,6 +69,7 @@ struct AmbTests {
         let late = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { captured = $0 }
         let early = Source()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         Publishers.Amb([late.eraseToAnyPublisher(), early.eraseToAnyPublisher()]).subscribe(subscriber)
         subscriber.request(.max(3))
         let contender = try #require(captured)
@@ -86,6 +89,7 @@ struct AmbTests {
         let late = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { captured = $0 }
         let early = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         Publishers.Amb([early.eraseToAnyPublisher(), late.eraseToAnyPublisher()]).subscribe(subscriber)
         early.send(1)
         let latecomer = Source()
@@ -96,10 +100,12 @@ struct AmbTests {
 
     @Test func withoutContendersItFinishesAtOnce() {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Publishers.Amb<Source>([]).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Amb"), .finished])
 
         let cancelling = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { cancelling.cancel() }
         let cancelFirst = AnySubscriber<Int, TestError>(
             receiveSubscription: { $0.cancel() },
             receiveCompletion: { cancelling.receive(completion: $0) }
@@ -112,6 +118,7 @@ struct AmbTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         a.amb(b).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         subscription.cancel()
@@ -128,6 +135,7 @@ struct AmbTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         a.amb(b).subscribe(subscriber)
         a.send(1)
         try #require(subscriber.subscription).cancel()
@@ -158,6 +166,7 @@ struct AmbTests {
         ) { _ in }.amb(other)
         #expect(mixed.publishers.count == 2)
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         a.amb(Publishers.Amb(c)).subscribe(subscriber)
         c.send(5)
         #expect(subscriber.values == [5])
@@ -175,6 +184,7 @@ struct AmbTests {
         var captured: AnySubscriber<Int, TestError>?
         let recorder = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         recorder.amb(Source()).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Amb")

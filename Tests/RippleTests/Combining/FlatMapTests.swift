@@ -13,6 +13,7 @@ struct FlatMapTests {
         let child1 = Child()
         let child2 = Child()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
 
         #expect(upstream.send(child1) == .none)
@@ -35,6 +36,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(subscriber)
         upstream.send(child)
         upstream.send(completion: .finished)
@@ -48,6 +50,7 @@ struct FlatMapTests {
     @Test func sendsTheSubscriptionDownstreamBeforeSubscribingUpstream() {
         var eventsWhenUpstreamWasSubscribed: [Event<Int, TestError>] = []
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         let recorder = CombiningRecordingPublisher<Child, TestError> { _ in
             eventsWhenUpstreamWasSubscribed = subscriber.events
         }
@@ -59,6 +62,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let children = [Child(), Child(), Child()]
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.flatMap(maxPublishers: .max(2)) { $0 }.subscribe(subscriber)
         #expect(upstream.calls == [.request(.max(2))])
         upstream.send(children[0])
@@ -77,6 +81,7 @@ struct FlatMapTests {
     @Test func maxPublishersNonePassesTheZeroRequestUpstreamAsCombineDoes() {
         let upstream = Upstream()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.flatMap(maxPublishers: .none) { $0 }.subscribe(subscriber)
         #expect(upstream.calls == [.request(.none)])
         #expect(subscriber.events == [.subscription("FlatMap")])
@@ -87,6 +92,7 @@ struct FlatMapTests {
         let child1 = Child()
         let child2 = Child()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child1)
         upstream.send(child2)
@@ -111,6 +117,7 @@ struct FlatMapTests {
         let child1 = Child()
         let child2 = Child()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child1)
         upstream.send(child2)
@@ -175,6 +182,7 @@ struct FlatMapTests {
                 depth -= 1
                 return .none
             })
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child)
         upstream.send(completion: .finished)
@@ -206,6 +214,7 @@ struct FlatMapTests {
                 depth -= 1
                 return .none
             })
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child1)
         upstream.send(child2)
@@ -221,6 +230,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child)
         #expect(child.send(666) == .max(1))
@@ -236,6 +246,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let children = [Child(), Child(), Child()]
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         children.forEach { upstream.send($0) }
 
@@ -263,6 +274,7 @@ struct FlatMapTests {
             onCompletion: { [unowned child] _ in
                 childCallsAtFailure = child.calls
             })
+        defer { subscriber.cancel() }
         upstream.flatMap(maxPublishers: .max(3)) { $0 }.subscribe(subscriber)
         upstream.send(child)
         upstream.send(completion: .failure(.oops))
@@ -278,6 +290,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child)
         child.send(666)
@@ -291,6 +304,7 @@ struct FlatMapTests {
         let upstream = Upstream()
         let child = Child()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(42))
+        defer { subscriber.cancel() }
         upstream.flatMap { $0 }.subscribe(subscriber)
         upstream.send(child)
         child.send(1)
@@ -329,6 +343,7 @@ struct FlatMapTests {
         var captured: AnySubscriber<Child, TestError>?
         let recorder = CombiningRecordingPublisher<Child, TestError> { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         recorder.flatMap { $0 }.subscribe(subscriber)
         let feeder = try #require(captured)
         let second = Upstream()
@@ -346,6 +361,7 @@ struct FlatMapTests {
         var innerSubscriber: AnySubscriber<Int, TestError>?
         let recorder = CombiningRecordingPublisher<Int, TestError> { innerSubscriber = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.flatMap { _ in recorder }.subscribe(subscriber)
         upstream.send(child)
         let subscription = try #require(subscriber.subscription)
@@ -365,6 +381,7 @@ struct FlatMapTests {
         var feeder: AnySubscriber<Child, TestError>?
         let recorder = CombiningRecordingPublisher<Child, TestError> { feeder = $0 }
         let downstream = TestSubscriber<Int, TestError>()
+        defer { downstream.cancel() }
         recorder.flatMap { $0 }.subscribe(downstream)
         let subscriber = try #require(feeder)
         #expect(subscriber.description == "FlatMap")
@@ -390,6 +407,7 @@ struct FlatMapTests {
             upstream.flatMap { _ in child }
         #expect(flatMap.upstream.upstream === upstream)
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         flatMap.subscribe(subscriber)
         upstream.send(1)
         child.send(10)
@@ -409,6 +427,7 @@ struct FlatMapTests {
         #expect(flatMap.upstream === upstream)
         #expect(flatMap.transform(0).upstream === child)
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         flatMap.subscribe(subscriber)
         upstream.send(1)
         child.send(10)
@@ -423,6 +442,7 @@ struct FlatMapTests {
         let flatMap: Publishers.FlatMap<TestPublisher<Int, Never>, TestPublisher<Int, Never>> =
             upstream.flatMap { _ in child }
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         flatMap.subscribe(subscriber)
         upstream.send(1)
         child.send(10)
@@ -435,6 +455,7 @@ struct FlatMapTests {
         let count = 60_000
         let upstream = CombiningSyncSequence<Int, Never>([0, 1])
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream
             .flatMap(maxPublishers: .max(1)) {
                 CombiningSyncSequence<Int, Never>(Array(($0 * count)..<($0 * count + count)))
@@ -456,6 +477,7 @@ struct FlatMapTests {
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .max(1), onValue: { _ in .max(1) }, onCompletion: { _ in done.signal() }
         )
+        defer { subscriber.cancel() }
         let children = (0..<sources).map { source in
             CombiningPacedPublisher<Int, TestError>(Array((source * perSource)..<(source * perSource + perSource)))
         }
@@ -485,6 +507,7 @@ struct FlatMapTests {
         let subscriber = TestSubscriber<Int, Never>(
             initialDemand: .max(1), onValue: { _ in .max(1) }, onCompletion: { _ in done.signal() }
         )
+        defer { subscriber.cancel() }
         let live = ConcurrencyGauge()
         upstream
             .flatMap(maxPublishers: .max(2)) { index in

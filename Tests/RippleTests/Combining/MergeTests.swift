@@ -11,6 +11,7 @@ struct MergeTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         #expect(a.send(100) == .none)
         a.send(200)
@@ -115,6 +116,7 @@ struct MergeTests {
 
     @Test func mergeManyOfNothingFinishesAtTheFirstRequest() {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Publishers.MergeMany<Source>([]).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Merge")])
         subscriber.request(.max(1))
@@ -125,6 +127,7 @@ struct MergeTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         #expect(a.calls == [.request(.max(1))])
         #expect(b.calls == [.request(.max(1))])
@@ -153,6 +156,7 @@ struct MergeTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         #expect(a.send(1) == .none)
         subscriber.request(.unlimited)
@@ -213,6 +217,7 @@ struct MergeTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         a.send(1)
         a.send(completion: .finished)
@@ -228,6 +233,7 @@ struct MergeTests {
         let b = Source()
         let c = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         Publishers.Merge3(a, b, c).subscribe(subscriber)
         a.send(1)
         b.send(completion: .failure(.oops))
@@ -244,6 +250,7 @@ struct MergeTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         a.send(completion: .finished)
         b.send(completion: .finished)
@@ -263,6 +270,7 @@ struct MergeTests {
                 }
                 return .none
             })
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         a.send(1)
         #expect(subscriber.events == [.subscription("Merge"), .value(1), .failure(.oops)])
@@ -273,6 +281,7 @@ struct MergeTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         Publishers.Merge(a, b).subscribe(subscriber)
         a.send(1)
         let subscription = try #require(subscriber.subscription)
@@ -300,6 +309,7 @@ struct MergeTests {
         var captured: AnySubscriber<Int, TestError>?
         let recorder = CombiningRecordingPublisher<Int, TestError> { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Publishers.Merge(recorder, Source()).subscribe(subscriber)
         let side = try #require(captured)
         let second = Source()
@@ -356,6 +366,7 @@ struct MergeTests {
     @Test func synchronousUpstreamsDoNotGrowTheStack() {
         let count = 60_000
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         CombiningSyncSequence<Int, Never>(Array(0..<count))
             .merge(with: CombiningSyncSequence<Int, Never>(Array(count..<(2 * count))))
             .subscribe(subscriber)

@@ -13,6 +13,7 @@ struct SwitchToLatestTests {
         let first = Inner()
         let second = Inner()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         #expect(upstream.calls == [.request(.unlimited)])
 
@@ -29,6 +30,7 @@ struct SwitchToLatestTests {
     @Test func carriesTheOutstandingDemandOverToEachNewInner() throws {
         let upstream = Upstream()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in .max(5) })
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
 
         let first = Inner()
@@ -89,6 +91,7 @@ struct SwitchToLatestTests {
         let upstream = TestPublisher<LatePublisher<Int, TestError>, TestError>()
         let inner = LatePublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .unlimited, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         _ = upstream.send(inner)
         #expect(inner.send(1) == .max(42))
@@ -124,6 +127,7 @@ struct SwitchToLatestTests {
     @Test func finishesAtOnceWithoutAnInner() {
         let upstream = Upstream()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(completion: .finished)
         upstream.send(Inner())
@@ -134,6 +138,7 @@ struct SwitchToLatestTests {
         let upstream = Upstream()
         let inner = Inner()
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(inner)
         #expect(inner.send(1) == .max(1))
@@ -151,6 +156,7 @@ struct SwitchToLatestTests {
         let upstream = Upstream()
         let inner = Inner()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(inner)
         upstream.send(completion: .failure(.oops))
@@ -166,6 +172,7 @@ struct SwitchToLatestTests {
         let upstream = Upstream()
         let inner = Inner()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(42))
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(inner)
         let subscription = try #require(subscriber.subscription)
@@ -185,6 +192,7 @@ struct SwitchToLatestTests {
         var captured: AnySubscriber<Erased, TestError>?
         let recorder = CombiningRecordingPublisher<Erased, TestError> { captured = $0 }
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         recorder.switchToLatest().subscribe(subscriber)
         let outer = try #require(captured)
         let extraUpstream = TestPublisher<Erased, TestError>()
@@ -216,6 +224,7 @@ struct SwitchToLatestTests {
         let late = CombiningRecordingPublisher<Int, TestError> { sides.append($0) }
         let upstream = TestPublisher<AnyPublisher<Int, TestError>, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(late.eraseToAnyPublisher())
         let current = Inner()
@@ -238,6 +247,7 @@ struct SwitchToLatestTests {
                 if value == 1 { upstream.send(second) }
                 return .max(1)
             })
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(first)
         #expect(first.send(1) == .none, "the demand returned for the old inner's value goes to the new inner")
@@ -268,6 +278,7 @@ struct SwitchToLatestTests {
                 depth -= 1
                 return .max(3)
             })
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(first)
         first.send(1)
@@ -290,6 +301,7 @@ struct SwitchToLatestTests {
                 }
                 return .none
             })
+        defer { subscriber.cancel() }
         upstream.switchToLatest().subscribe(subscriber)
         upstream.send(inner)
         inner.send(1)
@@ -325,6 +337,7 @@ struct SwitchToLatestTests {
                 upstream.switchToLatest()
         #expect(switched.upstream.upstream === upstream)
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         switched.subscribe(subscriber)
         upstream.send(inner)
         inner.send(1)
@@ -344,6 +357,7 @@ struct SwitchToLatestTests {
         #expect(switched.upstream.upstream === upstream)
         #expect(switched.upstream.transform(inner).upstream === inner)
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         switched.subscribe(subscriber)
         upstream.send(inner)
         inner.send(1)
@@ -359,6 +373,7 @@ struct SwitchToLatestTests {
         let switched: Publishers.SwitchToLatest<NeverInner, TestPublisher<NeverInner, Never>> =
             upstream.switchToLatest()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         switched.subscribe(subscriber)
         upstream.send(inner)
         inner.send(1)
@@ -370,6 +385,7 @@ struct SwitchToLatestTests {
     @Test func synchronousInnersDoNotGrowTheStack() {
         let count = 60_000
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         CombiningSyncSequence<CombiningSyncSequence<Int, Never>, Never>([
             CombiningSyncSequence(Array(0..<count)), CombiningSyncSequence(Array(count..<(2 * count))),
         ])
@@ -389,6 +405,7 @@ struct SwitchToLatestTests {
         let subscriber = TestSubscriber<Int, Never>(
             initialDemand: .max(1), onValue: { _ in .max(1) }, onCompletion: { _ in done.signal() }
         )
+        defer { subscriber.cancel() }
         let publishers = (0..<inners).map { inner in
             CombiningPacedPublisher<Int, Never>(Array((inner * perInner)..<(inner * perInner + perInner)))
         }

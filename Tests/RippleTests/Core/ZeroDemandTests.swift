@@ -123,6 +123,7 @@ struct ZeroDemandPassesThroughTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<VirtualTimeScheduler.SchedulerTimeType.Stride, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.measureInterval(using: scheduler).subscribe(subscriber)
         subscriber.request(.max(1))
         subscriber.request(.none)
@@ -168,6 +169,7 @@ struct ZeroDemandPassesThroughTests {
 
     @Test func sequenceAndRecordAcceptIt() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         [1, 2].publisher.subscribe(subscriber)
         subscriber.request(.none)
         subscriber.request(.max(1))
@@ -178,6 +180,7 @@ struct ZeroDemandPassesThroughTests {
     @Test func timerTicksAddNothing() {
         let scheduler = VirtualTimeScheduler()
         let subscriber = TestSubscriber<VirtualTimeScheduler.SchedulerTimeType, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Publishers.Every(interval: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         subscriber.request(.none)
         scheduler.advance(by: .seconds(1))

@@ -11,6 +11,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
 
         #expect(a.send(1) == .none)
@@ -37,9 +38,11 @@ struct CombineLatestTests {
     @Test func threeAndFourUpstreams() {
         let (a, b, c, d) = (JoiningUpstream(), JoiningUpstream(), JoiningUpstream(), JoiningUpstream())
         let three = JoiningSubscriber()
+        defer { three.cancel() }
         a.combineLatest(b, c).subscribeJoined(three)
         let (e, f, g, h) = (JoiningUpstream(), JoiningUpstream(), JoiningUpstream(), JoiningUpstream())
         let four = JoiningSubscriber()
+        defer { four.cancel() }
         e.combineLatest(f, g, h).subscribeJoined(four)
 
         a.send(1)
@@ -130,6 +133,7 @@ struct CombineLatestTests {
                 box.value?.request(.max(666))
                 return .none
             })
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         box.value = subscriber.subscription
 
@@ -144,6 +148,7 @@ struct CombineLatestTests {
         let b = JoiningUpstream()
         let c = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: .max(1), onValue: { _ in .max(2) })
+        defer { subscriber.cancel() }
         a.combineLatest(b, c).subscribeJoined(subscriber)
 
         #expect(a.send(1) == .none)
@@ -158,6 +163,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
 
         a.send(100)
@@ -178,6 +184,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: nil)
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         a.send(1)
         b.send(2)
@@ -190,6 +197,7 @@ struct CombineLatestTests {
         let a = JoiningSequencePublisher(Array(0..<3))
         let b = JoiningSequencePublisher([10, 20])
         let subscriber = JoiningSubscriber.oneAtATime()
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
 
         #expect(
@@ -206,6 +214,7 @@ struct CombineLatestTests {
         let a = JoiningSequencePublisher(Array(0..<count))
         let b = JoiningSequencePublisher(Array(0..<count))
         let subscriber = JoiningSubscriber.oneAtATime()
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
 
         #expect(subscriber.values.count == 2 * count - 1)
@@ -224,6 +233,7 @@ struct CombineLatestTests {
             if value == [1, 1] { #expect(a.send(2) == .none) }
             return .none
         })
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
 
         a.send(1)
@@ -241,6 +251,7 @@ struct CombineLatestTests {
             b.send(completion: .finished)
             return .none
         })
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         a.send(1)
         b.send(1)
@@ -256,6 +267,7 @@ struct CombineLatestTests {
             box.value?.cancel()
             return .max(1)
         })
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         box.value = subscriber.subscription
         a.send(1)
@@ -275,6 +287,7 @@ struct CombineLatestTests {
         let b = JoiningUpstream()
         let c = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.combineLatest(b, c).subscribeJoined(subscriber)
 
         b.send(completion: .finished)
@@ -296,6 +309,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
 
         a.send(100)
@@ -315,6 +329,7 @@ struct CombineLatestTests {
         let b = JoiningUpstream()
         let c = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.combineLatest(b, c).subscribeJoined(subscriber)
 
         a.send(1)
@@ -335,11 +350,13 @@ struct CombineLatestTests {
     @Test func completionBeforeTheDownstreamIsSubscribedWaitsForIt() {
         let b = JoiningUpstream()
         let failing = JoiningSubscriber()
+        defer { failing.cancel() }
         JoiningImmediatePublisher(completion: .failure(.oops)).combineLatest(b).subscribeJoined(failing)
         #expect(failing.events == [.subscription("CombineLatest"), .failure(.oops)])
         #expect(b.calls == [.cancel], "b subscribes after the failure and is cancelled at once")
 
         let finishing = JoiningSubscriber()
+        defer { finishing.cancel() }
         let both = JoiningImmediatePublisher(completion: .finished)
         both.combineLatest(both).subscribeJoined(finishing)
         #expect(finishing.events == [.subscription("CombineLatest"), .finished])
@@ -352,6 +369,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         a.send(1)
         b.send(1)
@@ -371,6 +389,7 @@ struct CombineLatestTests {
         let a = JoiningLatePublisher()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         #expect(b.calls == [.request(.max(2))])
 
@@ -425,6 +444,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "CombineLatest")
@@ -457,6 +477,7 @@ struct CombineLatestTests {
                 }
                 return .none
             })
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         a.send(1)
         #expect(b.send(1) == .none)
@@ -471,6 +492,7 @@ struct CombineLatestTests {
         let perLane = 2_000
         let lanes = [JoiningUpstream(), JoiningUpstream(), JoiningUpstream()]
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         lanes[0].combineLatest(lanes[1], lanes[2]).subscribeJoined(subscriber)
         for lane in lanes { lane.send(0) }
 
@@ -497,6 +519,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: .max(limit))
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         a.send(0)
         b.send(0)
@@ -515,6 +538,7 @@ struct CombineLatestTests {
         let perLane = 2_000
         let lanes = [JoiningUpstream(), JoiningUpstream(), JoiningUpstream(), JoiningUpstream()]
         let subscriber = JoiningSubscriber.oneAtATime()
+        defer { subscriber.cancel() }
         lanes[0].combineLatest(lanes[1], lanes[2], lanes[3]).subscribeJoined(subscriber)
         for lane in lanes { lane.send(0) }
 

@@ -10,8 +10,11 @@ struct JoiningTransformTests {
         let c = PassthroughSubject<Int, TestError>()
         let d = PassthroughSubject<Int, TestError>()
         let two = TestSubscriber<Int, TestError>()
+        defer { two.cancel() }
         let three = TestSubscriber<Int, TestError>()
+        defer { three.cancel() }
         let four = TestSubscriber<Int, TestError>()
+        defer { four.cancel() }
         a.combineLatest(b) { $0 * 10 + $1 }.subscribe(two)
         a.combineLatest(b, c) { $0 * 100 + $1 * 10 + $2 }.subscribe(three)
         a.combineLatest(b, c, d) { $0 * 1000 + $1 * 100 + $2 * 10 + $3 }.subscribe(four)
@@ -34,8 +37,11 @@ struct JoiningTransformTests {
         let c = PassthroughSubject<Int, Never>()
         let d = PassthroughSubject<Int, Never>()
         let two = TestSubscriber<String, Never>()
+        defer { two.cancel() }
         let three = TestSubscriber<String, Never>()
+        defer { three.cancel() }
         let four = TestSubscriber<Int, Never>.oneAtATime()
+        defer { four.cancel() }
         a.zip(b) { "\($0)\($1)" }.subscribe(two)
         a.zip(b, c) { "\($0)\($1)\($2)" }.subscribe(three)
         a.zip(c, d, c) { $0 + $1 + $2 + $3 }.subscribe(four)

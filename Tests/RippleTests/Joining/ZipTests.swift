@@ -22,6 +22,7 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
 
         #expect(a.send(1) == .none)
@@ -133,6 +134,7 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
 
         a.send(100)
@@ -160,6 +162,7 @@ struct ZipTests {
         let a = JoiningSequencePublisher([0, 1, 2])
         let b = JoiningSequencePublisher([10, 20, 30, 40])
         let subscriber = JoiningSubscriber.oneAtATime()
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
 
         #expect(
@@ -177,6 +180,7 @@ struct ZipTests {
         let b = JoiningSequencePublisher(Array(0..<count + 5))
         let c = JoiningSequencePublisher(Array(0..<count + 1))
         let subscriber = JoiningSubscriber.oneAtATime()
+        defer { subscriber.cancel() }
         a.zip(b, c).subscribeJoined(subscriber)
 
         let values = subscriber.values
@@ -195,6 +199,7 @@ struct ZipTests {
             #expect(a.send(1) == .none)
             return .none
         })
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         a.send(1)
         b.send(1)
@@ -214,6 +219,7 @@ struct ZipTests {
             }
             return .none
         })
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         a.send(0)
         b.send(0)
@@ -228,6 +234,7 @@ struct ZipTests {
             a.send(completion: .finished)
             return .none
         })
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         a.send(1)
         a.send(1)
@@ -247,6 +254,7 @@ struct ZipTests {
             box.value?.cancel()
             return .max(1)
         })
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         box.value = subscriber.subscription
         a.send(1)
@@ -299,6 +307,7 @@ struct ZipTests {
         let b = JoiningUpstream()
         let c = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.zip(b, c).subscribeJoined(subscriber)
 
         a.send(100)
@@ -317,6 +326,7 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         a.send(completion: .finished)
         b.send(completion: .finished)
@@ -328,12 +338,14 @@ struct ZipTests {
     @Test func completionBeforeTheDownstreamIsSubscribedWaitsForIt() {
         let b = JoiningUpstream()
         let finishing = JoiningSubscriber()
+        defer { finishing.cancel() }
         JoiningImmediatePublisher(completion: .finished).zip(b).subscribeJoined(finishing)
         #expect(finishing.events == [.subscription("Zip"), .finished])
         #expect(b.calls == [.cancel], "b subscribes after the finish and is cancelled at once")
 
         let c = JoiningUpstream()
         let failing = JoiningSubscriber()
+        defer { failing.cancel() }
         c.zip(JoiningImmediatePublisher(completion: .failure(.oops))).subscribeJoined(failing)
         #expect(failing.events == [.subscription("Zip"), .failure(.oops)])
         #expect(c.calls == [.cancel])
@@ -345,6 +357,7 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         a.send(1)
         b.send(1)
@@ -364,6 +377,7 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningLatePublisher()
         let subscriber = JoiningSubscriber(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         #expect(a.calls == [.request(.max(2))])
 
@@ -415,6 +429,7 @@ struct ZipTests {
 
     @Test func subscriptionDescribesItself() throws {
         let subscriber = JoiningSubscriber(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         _ = zipped(2, into: subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Zip")
@@ -427,6 +442,7 @@ struct ZipTests {
     @Test func oneAtATimeSubscriberUnderConcurrentUpstreams() {
         let perLane = 3_000
         let subscriber = JoiningSubscriber.oneAtATime()
+        defer { subscriber.cancel() }
         let lanes = zipped(4, into: subscriber)
 
         joiningConcurrently(lanes.count) { index in
@@ -443,6 +459,7 @@ struct ZipTests {
     @Test func concurrentRequestsReleaseExactlyTheWaitingGroups() {
         let perLane = 3_000
         let subscriber = JoiningSubscriber(initialDemand: nil)
+        defer { subscriber.cancel() }
         let lanes = zipped(3, into: subscriber)
 
         joiningConcurrently(lanes.count + 2) { index in

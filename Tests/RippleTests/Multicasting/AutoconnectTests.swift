@@ -10,8 +10,11 @@ struct AutoconnectTests {
         let autoconnect = connectable.autoconnect()
         #expect(connectable.history.isEmpty)
         let first = TestSubscriber<Int, TestError>(initialDemand: .max(101), onValue: { _ in .max(201) })
+        defer { first.cancel() }
         let second = TestSubscriber<Int, TestError>(initialDemand: .max(102), onValue: { _ in .max(202) })
+        defer { second.cancel() }
         let third = TestSubscriber<Int, TestError>(initialDemand: .max(103), onValue: { _ in .max(203) })
+        defer { third.cancel() }
         autoconnect.subscribe(first)
         #expect(connectable.history == [.connect])
         autoconnect.subscribe(second)
@@ -65,7 +68,9 @@ struct AutoconnectTests {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         autoconnect.subscribe(first)
         autoconnect.subscribe(second)
         first.cancel()
@@ -79,9 +84,11 @@ struct AutoconnectTests {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         autoconnect.subscribe(first)
         first.cancel()
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         autoconnect.subscribe(second)
         #expect(connectable.history == [.connect, .disconnect, .connect])
         second.cancel()
@@ -93,9 +100,11 @@ struct AutoconnectTests {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         autoconnect.subscribe(first)
         connectable.upstream.send(completion: .finished)
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         autoconnect.subscribe(second)
         #expect(connectable.history == [.connect])
         #expect(first.completion == .finished)
@@ -105,6 +114,7 @@ struct AutoconnectTests {
         let upstream = TestPublisher<Int, Never>()
         let autoconnect = upstream.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         autoconnect.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Multicast")])
         #expect(upstream.calls == [.request(.unlimited)])
@@ -133,6 +143,7 @@ struct AutoconnectTests {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()
         let inner = TestSubscriber<Int, Never>()
+        defer { inner.cancel() }
         let outer = AnySubscriber<Int, Never>(receiveSubscription: { subscription in
             autoconnect.subscribe(inner)
             subscription.request(.unlimited)
@@ -149,8 +160,10 @@ struct AutoconnectTests {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         connectable.onConnect = { autoconnect.subscribe(late) }
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         autoconnect.subscribe(first)
         #expect(connectable.history == [.connect])
         first.cancel()
@@ -162,6 +175,7 @@ struct AutoconnectTests {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
         let autoconnect = connectable.autoconnect()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         connectable.onConnect = { subscriber.cancel() }
         autoconnect.subscribe(subscriber)
         #expect(connectable.history == [.connect, .disconnect])

@@ -8,6 +8,7 @@ struct MakeConnectableTests {
         let upstream = TestPublisher<Int, Never>()
         let connectable = upstream.makeConnectable()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         connectable.subscribe(subscriber)
         upstream.send(0)
         #expect(upstream.subscriptions == 0)
@@ -31,7 +32,9 @@ struct MakeConnectableTests {
         let upstream = MulticastingSyncPublisher([1, 2, 3])
         let connectable = upstream.makeConnectable()
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>.oneAtATime()
+        defer { second.cancel() }
         connectable.subscribe(first)
         connectable.subscribe(second)
         let connection = connectable.connect()
@@ -47,6 +50,7 @@ struct MakeConnectableTests {
         let connectable = upstream.makeConnectable()
         let copy = connectable
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         copy.subscribe(subscriber)
         let connection = connectable.connect()
         upstream.send(7)

@@ -9,7 +9,9 @@ struct MulticastTests {
         let upstream = TestPublisher<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         multicast.subscribe(first)
         multicast.subscribe(second)
         #expect(upstream.subscriptions == 0)
@@ -29,6 +31,7 @@ struct MulticastTests {
 
     @Test func reflectsAsCombineDoes() throws {
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         TestPublisher<Int, Never>().makeConnectable().subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
@@ -41,15 +44,18 @@ struct MulticastTests {
         let upstream = TestPublisher<Int, Never>()
         let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
         let early = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { early.cancel() }
         multicast.subscribe(early)
         let connection = multicast.connect()
         #expect(upstream.calls == [.request(.unlimited)])
         for value in 1...4 { upstream.send(value) }
         let late = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { late.cancel() }
         multicast.subscribe(late)
         for value in 5...7 { upstream.send(value) }
         upstream.send(completion: .finished)
         let latest = TestSubscriber<Int, Never>()
+        defer { latest.cancel() }
         multicast.subscribe(latest)
         #expect(early.events == [.subscription("Multicast"), .value(1), .value(2), .value(3), .finished])
         #expect(late.events == [.subscription("Multicast"), .value(5), .value(6), .finished])
@@ -63,6 +69,7 @@ struct MulticastTests {
         let upstream = TestPublisher<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         var connection = multicast.connect()
         upstream.send(1)
@@ -82,6 +89,7 @@ struct MulticastTests {
         let upstream = PassthroughSubject<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         upstream.send(-1)
         let first = multicast.connect()
@@ -116,6 +124,7 @@ struct MulticastTests {
         // The subject has no demand yet, so nothing is requested upstream.
         #expect(upstream.calls.isEmpty)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         #expect(upstream.calls == [.request(.unlimited)])
         upstream.send(5)
@@ -130,6 +139,7 @@ struct MulticastTests {
         let multicast = upstream.multicast(subject: subject)
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .max(42), onValue: { $0 < 0 ? .unlimited : .max($0) })
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         #expect(subject.subscription.calls == [.request(.max(42))])
         let inner = subject.subscribers[0]
@@ -160,6 +170,7 @@ struct MulticastTests {
         let subject = MulticastingStealingSubject()
         let multicast = upstream.multicast(subject: subject)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -187,6 +198,7 @@ struct MulticastTests {
         }
         let multicast = TestPublisher<Int, Never>().multicast(subject: EagerSubject())
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Multicast")])
     }
@@ -210,6 +222,7 @@ struct MulticastTests {
         let upstream = PassthroughSubject<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         multicast.subscribe(subscriber)
         let connection = multicast.connect()
         for value in 1...5 { upstream.send(value) }
@@ -235,6 +248,7 @@ struct MulticastTests {
         let upstream = PassthroughSubject<Int, Never>()
         nonisolated(unsafe) let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let stable = TestSubscriber<Int, Never>()
+        defer { stable.cancel() }
         multicast.subscribe(stable)
         let connection = multicast.connect()
         let perThread = 2_000

@@ -8,11 +8,13 @@ struct ReplaySubjectTests {
         let upstream = TestPublisher<Int, Never>()
         let multicast = upstream.multicast { ReplaySubject<Int, Never>(capacity: 2) }
         let early = TestSubscriber<Int, Never>()
+        defer { early.cancel() }
         multicast.subscribe(early)
         let connection = multicast.connect()
         #expect(upstream.calls == [.request(.unlimited)])
         for value in 1...3 { upstream.send(value) }
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         multicast.subscribe(late)
         upstream.send(completion: .finished)
         #expect(early.events == [.subscription("Multicast"), .value(1), .value(2), .value(3), .finished])
@@ -25,6 +27,7 @@ struct ReplaySubjectTests {
         subject.send(1)
         subject.send(2)
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subject.send(3)
         #expect(!subject.isCompleted)
@@ -49,6 +52,7 @@ struct ReplaySubjectTests {
         subject?.send(subscription: early)
         #expect(early.calls.isEmpty)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         subject?.subscribe(subscriber)
         #expect(early.calls == [.request(.unlimited)])
         let late = MulticastingRecordingSubscription()
@@ -69,6 +73,7 @@ struct ReplaySubjectTests {
         let second = TestPublisher<Int, Never>()
         let secondConnection = subject?.connect(to: second)
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject?.subscribe(subscriber)
         second.send(1)
         second.send(completion: .finished)
@@ -104,6 +109,7 @@ struct ReplaySubjectTests {
         connectionSubscriber.receive(subscription: other)
         #expect(other.calls == [.cancel])
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         #expect(connectionSubscriber.receive(1) == .none)
         connection.cancel()

@@ -9,10 +9,12 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 2)
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         shared.subscribe(first)
         #expect(upstream.calls == [.request(.unlimited)])
         for value in 1...5 { upstream.send(value) }
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         shared.subscribe(late)
         upstream.send(6)
         upstream.send(completion: .finished)
@@ -30,9 +32,11 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 3)
         let keeper = TestSubscriber<Int, Never>()
+        defer { keeper.cancel() }
         shared.subscribe(keeper)
         for value in 1...5 { upstream.send(value) }
         let single = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { single.cancel() }
         shared.subscribe(single)
         #expect(single.events == [.subscription("ShareReplay"), .value(3)])
         single.request(.max(1))
@@ -44,6 +48,7 @@ struct ShareReplayTests {
         upstream.send(8)
         #expect(single.values == [3, 4, 5, 6, 7])
         let stepper = TestSubscriber<Int, Never>.oneAtATime()
+        defer { stepper.cancel() }
         shared.subscribe(stepper)
         upstream.send(9)
         #expect(stepper.values == [6, 7, 8, 9])
@@ -56,7 +61,9 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 2)
         let idle = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { idle.cancel() }
         let keeper = TestSubscriber<Int, Never>()
+        defer { keeper.cancel() }
         shared.subscribe(keeper)
         shared.subscribe(idle)
         for value in 1...5 { upstream.send(value) }
@@ -74,14 +81,17 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 2)
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         shared.subscribe(first)
         for value in 1...3 { upstream.send(value) }
         upstream.send(completion: .finished)
         first.cancel()
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         shared.subscribe(late)
         #expect(late.events == [.subscription("ShareReplay"), .value(2), .value(3), .finished])
         let slow = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { slow.cancel() }
         shared.subscribe(slow)
         #expect(slow.events == [.subscription("ShareReplay"), .value(2)])
         slow.request(.max(1))
@@ -97,12 +107,14 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, TestError>()
         let shared = upstream.share(replay: 1)
         let first = TestSubscriber<Int, TestError>()
+        defer { first.cancel() }
         shared.subscribe(first)
         upstream.send(1)
         upstream.send(2)
         upstream.send(completion: .failure(.oops))
         upstream.send(3)
         let late = TestSubscriber<Int, TestError>()
+        defer { late.cancel() }
         shared.subscribe(late)
         #expect(first.events == [.subscription("ShareReplay"), .value(1), .value(2), .failure(.oops)])
         #expect(late.events == [.subscription("ShareReplay"), .value(2), .failure(.oops)])
@@ -113,6 +125,7 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, TestError>()
         let shared = upstream.share(replay: 3)
         let slow = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { slow.cancel() }
         shared.subscribe(slow)
         for value in 1...3 { upstream.send(value) }
         upstream.send(completion: .failure(.other))
@@ -130,6 +143,7 @@ struct ShareReplayTests {
         shared.subscribe(TestSubscriber<Int, Never>())
         upstream.send(completion: .finished)
         let late = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { late.cancel() }
         shared.subscribe(late)
         #expect(late.events == [.subscription("ShareReplay"), .finished])
     }
@@ -138,7 +152,9 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 1)
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         shared.subscribe(first)
         shared.subscribe(second)
         upstream.send(1)
@@ -148,6 +164,7 @@ struct ShareReplayTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
         upstream.send(2)
         let third = TestSubscriber<Int, Never>()
+        defer { third.cancel() }
         shared.subscribe(third)
         #expect(upstream.subscriptions == 2)
         #expect(upstream.calls == [.request(.unlimited), .cancel, .request(.unlimited)])
@@ -162,6 +179,7 @@ struct ShareReplayTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 2)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         shared.subscribe(subscriber)
         #expect(upstream.subscriptions == 1)
         #expect(upstream.calls.isEmpty)
@@ -211,7 +229,9 @@ struct ShareReplayTests {
         let upstream = MulticastingSyncPublisher([1, 2, 3])
         let shared = upstream.share(replay: 2)
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         shared.subscribe(first)
         shared.subscribe(second)
         #expect(first.events == [.subscription("ShareReplay"), .value(1), .value(2), .value(3), .finished])
@@ -223,6 +243,7 @@ struct ShareReplayTests {
         let upstream = PassthroughSubject<Int, Never>()
         let shared = upstream.share(replay: 3)
         let keeper = TestSubscriber<Int, Never>()
+        defer { keeper.cancel() }
         shared.subscribe(keeper)
         for value in 1...3 { upstream.send(value) }
         nonisolated(unsafe) var subscriber: TestSubscriber<Int, Never>!
@@ -234,6 +255,7 @@ struct ShareReplayTests {
         upstream.send(4)
         #expect(subscriber.values == [1, 2])
         let other = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { other.cancel() }
         shared.subscribe(other)
         other.cancel()
         other.cancel()
@@ -288,7 +310,9 @@ struct ShareReplayTests {
             if value < 3 { upstream.send(value + 10) }
             return .none
         })
+        defer { echoing.cancel() }
         let observer = TestSubscriber<Int, Never>()
+        defer { observer.cancel() }
         shared.subscribe(echoing)
         shared.subscribe(observer)
         upstream.send(1)
@@ -310,6 +334,7 @@ struct ShareReplayTests {
                 }
                 return .none
             })
+        defer { subscriber.cancel() }
         shared.subscribe(subscriber)
         upstream.send(1)
         #expect(subscriber.values == [1, 2])
@@ -326,6 +351,7 @@ struct ShareReplayTests {
         shared.subscribe(TestSubscriber<Int, Never>())
         for value in 0..<count { upstream.send(value) }
         let stepper = TestSubscriber<Int, Never>.oneAtATime()
+        defer { stepper.cancel() }
         shared.subscribe(stepper)
         #expect(stepper.values.count == count)
         #expect(stepper.values.last == count - 1)
@@ -347,7 +373,9 @@ struct ShareReplayTests {
         let upstream = PassthroughSubject<Int, Never>()
         let shared = upstream.share(replay: 4)
         let stable = TestSubscriber<Int, Never>()
+        defer { stable.cancel() }
         let stableStepper = TestSubscriber<Int, Never>.oneAtATime()
+        defer { stableStepper.cancel() }
         shared.subscribe(stable)
         shared.subscribe(stableStepper)
         let perThread = 2_000
@@ -357,6 +385,7 @@ struct ShareReplayTests {
             gauge.leave()
             return .none
         })
+        defer { watched.cancel() }
         shared.subscribe(watched)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<perThread {
@@ -389,6 +418,7 @@ struct ShareReplayTests {
         }
         #expect(gauge.maximumConcurrency == 1)
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         shared.subscribe(late)
         #expect(late.values == Array(stable.values.suffix(4)))
         #expect(late.completion == .finished)

@@ -87,6 +87,7 @@ struct ObservableObjectTests {
     @Test func aDeclaredObjectWillChangeIsUsedAsIs() {
         let custom = Custom()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         custom.objectWillChange.subscribe(subscriber)
         custom.level = 3
         custom.objectWillChange.send(7)

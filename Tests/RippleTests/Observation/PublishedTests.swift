@@ -18,6 +18,7 @@ struct PublishedTests {
     @Test func theProjectedPublisherGivesTheCurrentValueThenEveryChange() {
         let thermometer = Thermometer()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         thermometer.$celsius.subscribe(subscriber)
         thermometer.celsius = 21
         #expect(subscriber.events == [.subscription("PublishedSubject")], "nothing before a request")
@@ -56,9 +57,11 @@ struct PublishedTests {
         let thermometer = Thermometer(label: "kitchen")
         thermometer.label = "hall"
         let early = TestSubscriber<String, Never>()
+        defer { early.cancel() }
         thermometer.$label.subscribe(early)
         thermometer.label = "attic"
         let late = TestSubscriber<String, Never>()
+        defer { late.cancel() }
         thermometer.$label.subscribe(late)
         #expect(early.values == ["hall", "attic"])
         #expect(late.values == ["attic"])
@@ -67,6 +70,7 @@ struct PublishedTests {
     @Test func propertiesAreIndependent() {
         let thermometer = Thermometer()
         let celsius = TestSubscriber<Int, Never>()
+        defer { celsius.cancel() }
         thermometer.$celsius.subscribe(celsius)
         thermometer.label = "other"
         #expect(celsius.values == [20])
@@ -75,6 +79,7 @@ struct PublishedTests {
     @Test func cancellingStopsTheValues() {
         let thermometer = Thermometer()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         thermometer.$celsius.subscribe(subscriber)
         subscriber.cancel()
         thermometer.celsius = 40
@@ -85,6 +90,7 @@ struct PublishedTests {
         var wrapper = Published(initialValue: 1)
         var copy = wrapper
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         copy.projectedValue.subscribe(subscriber)
         Just(2).assign(to: &wrapper.projectedValue)
         #expect(subscriber.values == [1, 2])
@@ -95,6 +101,7 @@ struct PublishedTests {
         let thermometer = Thermometer()
         let source = TestPublisher<Int, Never>()
         let observed = TestSubscriber<Int, Never>()
+        defer { observed.cancel() }
         thermometer.$celsius.subscribe(observed)
         source.assign(to: &thermometer.$celsius)
         #expect(source.calls == [.request(.unlimited)])

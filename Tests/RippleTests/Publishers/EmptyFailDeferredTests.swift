@@ -6,10 +6,12 @@ import Testing
 struct EmptyFailDeferredTests {
     @Test func emptyCompletesImmediatelyOrNever() {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Empty(completeImmediately: true, outputType: Int.self, failureType: TestError.self).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .finished])
 
         let silent = TestSubscriber<Int, TestError>()
+        defer { silent.cancel() }
         Empty<Int, TestError>(completeImmediately: false).subscribe(silent)
         #expect(silent.events == [.subscription("Empty")])
         silent.request(.max(1))
@@ -28,6 +30,7 @@ struct EmptyFailDeferredTests {
     @Test func emptyCancelledInReceiveSubscriptionStillFinishes() {
         // As in Combine: the empty subscription ignores cancel, and completion follows at once.
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         let cancelling = AnySubscriber<Int, TestError>(
             receiveSubscription: { subscription in
                 subscriber.receive(subscription: subscription)
@@ -41,6 +44,7 @@ struct EmptyFailDeferredTests {
 
     @Test func failFailsAtOnceWithoutDemand() {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Fail<Int, TestError>(error: .oops).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .failure(.oops)])
     }
@@ -65,12 +69,14 @@ struct EmptyFailDeferredTests {
         #expect(created == 0)
 
         let first = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { first.cancel() }
         deferred.subscribe(first)
         #expect(created == 1)
         #expect(first.events == [.subscription("TestSubscription")])
         #expect(upstream.calls == [.request(.max(2))])
 
         let second = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { second.cancel() }
         deferred.subscribe(second)
         #expect(created == 2)
         #expect(upstream.subscriptions == 2)

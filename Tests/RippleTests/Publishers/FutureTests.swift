@@ -29,6 +29,7 @@ struct FutureTests {
     @Test func deliversASuccessToAWaitingSubscriber() throws {
         let (future, box) = makeFuture()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Future")])
         let subscription = try #require(subscriber.subscription)
@@ -52,6 +53,7 @@ struct FutureTests {
             },
             onCompletion: { _ in seen.parents.append(seen.subscription.flatMap { self.parent(of: $0) }) }
         )
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         seen.subscription = subscriber.subscription
         box.fulfil(.success(42))
@@ -59,6 +61,7 @@ struct FutureTests {
         #expect(parent(of: try #require(seen.subscription)) == nil)
         // A result delivered on a request keeps the future, as in Combine.
         let late = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { late.cancel() }
         future.subscribe(late)
         let lateSubscription = try #require(late.subscription)
         late.request(.max(1))
@@ -69,6 +72,7 @@ struct FutureTests {
     @Test func deliversAFailureToAWaitingSubscriberWithoutDemand() {
         let (future, box) = makeFuture()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         box.fulfil(.failure(.oops))
         #expect(subscriber.events == [.subscription("Future"), .failure(.oops)])
@@ -77,12 +81,14 @@ struct FutureTests {
     @Test func onlyTheFirstResultCounts() {
         let (future, box) = makeFuture()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         box.fulfil(.success(42))
         box.fulfil(.success(41))
         box.fulfil(.failure(.oops))
         #expect(subscriber.events == [.subscription("Future"), .value(42), .finished])
         let late = TestSubscriber<Int, TestError>()
+        defer { late.cancel() }
         future.subscribe(late)
         #expect(late.events == [.subscription("Future"), .value(42), .finished])
     }
@@ -90,6 +96,7 @@ struct FutureTests {
     @Test func aSuccessWaitsForDemand() throws {
         let (future, box) = makeFuture()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         box.fulfil(.success(42))
         #expect(subscriber.events == [.subscription("Future")])
@@ -107,9 +114,11 @@ struct FutureTests {
     @Test func subscribingAfterResolution() {
         let succeeded = Sut { $0(.success(7)) }
         let eager = TestSubscriber<Int, TestError>()
+        defer { eager.cancel() }
         succeeded.subscribe(eager)
         #expect(eager.events == [.subscription("Future"), .value(7), .finished])
         let lazy = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { lazy.cancel() }
         succeeded.subscribe(lazy)
         #expect(lazy.events == [.subscription("Future")])
         lazy.request(.max(1))
@@ -117,9 +126,11 @@ struct FutureTests {
 
         let failed = Sut { $0(.failure(.oops)) }
         let undemanding = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { undemanding.cancel() }
         failed.subscribe(undemanding)
         #expect(undemanding.events == [.subscription("Future"), .failure(.oops)])
         let demanding = TestSubscriber<Int, TestError>()
+        defer { demanding.cancel() }
         failed.subscribe(demanding)
         #expect(demanding.events == [.subscription("Future"), .failure(.oops)])
     }
@@ -127,6 +138,7 @@ struct FutureTests {
     @Test func cancellationStopsDelivery() {
         let (future, box) = makeFuture()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -155,6 +167,7 @@ struct FutureTests {
     @Test func reentrancyFromReceive() {
         let (future, box) = makeFuture()
         let nested = TestSubscriber<Int, TestError>()
+        defer { nested.cancel() }
         let subscriber = TestSubscriber<Int, TestError>(
             onValue: { value in
                 box.fulfil(.success(value + 1))  // ignored: already fulfilled
@@ -163,6 +176,7 @@ struct FutureTests {
             },
             onCompletion: { _ in box.fulfil(.failure(.oops)) }
         )
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         box.fulfil(.success(0))
         #expect(subscriber.events == [.subscription("Future"), .value(0), .finished])

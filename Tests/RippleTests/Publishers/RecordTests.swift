@@ -10,14 +10,17 @@ struct RecordTests {
 
     @Test func emptyRecordingsCompleteAtOnce() {
         let finished = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { finished.cancel() }
         Sut { _ in }.subscribe(finished)
         #expect(finished.events == [.subscription("Empty"), .finished])
 
         let explicitlyFinished = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { explicitlyFinished.cancel() }
         Sut { $0.receive(completion: .finished) }.subscribe(explicitlyFinished)
         #expect(explicitlyFinished.events == [.subscription("Empty"), .finished])
 
         let failed = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { failed.cancel() }
         Sut { $0.receive(completion: .failure(.oops)) }.subscribe(failed)
         #expect(failed.events == [.subscription("Empty"), .failure(.oops)])
     }
@@ -36,6 +39,7 @@ struct RecordTests {
     @Test func deliversAsDemandedThenTheRecordedCompletion() throws {
         let publisher = Sut(output: [1, 2, 3, 4, 5], completion: .failure(.other))
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "[1, 2, 3, 4, 5]")
@@ -67,6 +71,7 @@ struct RecordTests {
         }
         #expect(publisher.recording.output == [1, 2])
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("[1, 2]"), .value(1), .value(2), .finished])
         #expect(subscriber.demandViolations == 0)

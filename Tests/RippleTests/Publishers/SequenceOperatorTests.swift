@@ -178,6 +178,7 @@ struct SequenceOperatorTests {
 
     @Test func demandOneAtATimeOverAMappedSequence() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         (0..<3).publisher.map { $0 * 10 }.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("[0, 10, 20]"), .value(0), .value(10), .value(20), .finished])
         #expect(subscriber.demandViolations == 0)

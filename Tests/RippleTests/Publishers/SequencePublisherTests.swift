@@ -124,6 +124,7 @@ struct SequencePublisherTests {
     @Test func emptySequenceFinishesAtOnceWithAnEmptySubscription() {
         let counter = CountingSequence(upperBound: 0)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         counter.publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .finished])
         #expect(counter.state == 1, "the iterator is asked once, at subscription")
@@ -132,6 +133,7 @@ struct SequencePublisherTests {
     @Test func deliversAsDemandedAndFinishesRightAfterTheLastElement() throws {
         let counter = CountingSequence(upperBound: 10)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         counter.publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Counter")])
         #expect(counter.state == 1, "one element is fetched ahead at subscription")
@@ -165,6 +167,7 @@ struct SequencePublisherTests {
             statesSeen.append(counter.state)
             return .none
         })
+        defer { subscriber.cancel() }
         counter.publisher.subscribe(subscriber)
         #expect(statesSeen == [2, 3, 4])
         #expect(subscriber.events == [.subscription("Counter"), .value(0), .value(1), .value(2), .finished])
@@ -176,6 +179,7 @@ struct SequencePublisherTests {
             initialDemand: .max(1),
             onValue: { $0 > 3 || $0 == 0 ? .none : .max(2) }
         )
+        defer { subscriber.cancel() }
         counter.publisher.subscribe(subscriber)
         #expect(subscriber.values == [0])
         subscriber.request(.max(1))
@@ -186,6 +190,7 @@ struct SequencePublisherTests {
 
     @Test func oneAtATimeHonoursDemand() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         (1...5).publisher.subscribe(subscriber)
         #expect(
             subscriber.events == [
@@ -197,6 +202,7 @@ struct SequencePublisherTests {
 
     @Test func unlimitedDemandWithATypedFailure() {
         let subscriber = TestSubscriber<String, TestError>()
+        defer { subscriber.cancel() }
         Publishers.Sequence<[String], TestError>(sequence: ["a", "b"]).subscribe(subscriber)
         #expect(subscriber.events == [.subscription(#"["a", "b"]"#), .value("a"), .value("b"), .finished])
     }
@@ -215,6 +221,7 @@ struct SequencePublisherTests {
         let counter = CountingSequence(upperBound: 3)
         var subscription: (any Subscription)?
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         let wrapper = AnySubscriber<Int, Never>(
             receiveSubscription: { received in
                 subscription = received
@@ -301,6 +308,7 @@ struct SequencePublisherTests {
 
     @Test func descriptionAndMirrorShowTheSequence() throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         (1...5).publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "1...5")
@@ -359,6 +367,7 @@ struct SequencePublisherTests {
                 inReceive.subtract(1, ordering: .sequentiallyConsistent)
                 return .none
             })
+        defer { subscriber.cancel() }
         (0..<total).publisher.subscribe(subscriber)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {

@@ -7,6 +7,7 @@ import Testing
 struct SingleValuePublisherTests {
     @Test func justWaitsForDemandThenSendsTheValueAndFinishes() throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Just(42).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Just")])
         subscriber.request(.max(100))
@@ -17,6 +18,7 @@ struct SingleValuePublisherTests {
 
     @Test func justWithInitialDemand() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         Just(7).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Just"), .value(7), .finished])
         #expect(subscriber.orderViolations == 0)
@@ -24,6 +26,7 @@ struct SingleValuePublisherTests {
 
     @Test func justDescriptionAndMirror() throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Just(42).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Just")
@@ -37,6 +40,7 @@ struct SingleValuePublisherTests {
 
     @Test func justCancelBeforeRequestSendsNothing() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Just(42).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -107,6 +111,7 @@ struct SingleValuePublisherTests {
 
     @Test func resultSuccessIsOnce() throws {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Result<Int, TestError>.success(3).publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Once")])
         let subscription = try #require(subscriber.subscription)
@@ -117,6 +122,7 @@ struct SingleValuePublisherTests {
 
     @Test func resultFailureFailsAtOnceWithoutDemand() {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Result<Int, TestError>.failure(.oops).publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .failure(.oops)])
     }
@@ -128,6 +134,7 @@ struct SingleValuePublisherTests {
         #expect(Sut(.success(2)) == Sut(2))
         #expect(Sut(.failure(.other)) != Sut(.oops))
         let cancelled = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { cancelled.cancel() }
         Sut(1).subscribe(cancelled)
         cancelled.cancel()
         cancelled.request(.max(1))
@@ -136,6 +143,7 @@ struct SingleValuePublisherTests {
 
     @Test func optionalSomeIsOptional() throws {
         let subscriber = TestSubscriber<String, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Optional("x").publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Optional")])
         subscriber.request(.unlimited)
@@ -144,6 +152,7 @@ struct SingleValuePublisherTests {
 
     @Test func optionalNoneFinishesAtOnce() {
         let subscriber = TestSubscriber<String, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         Optional<String>.none.publisher.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .finished])
     }

@@ -27,6 +27,7 @@ struct BreakpointTests {
         let seen = SequencingCounter()
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         let traps = withTrapCounting {
             publisher.breakpoint(
                 receiveSubscription: { _ in
@@ -56,6 +57,7 @@ struct BreakpointTests {
     @Test func stopsOnSubscriptionWhenAsked() {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         let traps = withTrapCounting {
             publisher.breakpoint(receiveSubscription: { _ in true }).subscribe(subscriber)
         }
@@ -67,7 +69,9 @@ struct BreakpointTests {
         let finishing = TestPublisher<Int, TestError>()
         let failing = TestPublisher<Int, TestError>()
         let finished = TestSubscriber<Int, TestError>()
+        defer { finished.cancel() }
         let failed = TestSubscriber<Int, TestError>()
+        defer { failed.cancel() }
         let finishTraps = withTrapCounting {
             finishing.breakpointOnError().subscribe(finished)
             finishing.send(1)
@@ -117,6 +121,7 @@ struct AssertNoFailureTests {
     @Test func passesValuesAndFinishingThrough() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         let assert = publisher.assertNoFailure("checked")
         #expect(assert.prefix == "checked")
         #expect(assert.line > 0)

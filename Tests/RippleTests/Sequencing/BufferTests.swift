@@ -117,6 +117,7 @@ struct BufferTests {
     @Test func finishingWaitsForDemandAndAnEmptyBuffer() throws {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         publisher.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
         publisher.send(1)
         publisher.send(completion: .finished)
@@ -134,6 +135,7 @@ struct BufferTests {
     @Test func aFailureIsPassedOnOnceTheDemandedValuesAreOut() throws {
         let empty = TestPublisher<Int, TestError>()
         let emptySubscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { emptySubscriber.cancel() }
         empty.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(emptySubscriber)
         empty.send(completion: .failure(.oops))
         #expect(emptySubscriber.events == [.subscription("Buffer"), .failure(.oops)])
@@ -141,6 +143,7 @@ struct BufferTests {
         // As in Combine: with no outstanding demand, buffered values are not waited for.
         let loaded = TestPublisher<Int, TestError>()
         let loadedSubscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { loadedSubscriber.cancel() }
         loaded.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(loadedSubscriber)
         loaded.send(1)
         loaded.send(2)
@@ -157,6 +160,7 @@ struct BufferTests {
                 publisher.send(completion: .failure(.oops))
                 return .none
             })
+        defer { subscriber.cancel() }
         publisher.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
         for value in 1...5 { publisher.send(value) }
         try #require(subscriber.subscription).request(.max(3))
@@ -167,6 +171,7 @@ struct BufferTests {
     @Test func cancelDiscardsTheBufferAndCancelsTheUpstream() throws {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropOldest).subscribe(subscriber)
         publisher.send(1)
         subscriber.cancel()
@@ -181,6 +186,7 @@ struct BufferTests {
     @Test func aSecondSubscriptionIsCancelledAndSizeZeroKeepsNothing() {
         let late = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         late.buffer(size: 0, prefetch: .keepFull, whenFull: .dropOldest).subscribe(subscriber)
         let first = TestPublisher<Int, Never>()
         let second = TestPublisher<Int, Never>()
@@ -196,6 +202,7 @@ struct BufferTests {
     @Test func keepFullHonoursDemandOneAtATimeFromASynchronousSource() {
         let source = SequencingSyncPublisher<Int, TestError>(Array(0..<20_000), completion: .failure(.oops))
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         source.buffer(size: 16, prefetch: .keepFull, whenFull: .customError { .other }).subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(0..<20_000))
         #expect(subscriber.completion == .failure(.oops))
@@ -208,6 +215,7 @@ struct BufferTests {
 
     @Test func byRequestTakesEverythingASynchronousSourceHasAtOnce() {
         let overflowing = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { overflowing.cancel() }
         SequencingSyncPublisher<Int, TestError>(Array(0..<100))
             .buffer(size: 16, prefetch: .byRequest, whenFull: .customError { .other })
             .subscribe(overflowing)
@@ -215,6 +223,7 @@ struct BufferTests {
         #expect(overflowing.completion == .failure(.other))
 
         let dropping = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { dropping.cancel() }
         SequencingSyncPublisher<Int, TestError>(Array(0..<100))
             .buffer(size: 16, prefetch: .byRequest, whenFull: .dropNewest)
             .subscribe(dropping)
@@ -226,6 +235,7 @@ struct BufferTests {
     @Test func mirrorAndDescription() throws {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         publisher.buffer(size: 13, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
         for value in 1...20 { publisher.send(value) }
         _ = subscriber.subscription.map { $0.request(.max(2)) }

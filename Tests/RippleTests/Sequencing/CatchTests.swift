@@ -10,6 +10,7 @@ struct CatchTests {
         let replacement = TestPublisher<Int, Never>()
         let errors = SequencingCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12), onValue: { _ in .max(3) })
+        defer { subscriber.cancel() }
         upstream.catch { [unowned replacement] _ in
             errors.increment()
             return replacement
@@ -34,6 +35,7 @@ struct CatchTests {
     @Test func upstreamFinishingFinishes() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         let handled = SequencingCounter()
         upstream.catch { error -> TestPublisher<Int, TestError> in
             handled.increment()
@@ -51,6 +53,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.catch { [unowned replacement] _ in replacement }.subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         replacement.send(completion: .failure(.other))
@@ -63,6 +66,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         upstream.catch { _ in replacement }.subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .failure(.oops))
@@ -82,6 +86,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.catch { _ in replacement }.subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         #expect(replacement.subscriptions == 1)
@@ -96,6 +101,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let handled = SequencingCounter()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.catch { _ -> TestPublisher<Int, Never> in
             handled.increment()
             return TestPublisher()
@@ -112,6 +118,7 @@ struct CatchTests {
         let failing = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, Never>()
         let recovered = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { recovered.cancel() }
         failing.catch { [unowned replacement] _ in replacement }.subscribe(recovered)
         failing.send(completion: .failure(.oops))
         recovered.cancel()
@@ -125,6 +132,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         upstream.catch { _ in replacement }.subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         subscriber.cancel()
@@ -137,6 +145,7 @@ struct CatchTests {
     @Test func tryCatchFailsWithTheHandlersError() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()
+        defer { subscriber.cancel() }
         upstream.tryCatch { error -> TestPublisher<Int, TestError> in throw TestError.other }
             .mapToSequencingTryError()
             .subscribe(subscriber)
@@ -153,6 +162,7 @@ struct CatchTests {
         let upstream = TestPublisher<Int, TestError>()
         let replacement = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()
+        defer { subscriber.cancel() }
         upstream.tryCatch { [unowned replacement] _ in replacement }.mapToSequencingTryError().subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         replacement.send(4)
@@ -163,6 +173,7 @@ struct CatchTests {
 
     @Test func honoursDemandOneAtATimeAcrossTheReplacement() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         SequencingSyncPublisher<Int, TestError>(Array(0..<10_000), completion: .failure(.oops))
             .catch { _ in SequencingSyncPublisher<Int, Never>(Array(10_000..<20_000)) }
             .subscribe(subscriber)
@@ -175,6 +186,7 @@ struct CatchTests {
         let upstream = LatePublisher<Int, TestError>()
         let replacement = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.catch { _ in replacement }.subscribe(subscriber)
         upstream.subscriber?.receive(subscription: Subscriptions.empty)
         upstream.subscriber?.receive(completion: .failure(.oops))

@@ -19,6 +19,7 @@ struct ConcatenateTests {
         let first = TestPublisher<Int, TestError>()
         let second = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(10), onValue: { .max($0) })
+        defer { subscriber.cancel() }
         first.append(second).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Concatenate")])
         #expect(first.calls == [.request(.max(10))])
@@ -44,6 +45,7 @@ struct ConcatenateTests {
         let first = TestPublisher<Int, TestError>()
         let second = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         second.prepend(first).subscribe(subscriber)
         first.send(1)
         first.send(completion: .failure(.oops))
@@ -56,6 +58,7 @@ struct ConcatenateTests {
     @Test func prefixValuesBeyondDemandAreDropped() {
         let first = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         first.append(TestPublisher<Int, Never>()).subscribe(subscriber)
         first.send(1)
         #expect(first.send(2) == .none)
@@ -67,6 +70,7 @@ struct ConcatenateTests {
         let first = TestPublisher<Int, Never>()
         let second = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         first.append(second).subscribe(subscriber)
         first.send(1)
         first.send(completion: .finished)
@@ -86,6 +90,7 @@ struct ConcatenateTests {
         let first = TestPublisher<Int, Never>()
         let second = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         first.append(second).subscribe(subscriber)
         first.send(1)
         first.send(completion: .finished)
@@ -99,6 +104,7 @@ struct ConcatenateTests {
         let first = TestPublisher<Int, Never>()
         let second = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         first.append(second).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -112,6 +118,7 @@ struct ConcatenateTests {
         let third = TestPublisher<Int, Never>()
         let fourth = TestPublisher<Int, Never>()
         let suffixSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { suffixSubscriber.cancel() }
         third.append(fourth).subscribe(suffixSubscriber)
         third.send(completion: .finished)
         suffixSubscriber.cancel()
@@ -125,6 +132,7 @@ struct ConcatenateTests {
         let first = TestPublisher<Int, Never>()
         let second = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         first.append(second).subscribe(subscriber)
         first.send(completion: .finished)
         subscriber.cancel()
@@ -138,6 +146,7 @@ struct ConcatenateTests {
     @Test func secondPrefixSubscriptionIsCancelled() {
         let first = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         first.append(TestPublisher<Int, Never>()).subscribe(subscriber)
         let one = TestPublisher<Int, Never>()
         let two = TestPublisher<Int, Never>()
@@ -150,6 +159,7 @@ struct ConcatenateTests {
 
     @Test func honoursDemandOneAtATimeAcrossBothPublishers() {
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         let first = SequencingSyncPublisher<Int, TestError>(Array(0..<10_000))
         let second = SequencingSyncPublisher<Int, TestError>(Array(10_000..<20_000), completion: .failure(.oops))
         first.append(second).subscribe(subscriber)
@@ -163,6 +173,7 @@ struct ConcatenateTests {
         let first = LatePublisher<Int, Never>()
         let second = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         let concatenate = first.append(second)
         #expect(concatenate.prefix === first && concatenate.suffix === second)
         concatenate.subscribe(subscriber)
@@ -200,6 +211,7 @@ struct ConcatenateTests {
         weak var weakSuffix: Tracked?
         let first = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         do {
             let suffix = Tracked()
             weakSuffix = suffix
@@ -226,6 +238,7 @@ struct ConcatenateTests {
 
     @Test func valueAndSequenceForms() {
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         SequencingSyncPublisher<Int, Never>([3, 4]).prepend(1, 2).append(5, 6).append([7]).prepend([0]).subscribe(
             subscriber)
         #expect(subscriber.values.elementsEqual(0...7))

@@ -19,6 +19,7 @@ struct DropTests {
     @Test func dropsTheFirstValuesAndRequestsThemUpFront() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(42), onValue: { _ in .max(3) })
+        defer { subscriber.cancel() }
         publisher.dropFirst(2).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Drop")])
         #expect(publisher.calls == [.request(.max(44))])
@@ -39,6 +40,7 @@ struct DropTests {
         let drop = publisher.dropFirst()
         #expect(drop.count == 1)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         drop.subscribe(subscriber)
         #expect(publisher.calls == [.request(.max(1))])
         publisher.send(1)
@@ -51,6 +53,7 @@ struct DropTests {
     @Test func dropFirstZeroPassesDemandThrough() throws {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         publisher.dropFirst(0).subscribe(subscriber)
         #expect(publisher.calls == [])
         try #require(subscriber.subscription).request(.max(42))
@@ -72,6 +75,7 @@ struct DropTests {
         }
         let late = LatePublisher()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(5))
+        defer { subscriber.cancel() }
         late.dropFirst(3).subscribe(subscriber)
         subscriber.request(.max(2))
         let upstream = TestPublisher<Int, Never>()
@@ -86,6 +90,7 @@ struct DropTests {
     @Test func cancelStopsEverythingAndIsIdempotent() throws {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         publisher.dropFirst(1).subscribe(subscriber)
         publisher.send(1)
         publisher.send(2)
@@ -101,6 +106,7 @@ struct DropTests {
     @Test func honoursDemandOneAtATimeWithoutGrowingTheStack() {
         let source = SequencingSyncPublisher<Int, Never>(Array(0..<20_000))
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         source.dropFirst(5).subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(5..<20_000))
         #expect(subscriber.completion == .finished)
@@ -111,6 +117,7 @@ struct DropTests {
     @Test func descriptionsAndEquality() throws {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         publisher.dropFirst(3).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Drop")

@@ -8,6 +8,7 @@ struct DropWhileTests {
     @Test func dropsWhileThePredicateHoldsAndAsksForReplacements() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(5) })
+        defer { subscriber.cancel() }
         let calls = SequencingCounter()
         publisher.drop(while: {
             calls.increment()
@@ -29,6 +30,7 @@ struct DropWhileTests {
     @Test func tryDropFailsWithTheThrownErrorAndCancelsUpstream() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()
+        defer { subscriber.cancel() }
         publisher.tryDrop(while: { value in
             if value == 2 { throw TestError.other }
             return true
@@ -46,6 +48,7 @@ struct DropWhileTests {
     @Test func tryDropRepublishesAndForwardsUpstreamFailure() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()
+        defer { subscriber.cancel() }
         publisher.tryDrop(while: { $0 < 2 }).mapToSequencingTryError().subscribe(subscriber)
         publisher.send(1)
         publisher.send(2)
@@ -60,6 +63,7 @@ struct DropWhileTests {
     @Test func cancelStopsDelivery() throws {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         publisher.drop(while: { $0 == 0 }).subscribe(subscriber)
         publisher.send(1)
         subscriber.cancel()
@@ -90,6 +94,7 @@ struct DropWhileTests {
     @Test func secondSubscriptionIsCancelled() {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         // A relay that keeps its subscriber, to hand it a second subscription.
         final class Relay: Publisher, @unchecked Sendable {
             typealias Output = Int
@@ -127,6 +132,7 @@ struct DropWhileTests {
 
     @Test func honoursDemandOneAtATime() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         SequencingSyncPublisher<Int, Never>(Array(0..<10_000)).drop(while: { $0 < 5_000 }).subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(5_000..<10_000))
         #expect(subscriber.completion == .finished)
@@ -136,6 +142,7 @@ struct DropWhileTests {
     @Test func descriptions() throws {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         publisher.drop(while: { _ in true }).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(

@@ -36,6 +36,7 @@ struct HandleEventsTests {
         let log = SeenLog()
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { .max($0) })
+        defer { subscriber.cancel() }
         publisher.handleAll(log).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("HandleEvents")])
         #expect(publisher.calls == [.request(.max(2))])
@@ -58,6 +59,7 @@ struct HandleEventsTests {
         let log = SeenLog()
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         publisher.handleAll(log).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -74,6 +76,7 @@ struct HandleEventsTests {
         weak var weakOwner: Owner?
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         do {
             let owner = Owner()
             weakOwner = owner
@@ -96,6 +99,7 @@ struct HandleEventsTests {
         let log = SeenLog()
         let relay = Relay()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         relay.handleAll(log).subscribe(subscriber)
         let first = TestPublisher<Int, TestError>()
         let second = TestPublisher<Int, TestError>()
@@ -109,6 +113,7 @@ struct HandleEventsTests {
 
     @Test func withoutClosuresItIsTransparent() throws {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         let handle = SequencingSyncPublisher<Int, Never>(Array(0..<5_000)).handleEvents()
         #expect(handle.receiveOutput == nil && handle.receiveRequest == nil && handle.receiveCancel == nil)
         handle.subscribe(subscriber)
@@ -116,6 +121,7 @@ struct HandleEventsTests {
         #expect(subscriber.completion == .finished)
         #expect(subscriber.demandViolations == 0)
         let waiting = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { waiting.cancel() }
         handle.subscribe(waiting)
         let subscription = try #require(waiting.subscription)
         #expect(

@@ -8,6 +8,7 @@ struct PrefixWhileTests {
     @Test func republishesWhileThePredicateHoldsThenCancelsAndFinishes() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         publisher.prefix(while: { $0 < 3 }).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("PrefixWhile")])
         #expect(publisher.calls == [.request(.max(2))])
@@ -23,6 +24,7 @@ struct PrefixWhileTests {
     @Test func upstreamCompletionPassesThroughOnce() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         publisher.prefix(while: { _ in true }).subscribe(subscriber)
         publisher.send(1)
         publisher.send(completion: .failure(.oops))
@@ -35,6 +37,7 @@ struct PrefixWhileTests {
     @Test func tryPrefixFailsWithTheThrownErrorAndCancelsUpstream() {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, SequencingTryError>()
+        defer { subscriber.cancel() }
         publisher.tryPrefix(while: { value in
             if value == 2 { throw TestError.other }
             return true
@@ -54,6 +57,7 @@ struct PrefixWhileTests {
     @Test func tryPrefixFinishesWhenThePredicateFailsAndForwardsUpstreamErrors() {
         let finishing = TestPublisher<Int, TestError>()
         let finished = TestSubscriber<Int, SequencingTryError>()
+        defer { finished.cancel() }
         finishing.tryPrefix(while: { $0 < 2 }).mapToSequencingTryError().subscribe(finished)
         finishing.send(1)
         finishing.send(2)
@@ -61,6 +65,7 @@ struct PrefixWhileTests {
 
         let failing = TestPublisher<Int, TestError>()
         let failed = TestSubscriber<Int, SequencingTryError>()
+        defer { failed.cancel() }
         failing.tryPrefix(while: { _ in true }).mapToSequencingTryError().subscribe(failed)
         failing.send(completion: .failure(.oops))
         #expect(failed.events == [.subscription("TryPrefixWhile"), .failure(SequencingTryError(TestError.oops))])
@@ -69,6 +74,7 @@ struct PrefixWhileTests {
     @Test func cancelStopsDeliveryAndRejectsASecondSubscription() throws {
         let publisher = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(5))
+        defer { subscriber.cancel() }
         let predicateCalls = SequencingCounter()
         publisher.prefix(while: { _ in
             predicateCalls.increment()
@@ -87,6 +93,7 @@ struct PrefixWhileTests {
 
     @Test func honoursDemandOneAtATime() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         SequencingSyncPublisher<Int, Never>(Array(0..<10_000)).prefix(while: { $0 < 9_000 }).subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(0..<9_000))
         #expect(subscriber.completion == .finished)
@@ -97,6 +104,7 @@ struct PrefixWhileTests {
     @Test func descriptions() throws {
         let publisher = TestPublisher<Int, Never>()
         let plain = TestSubscriber<Int, Never>()
+        defer { plain.cancel() }
         publisher.prefix(while: { _ in true }).subscribe(plain)
         let subscription = try #require(plain.subscription)
         #expect(

@@ -10,6 +10,7 @@ struct PrintTests {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(
             initialDemand: .unlimited, onValue: { $0 == 2 ? .max(2) : .none })
+        defer { subscriber.cancel() }
         publisher.print("👉", to: stream).subscribe(subscriber)
         publisher.send(1)
         publisher.send(2)
@@ -40,6 +41,7 @@ struct PrintTests {
         let cancelStream = SequencingTextStream()
         let cancelled = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         cancelled.print("p", to: cancelStream).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -60,6 +62,7 @@ struct PrintTests {
         #expect(print.stream is SequencingTextStream)
         #expect(TestPublisher<Int, Never>().print().stream == nil)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         print.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
@@ -107,6 +110,7 @@ struct PrintTests {
         let stream = SequencingTextStream()
         let source = SequencingSyncPublisher<Int, Never>(Array(0..<400))
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         source.print(to: stream).subscribe(subscriber)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<100 { subscriber.request(.max(1)) }

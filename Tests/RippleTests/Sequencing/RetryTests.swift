@@ -94,6 +94,7 @@ struct RetryTests {
     @Test func subscribesAgainWithTheDemandLeftUntilRetriesRunOut() throws {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(5))
+        defer { subscriber.cancel() }
         let retry = publisher.retry(3)
         #expect(retry.retries == 3)
         retry.subscribe(subscriber)
@@ -117,6 +118,7 @@ struct RetryTests {
     @Test func retryZeroPassesTheFailureOn() {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         publisher.retry(0).subscribe(subscriber)
         publisher.send(1)
         publisher.send(completion: .failure(.oops))
@@ -129,6 +131,7 @@ struct RetryTests {
     @Test func finishingPassesThroughAfterARetry() {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(4))
+        defer { subscriber.cancel() }
         publisher.retry(3).subscribe(subscriber)
         publisher.send(1)
         publisher.send(2)
@@ -142,6 +145,7 @@ struct RetryTests {
     @Test func demandReturnedForAValueIsRequestedFromTheCurrentAttempt() {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { .max($0) })
+        defer { subscriber.cancel() }
         publisher.retry(5).subscribe(subscriber)
         #expect(publisher.send(5) == .none)
         #expect(publisher.calls == [.request(.max(3)), .request(.max(5))])
@@ -152,6 +156,7 @@ struct RetryTests {
     @Test func cancelCancelsTheCurrentAttemptAndStopsRetrying() throws {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         publisher.retry(3).subscribe(subscriber)
         publisher.send(completion: .failure(.oops))
         subscriber.cancel()
@@ -167,6 +172,7 @@ struct RetryTests {
     @Test func synchronousFailuresLoopInsteadOfRecursing() {
         let flaky = FlakyPublisher(failures: 100_000)
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         Publishers.Retry(upstream: flaky, retries: nil).subscribe(subscriber)
         #expect(flaky.subscriptions == 100_001)
         #expect(subscriber.events == [.subscription("Retry"), .value(1), .value(2), .value(3), .finished])
@@ -176,11 +182,13 @@ struct RetryTests {
     @Test func negativeRetriesMeanNoLimitAndFiniteRetriesRunOut() {
         let unlimited = FlakyPublisher(failures: 1_000)
         let patient = TestSubscriber<Int, TestError>()
+        defer { patient.cancel() }
         unlimited.retry(-1).subscribe(patient)
         #expect(patient.values == [1, 2, 3])
 
         let limited = FlakyPublisher(failures: 5)
         let impatient = TestSubscriber<Int, TestError>()
+        defer { impatient.cancel() }
         limited.retry(2).subscribe(impatient)
         #expect(limited.subscriptions == 3)
         #expect(impatient.events == [.subscription("Retry"), .failure(.oops)])
@@ -189,6 +197,7 @@ struct RetryTests {
     @Test func aLateSecondSubscriptionIsCancelled() {
         let publisher = SequencingLatestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         let retry = publisher.retry(1)
         retry.subscribe(subscriber)
         let extra = TestPublisher<Int, TestError>()
@@ -198,6 +207,7 @@ struct RetryTests {
 
     @Test func descriptionsAndEquality() throws {
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         SequencingLatestPublisher<Int, TestError>().retry(1).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Retry")

@@ -19,6 +19,7 @@ struct PrefixUntilOutputTests {
         let upstream = TestPublisher<Int, TestError>()
         let trigger = TestPublisher<String, Never>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { _ in .max(2) })
+        defer { subscriber.cancel() }
         let prefix = upstream.prefix(untilOutputFrom: trigger)
         #expect(prefix.upstream === upstream && prefix.other === trigger)
         prefix.subscribe(subscriber)
@@ -40,6 +41,7 @@ struct PrefixUntilOutputTests {
         let upstream = TestPublisher<Int, TestError>()
         let trigger = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .failure(.oops))
@@ -53,6 +55,7 @@ struct PrefixUntilOutputTests {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         trigger.send(completion: .failure(.oops))
         trigger.send(5)
@@ -66,6 +69,7 @@ struct PrefixUntilOutputTests {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -81,6 +85,7 @@ struct PrefixUntilOutputTests {
         let upstream = LatePublisher<Int, Never>()
         let trigger = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         #expect(subscriber.events == [])
         trigger.send(1)
@@ -99,6 +104,7 @@ struct PrefixUntilOutputTests {
             if value == 2 { trigger.send(0) }
             return .max(1)
         })
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         #expect(upstream.send(1) == .max(1))
         #expect(upstream.send(2) == .none)
@@ -127,6 +133,7 @@ struct PrefixUntilOutputTests {
         let upstream = LatePublisher<Int, Never>()
         let trigger = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         let links = (0..<4).map { _ in TestPublisher<Int, Never>() }
         upstream.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: links[0]))
@@ -140,6 +147,7 @@ struct PrefixUntilOutputTests {
         let upstream = LatePublisher<Int, Never>()
         let trigger = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         let upstreamSubscriber = try #require(upstream.erased)
         let triggerSubscriber = try #require(trigger.erased)
@@ -157,6 +165,7 @@ struct PrefixUntilOutputTests {
 
     @Test func honoursDemandOneAtATime() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         SequencingSyncPublisher<Int, Never>(Array(0..<10_000)).prefix(untilOutputFrom: TestPublisher<Int, Never>())
             .subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(0..<10_000))
@@ -191,6 +200,7 @@ struct DropUntilOutputTests {
         let upstream = TestPublisher<Int, TestError>()
         let other = TestPublisher<String, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(4), onValue: { .max($0) })
+        defer { subscriber.cancel() }
         let drop = upstream.drop(untilOutputFrom: other)
         #expect(drop.upstream === upstream && drop.other === other)
         drop.subscribe(subscriber)
@@ -214,6 +224,7 @@ struct DropUntilOutputTests {
         let upstream = TestPublisher<Int, TestError>()
         let other = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(100))
+        defer { subscriber.cancel() }
         upstream.drop(untilOutputFrom: other).subscribe(subscriber)
         upstream.send(1)
         other.send(completion: .failure(.oops))
@@ -229,6 +240,7 @@ struct DropUntilOutputTests {
         let upstream = TestPublisher<Int, TestError>()
         let other = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.drop(untilOutputFrom: other).subscribe(subscriber)
         upstream.send(completion: .finished)
         other.send(completion: .finished)
@@ -240,6 +252,7 @@ struct DropUntilOutputTests {
         let upstream = LatePublisher<Int, Never>()
         let other = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+        defer { subscriber.cancel() }
         upstream.drop(untilOutputFrom: other).subscribe(subscriber)
         #expect(subscriber.events == [.subscription("DropUntilOutput")])
         try #require(subscriber.subscription).request(.max(4))
@@ -267,6 +280,7 @@ struct DropUntilOutputTests {
         let upstream = LatePublisher<Int, Never>()
         let other = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.drop(untilOutputFrom: other).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -285,6 +299,7 @@ struct DropUntilOutputTests {
         let upstream = SequencingSyncPublisher<Int, Never>(Array(0..<10_000))
         let other = SequencingSyncPublisher<Int, Never>([1])
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.drop(untilOutputFrom: other).subscribe(subscriber)
         #expect(subscriber.values.elementsEqual(0..<10_000))
         #expect(subscriber.completion == .finished)

@@ -8,6 +8,7 @@ struct CurrentValueSubjectTests {
     @Test func deliversTheCurrentValueFirstOnDemand() {
         let subject = CurrentValueSubject<Int, TestError>(1)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("CurrentValueSubject")])
         subscriber.request(.max(2))
@@ -27,6 +28,7 @@ struct CurrentValueSubjectTests {
     @Test func onlyTheLatestMissedValueIsDelivered() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subject.send(1)
         subject.send(2)
@@ -39,6 +41,7 @@ struct CurrentValueSubjectTests {
     @Test func settingValueSends() {
         let subject = CurrentValueSubject<String, Never>("a")
         let subscriber = TestSubscriber<String, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subject.value = "b"
         subject.send("c")
@@ -49,6 +52,7 @@ struct CurrentValueSubjectTests {
     @Test func oneAtATimeSubscriber() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         for value in 1...3 { subject.send(value) }
         #expect(subscriber.values == [0, 1, 2, 3])
@@ -74,6 +78,7 @@ struct CurrentValueSubjectTests {
         let subject = CurrentValueSubject<Int, Never>(5)
         subject.send(completion: .finished)
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .finished])
     }
@@ -81,6 +86,7 @@ struct CurrentValueSubjectTests {
     @Test func cancelledSubscriberReceivesNothingMore() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subscriber.cancel()
         subject.send(1)
@@ -109,6 +115,7 @@ struct CurrentValueSubjectTests {
     @Test func concurrentSendersAndSubscribers() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let observer = TestSubscriber<Int, Never>()
+        defer { observer.cancel() }
         subject.subscribe(observer)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 1...2_000 {

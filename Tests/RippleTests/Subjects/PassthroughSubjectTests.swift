@@ -8,6 +8,7 @@ struct PassthroughSubjectTests {
     @Test func deliversOnlyWhatIsDemanded() {
         let subject = PassthroughSubject<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         for value in 1...4 { subject.send(value) }
         subscriber.request(.max(1))
@@ -26,6 +27,7 @@ struct PassthroughSubjectTests {
     @Test func demandReturnedFromReceiveCounts() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         for value in 1...5 { subject.send(value) }
         #expect(subscriber.values == [1, 2, 3, 4, 5])
@@ -36,6 +38,7 @@ struct PassthroughSubjectTests {
         let subject = PassthroughSubject<Int, Never>()
         subject.send(0)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subject.send(1)
         subscriber.request(.unlimited)
@@ -47,6 +50,7 @@ struct PassthroughSubjectTests {
         let subject = PassthroughSubject<Int, TestError>()
         subject.send(completion: .failure(.other))
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .failure(.other)])
     }
@@ -66,7 +70,9 @@ struct PassthroughSubjectTests {
     @Test func cancelStopsDeliveryToThatSubscriberOnly() {
         let subject = PassthroughSubject<Int, Never>()
         let kept = TestSubscriber<Int, Never>()
+        defer { kept.cancel() }
         let cancelled = TestSubscriber<Int, Never>()
+        defer { cancelled.cancel() }
         subject.subscribe(kept)
         subject.subscribe(cancelled)
         subject.send(1)
@@ -98,7 +104,9 @@ struct PassthroughSubjectTests {
             if value < 3 { subject.send(value + 10) }
             return .none
         })
+        defer { echoing.cancel() }
         let observer = TestSubscriber<Int, Never>()
+        defer { observer.cancel() }
         subject.subscribe(echoing)
         subject.subscribe(observer)
         subject.send(1)
@@ -110,6 +118,7 @@ struct PassthroughSubjectTests {
     @Test func reentrantCompletionAndSubscription() {
         let subject = PassthroughSubject<Int, Never>()
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         let first = TestSubscriber<Int, Never>(onValue: { value in
             if value == 1 {
                 subject.subscribe(late)
@@ -117,6 +126,7 @@ struct PassthroughSubjectTests {
             }
             return .none
         })
+        defer { first.cancel() }
         subject.subscribe(first)
         subject.send(1)
         subject.send(2)
@@ -148,6 +158,7 @@ struct PassthroughSubjectTests {
         let cancellable = upstream.subscribe(subject)
         #expect(upstream.calls.isEmpty)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         #expect(upstream.calls == [.request(.unlimited)])
         upstream.send(7)
@@ -200,6 +211,7 @@ struct PassthroughSubjectTests {
             counter.leave()
             return .none
         })
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         let perThread = 20_000
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -221,6 +233,7 @@ struct PassthroughSubjectTests {
     @Test func concurrentSubscribeCancelRequestAndSend() {
         let subject = PassthroughSubject<Int, Never>()
         let stable = TestSubscriber<Int, Never>()
+        defer { stable.cancel() }
         subject.subscribe(stable)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<2_000 {

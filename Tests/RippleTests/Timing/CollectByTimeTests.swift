@@ -9,6 +9,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<[Int], TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.collect(.byTime(scheduler, .seconds(2))).subscribe(subscriber)
         #expect(upstream.send(1) == .max(1), "by time, each value asks for one more, as in Combine")
         upstream.send(2)
@@ -31,6 +32,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<[Int], TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.collect(.byTime(scheduler, .seconds(2))).subscribe(subscriber)
         scheduler.advance(by: .seconds(4))
         upstream.send(1)
@@ -48,6 +50,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<[Int], Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.collect(.byTimeOrCount(scheduler, .seconds(2), 2)).subscribe(subscriber)
         #expect(upstream.send(1) == .none)
         upstream.send(2)
@@ -69,6 +72,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<[Int], Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(subscriber)
         for value in 1...3 { upstream.send(value) }
         scheduler.advance(by: .zero)
@@ -84,6 +88,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<[Int], Never>(scheduler, initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.collect(.byTime(scheduler, .seconds(2))).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -102,6 +107,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<[Int], Never>(scheduler, initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.collect(.byTimeOrCount(scheduler, .seconds(10), 2)).subscribe(subscriber)
         for value in 1...5 { upstream.send(value) }
         upstream.send(completion: .finished)
@@ -124,6 +130,7 @@ struct CollectByTimeTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>()
+        defer { subscriber.cancel() }
         upstream.collect(.byTime(scheduler, .seconds(1)), options: 5).subscribe(subscriber)
         #expect(scheduler.log == ["every 1.0s from 1.0s opt 5"])
         #expect(scheduler.liveRepeatingSchedules == 1)

@@ -9,6 +9,7 @@ struct DelayTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.delay(for: .seconds(2), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(500))
@@ -26,6 +27,7 @@ struct DelayTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         upstream.send(completion: .finished)
@@ -38,6 +40,7 @@ struct DelayTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         let delayed = upstream.delay(for: .seconds(1), tolerance: .milliseconds(5), scheduler: scheduler, options: 9)
         #expect(delayed.interval == .seconds(1) && delayed.tolerance == .milliseconds(5) && delayed.options == 9)
         delayed.subscribe(subscriber)
@@ -55,6 +58,7 @@ struct DelayTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .seconds(1))
@@ -69,6 +73,7 @@ struct DelayTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
@@ -81,6 +86,7 @@ struct DelayTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(500))

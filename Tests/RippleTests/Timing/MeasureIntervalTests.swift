@@ -12,6 +12,7 @@ struct MeasureIntervalTests {
         scheduler.advance(by: .seconds(10))
         let upstream = TestPublisher<String, TestError>()
         let subscriber = TestSubscriber<Stride, TestError>()
+        defer { subscriber.cancel() }
         upstream.measureInterval(using: scheduler).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(1_500))
         upstream.send("a")
@@ -33,6 +34,7 @@ struct MeasureIntervalTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Stride, Never>(initialDemand: .max(1), onValue: { _ in .max(2) })
+        defer { subscriber.cancel() }
         upstream.measureInterval(using: scheduler, options: nil).subscribe(subscriber)
         let demand = upstream.send(1)
         #expect(demand == .none)
@@ -45,6 +47,7 @@ struct MeasureIntervalTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Stride, Never>()
+        defer { subscriber.cancel() }
         upstream.measureInterval(using: scheduler).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()

@@ -9,6 +9,7 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.receive(on: scheduler).subscribe(subscriber)
         #expect(subscriber.timeline == ["subscription(ReceiveOn)@0.0s"])
 
@@ -33,6 +34,7 @@ struct ReceiveOnTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.receive(on: scheduler, options: 3).subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
@@ -45,6 +47,7 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.receive(on: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .seconds(1))
@@ -59,6 +62,7 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.receive(on: scheduler).subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
@@ -70,6 +74,7 @@ struct ReceiveOnTests {
 
         let second = TestPublisher<Int, Never>()
         let other = TimelineSubscriber<Int, Never>(scheduler)
+        defer { other.cancel() }
         second.receive(on: scheduler).subscribe(other)
         second.send(1)
         other.cancel()
@@ -83,6 +88,7 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.receive(on: scheduler).subscribe(subscriber)
         let relay = subscriber.subscription
         #expect(relay.map { String(describing: $0) } == "ReceiveOn")
@@ -95,6 +101,7 @@ struct ReceiveOnTests {
 
     @Test func synchronousSourceOneAtATimeDoesNotGrowTheStack() {
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         RecursiveCountingPublisher(count: 100_000).receive(on: ImmediateScheduler.shared).subscribe(subscriber)
         #expect(subscriber.values.count == 100_000)
         #expect(subscriber.completion == .finished)

@@ -9,6 +9,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(999))
         #expect(subscriber.timeline == ["subscription(Timeout)@0.0s"])
@@ -25,6 +26,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(2), scheduler: scheduler, customError: { .oops }).subscribe(subscriber)
         scheduler.advance(by: .seconds(5))
         #expect(subscriber.timeline == ["subscription(Timeout)@0.0s", "failure(oops)@2.0s"])
@@ -34,6 +36,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(500))
         upstream.send(1)
@@ -50,6 +53,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler, initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(600))
         subscriber.request(.max(1))
@@ -64,6 +68,7 @@ struct TimeoutTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler, options: 4).subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
@@ -81,6 +86,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler, customError: { .oops }).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(500))
         upstream.send(completion: .failure(.other))
@@ -93,6 +99,7 @@ struct TimeoutTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         let subscription = subscriber.subscription
@@ -109,6 +116,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(completion: .finished)
         subscriber.cancel()
@@ -121,6 +129,7 @@ struct TimeoutTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.timeout(.seconds(10), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)

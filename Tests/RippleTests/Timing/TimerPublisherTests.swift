@@ -11,9 +11,11 @@ struct TimerPublisherTests {
         let scheduler = VirtualTimeScheduler()
         let every = Publishers.every(.seconds(1), on: scheduler)
         let first = TimelineSubscriber<Time, Never>(scheduler)
+        defer { first.cancel() }
         every.subscribe(first)
         scheduler.advance(by: .milliseconds(1_500))
         let second = TimelineSubscriber<Time, Never>(scheduler)
+        defer { second.cancel() }
         every.subscribe(second)
         scheduler.advance(by: .seconds(2))
         #expect(
@@ -24,6 +26,7 @@ struct TimerPublisherTests {
     @Test func everyDropsTicksWithoutDemand() {
         let scheduler = VirtualTimeScheduler()
         let subscriber = TimelineSubscriber<Time, Never>(scheduler, initialDemand: .max(2))
+        defer { subscriber.cancel() }
         Publishers.every(.seconds(1), on: scheduler).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(4_500))
         subscriber.request(.max(1))
@@ -40,6 +43,7 @@ struct TimerPublisherTests {
         let every = Publishers.every(.seconds(2), tolerance: .milliseconds(1), on: scheduler, options: 8)
         #expect(every.interval == .seconds(2) && every.tolerance == .milliseconds(1) && every.options == 8)
         let subscriber = TestSubscriber<Time, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         every.subscribe(subscriber)
         #expect(scheduler.log == ["every 2.0s from 2.0s opt 8"])
         scheduler.advance(by: .seconds(2))
@@ -66,7 +70,9 @@ struct TimerPublisherTests {
         let scheduler = VirtualTimeScheduler()
         let timer = scheduler.timerPublisher(every: .seconds(1))
         let unlimited = TimelineSubscriber<Time, Never>(scheduler)
+        defer { unlimited.cancel() }
         let once = TimelineSubscriber<Time, Never>(scheduler, initialDemand: .max(1))
+        defer { once.cancel() }
         timer.subscribe(unlimited)
         timer.subscribe(once)
         scheduler.advance(by: .seconds(2))
@@ -81,6 +87,7 @@ struct TimerPublisherTests {
 
         // Cancelling the connection detached both; a new connection serves only new subscribers.
         let late = TimelineSubscriber<Time, Never>(scheduler)
+        defer { late.cancel() }
         timer.subscribe(late)
         let second = timer.connect()
         scheduler.advance(by: .seconds(1))
@@ -98,7 +105,9 @@ struct TimerPublisherTests {
             interval: .seconds(1), tolerance: .milliseconds(2), scheduler: scheduler, options: 6)
         #expect(timer.interval == .seconds(1) && timer.tolerance == .milliseconds(2) && timer.options == 6)
         let kept = TestSubscriber<Time, Never>()
+        defer { kept.cancel() }
         let cancelled = TestSubscriber<Time, Never>()
+        defer { cancelled.cancel() }
         timer.subscribe(kept)
         timer.subscribe(cancelled)
         cancelled.cancel()

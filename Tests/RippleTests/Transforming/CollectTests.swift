@@ -36,6 +36,7 @@ struct CollectByCountTests {
     @Test func groupsAndMultipliesDemandByTheCount() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<[Int], TestError>(initialDemand: .max(2), onValue: { _ in .max(3) })
+        defer { subscriber.cancel() }
         let collect = upstream.collect(4)
         #expect(collect.count == 4)
         collect.subscribe(subscriber)
@@ -60,6 +61,7 @@ struct CollectByCountTests {
     @Test func downstreamRequestsAreMultiplied() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.collect(3).subscribe(subscriber)
         subscriber.request(.max(2))
         subscriber.request(.unlimited)
@@ -69,6 +71,7 @@ struct CollectByCountTests {
     @Test func finishWithAnEmptyBufferSendsNoShortGroup() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<[Int], TestError>()
+        defer { subscriber.cancel() }
         upstream.collect(2).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -80,6 +83,7 @@ struct CollectByCountTests {
     @Test func aFailureDiscardsTheBuffer() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<[Int], TestError>()
+        defer { subscriber.cancel() }
         upstream.collect(4).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -91,6 +95,7 @@ struct CollectByCountTests {
     @Test func cancelStopsEverything() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<[Int], TestError>()
+        defer { subscriber.cancel() }
         upstream.collect(2).subscribe(subscriber)
         upstream.send(1)
         subscriber.cancel()
@@ -105,6 +110,7 @@ struct CollectByCountTests {
     @Test func oneAtATime() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.collect(2).subscribe(subscriber)
         #expect(upstream.calls == [.request(.max(2))])
         #expect(upstream.send(1) == .none)
@@ -118,6 +124,7 @@ struct CollectByCountTests {
     @Test func aCountBelowOneActsAsOne() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.collect(0).subscribe(subscriber)
         upstream.send(1)
         #expect(upstream.calls == [.request(.max(2))])
@@ -127,6 +134,7 @@ struct CollectByCountTests {
     @Test func secondSubscriptionReflectionAndEquatable() {
         let upstream = TransformingNamingPublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>()
+        defer { subscriber.cancel() }
         upstream.collect(3).subscribe(subscriber)
         let second = TransformingRecordingSubscription()
         upstream.subscribers[0].receive(subscription: second)

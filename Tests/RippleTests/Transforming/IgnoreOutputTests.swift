@@ -8,6 +8,7 @@ struct IgnoreOutputTests {
         let upstream = TransformingNamingPublisher<Int, TestError>()
         var callsWhenSubscribed: [TestPublisher<Int, TestError>.Call]?
         let subscriber = TestSubscriber<Never, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         let probe = AnySubscriber<Never, TestError>(
             receiveSubscription: { subscription in
                 callsWhenSubscribed = upstream.base.calls
@@ -29,6 +30,7 @@ struct IgnoreOutputTests {
     @Test func forwardsAFinishAndCancel() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Never, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.ignoreOutput().subscribe(subscriber)
         upstream.send(1)
         subscriber.cancel()

@@ -7,6 +7,7 @@ struct MapErrorTests {
     @Test func convertsTheFailureAndPassesTheRestThrough() {
         let upstream = TransformingNamingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         upstream.mapError { _ in TestError.other }.subscribe(subscriber)
         #expect(upstream.base.send(1) == .max(1))
         upstream.base.send(completion: .failure(.oops))
@@ -19,6 +20,7 @@ struct MapErrorTests {
     @Test func forwardsAFinishAndCancel() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         let mapped = Publishers.MapError(upstream: upstream, transform: { _ in TestError.other })
         #expect(mapped.transform(.oops) == .other)
         mapped.subscribe(subscriber)
@@ -44,6 +46,7 @@ struct SetFailureTypeTests {
     @Test func passesEverythingThroughWithANewFailureType() {
         let upstream = TransformingNamingPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.setFailureType(to: TestError.self).subscribe(subscriber)
         #expect(upstream.base.send(7) == .max(1))
         upstream.base.send(completion: .finished)
@@ -62,6 +65,7 @@ struct SetFailureTypeTests {
         #expect(twice == base.setFailureType(to: TestError.self))
         #expect(twice != EquatablePublisher(id: 2).setFailureType(to: TestError.self))
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         twice.subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Empty"), .finished])
     }

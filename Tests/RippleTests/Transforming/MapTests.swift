@@ -7,6 +7,7 @@ struct MapTests {
     @Test func mapPassesTheUpstreamSubscriptionThroughAndTransforms() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<String, TestError>(initialDemand: .max(2), onValue: { _ in .max(3) })
+        defer { subscriber.cancel() }
         upstream.map { "\($0 * 2)" }.subscribe(subscriber)
         // Kept past the failure, so that the request and cancel after it reach the upstream's subscription.
         let kept = subscriber.subscription
@@ -24,6 +25,7 @@ struct MapTests {
     @Test func mapForwardsAFinish() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.map { $0 + 1 }.subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .finished)
@@ -46,6 +48,7 @@ struct MapTests {
         #expect(fused.upstream === upstream)
         #expect(fused.transform(4) == "41")
         let subscriber = TestSubscriber<String, Never>()
+        defer { subscriber.cancel() }
         fused.subscribe(subscriber)
         upstream.send(2)
         #expect(subscriber.values == ["21"])
@@ -65,6 +68,7 @@ struct MapTests {
     @Test func tryMapHasItsOwnSubscriptionAndPassesDemandThrough() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         upstream.tryMap { $0 * 2 }.mapError(transformingTestError).subscribe(subscriber)
         #expect(upstream.calls == [.request(.max(2))])
         #expect(upstream.send(1) == .max(1))
@@ -87,6 +91,7 @@ struct MapTests {
             // The upstream is already cancelled when the failure arrives.
             #expect(upstream.calls == [.request(.unlimited), .cancel])
         })
+        defer { subscriber.cancel() }
         upstream.tryMap { value -> Int in
             calls += 1
             if value == 3 { throw TestError.oops }
@@ -113,6 +118,7 @@ struct MapTests {
     @Test func tryMapForwardsUpstreamFailureAsAnyError() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.tryMap { $0 }.mapError(transformingTestError).subscribe(subscriber)
         upstream.send(completion: .failure(.other))
         upstream.send(completion: .finished)
@@ -122,6 +128,7 @@ struct MapTests {
     @Test func tryMapCancelStopsRequestsAndCompletion() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.tryMap { $0 }.mapError(transformingTestError).subscribe(subscriber)
         upstream.send(1)
         subscriber.cancel()
@@ -138,6 +145,7 @@ struct MapTests {
     @Test func tryMapRejectsASecondSubscriptionAndDescribesItself() {
         let upstream = TransformingNamingPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.tryMap { $0 }.mapError(transformingTestError).subscribe(subscriber)
         #expect(upstream.subscriberNames == ["TryMap"])
         let second = TransformingRecordingSubscription()
@@ -173,6 +181,7 @@ struct MapTests {
     @Test func tryMapWithOneAtATimeDemand() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.tryMap { $0 + 100 }.mapError(transformingTestError).subscribe(subscriber)
         for value in 0..<5 { #expect(upstream.send(value) == .max(1)) }
         #expect(subscriber.values == [100, 101, 102, 103, 104])
@@ -183,6 +192,7 @@ struct MapTests {
     @Test func replaceNilIsAMap() {
         let upstream = TransformingNamingPublisher<Int?, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         let replaced: Publishers.Map<TransformingNamingPublisher<Int?, Never>, Int> = upstream.replaceNil(with: 0)
         replaced.subscribe(subscriber)
         upstream.base.send(5)

@@ -23,6 +23,7 @@ struct OutputTests {
             onCompletion: { [unowned upstream] _ in
                 #expect(upstream.calls == [.request(.max(31)), .request(.max(32)), .cancel])
             })
+        defer { subscriber.cancel() }
         upstream.output(in: 3..<7).subscribe(subscriber)
         #expect([1, 2, 3].map { upstream.send($0) } == [.max(1), .max(1), .max(1)])
         #expect(subscriber.events == [.subscription("Output")])
@@ -43,6 +44,7 @@ struct OutputTests {
     @Test func outputAtOneIndex() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.output(at: 1).subscribe(subscriber)
         #expect(upstream.send(10) == .max(1))
         #expect(upstream.send(11) == .max(1))
@@ -55,6 +57,7 @@ struct OutputTests {
     @Test func upstreamCompletionPassesThroughOnce() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.output(in: 1...).subscribe(subscriber)
         upstream.send(0)
         upstream.send(1)
@@ -67,6 +70,7 @@ struct OutputTests {
     @Test func cancelStopsEverything() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.output(in: 0..<5).subscribe(subscriber)
         upstream.send(0)
         subscriber.cancel()
@@ -80,6 +84,7 @@ struct OutputTests {
     @Test func secondSubscriptionAndReflection() {
         let upstream = TransformingNamingPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.output(at: 0).subscribe(subscriber)
         let second = TransformingRecordingSubscription()
         upstream.subscribers[0].receive(subscription: second)

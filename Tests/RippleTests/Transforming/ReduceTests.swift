@@ -54,6 +54,7 @@ struct ReduceTests {
     @Test func publishesAtOnceWhenAlreadyRequested() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         let reduce = upstream.reduce(0, +)
         #expect(reduce.initial == 0)
         #expect(reduce.nextPartialResult(2, 3) == 5)
@@ -93,6 +94,7 @@ struct ReduceTests {
     @Test func cancelBeforeTheEndStopsEverything() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.reduce(0, +).subscribe(subscriber)
         upstream.send(1)
         subscriber.cancel()
@@ -107,6 +109,7 @@ struct ReduceTests {
     @Test func cancelAfterTheEndDropsTheWaitingResult() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.reduce(0, +).subscribe(subscriber)
         upstream.send(completion: .finished)
         subscriber.cancel()
@@ -124,6 +127,7 @@ struct ReduceTests {
     @Test func aSecondSubscriptionIsCancelledAndReflection() {
         let upstream = TransformingNamingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.reduce(0, +).subscribe(subscriber)
         let second = TransformingRecordingSubscription()
         upstream.subscribers[0].receive(subscription: second)
@@ -148,6 +152,7 @@ struct ReduceTests {
             onCompletion: { [unowned upstream] _ in
                 #expect(upstream.calls == [.request(.unlimited), .cancel])
             })
+        defer { subscriber.cancel() }
         let tryReduce = upstream.tryReduce(1) { product, value in
             if value == 5 { throw TestError.oops }
             return product * value

@@ -7,6 +7,7 @@ struct RemoveDuplicatesTests {
     @Test func removesEqualNeighbours() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(4) })
+        defer { subscriber.cancel() }
         upstream.removeDuplicates().subscribe(subscriber)
         let answers = [1, 2, 2, 50, 30, 30, 30, 2].map { upstream.send($0) }
         #expect(answers == [.max(4), .max(4), .max(1), .max(4), .max(4), .max(1), .max(1), .max(4)])
@@ -20,6 +21,7 @@ struct RemoveDuplicatesTests {
     @Test func comparesWithThePreviousValueEvenIfDropped() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         var pairs: [[Int]] = []
         upstream.removeDuplicates { previous, next in
             pairs.append([previous, next])
@@ -35,6 +37,7 @@ struct RemoveDuplicatesTests {
     @Test func oneAtATimeDemandAndCancel() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.removeDuplicates().subscribe(subscriber)
         for value in [1, 1, 2, 2, 3] { upstream.send(value) }
         subscriber.cancel()
@@ -48,6 +51,7 @@ struct RemoveDuplicatesTests {
     @Test func tryRemoveDuplicatesFailsOnThrow() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.tryRemoveDuplicates { previous, next in
             if next == 9 { throw TestError.oops }
             return previous == next
@@ -63,6 +67,7 @@ struct RemoveDuplicatesTests {
     @Test func tryRemoveDuplicatesForwardsCompletion() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         upstream.tryRemoveDuplicates(by: ==).mapError(transformingTestError).subscribe(subscriber)
         upstream.send(2)
         upstream.send(completion: .failure(.oops))

@@ -7,6 +7,7 @@ struct ReplaceErrorTests {
     @Test func replacesAFailureWithTheValueAndFinishes() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 42).subscribe(subscriber)
         #expect(upstream.send(41) == .max(1))
         upstream.send(completion: .failure(.oops))
@@ -20,6 +21,7 @@ struct ReplaceErrorTests {
     @Test func waitsForDemandBeforeSendingTheReplacement() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 42).subscribe(subscriber)
         #expect(upstream.send(9) == .none)
         upstream.send(completion: .failure(.oops))
@@ -34,6 +36,7 @@ struct ReplaceErrorTests {
     @Test func failureBeforeAnyRequest() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 7).subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         upstream.send(completion: .finished)
@@ -46,6 +49,7 @@ struct ReplaceErrorTests {
     @Test func aFinishPassesThroughOnce() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 1).subscribe(subscriber)
         upstream.send(completion: .finished)
         upstream.send(completion: .failure(.oops))
@@ -55,6 +59,7 @@ struct ReplaceErrorTests {
     @Test func cancelStopsEverything() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 1).subscribe(subscriber)
         subscriber.cancel()
         subscriber.cancel()
@@ -68,6 +73,7 @@ struct ReplaceErrorTests {
     @Test func cancelAfterAFailureWithoutDemandDropsTheReplacement() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 1).subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         subscriber.cancel()
@@ -79,6 +85,7 @@ struct ReplaceErrorTests {
     @Test func secondSubscriptionIsCancelledAndReflection() {
         let upstream = TransformingNamingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 0).subscribe(subscriber)
         let second = TransformingRecordingSubscription()
         upstream.subscribers[0].receive(subscription: second)
@@ -107,6 +114,7 @@ struct ReplaceEmptyTests {
     @Test func replacesAnEmptyStream() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.replaceEmpty(with: 42).subscribe(subscriber)
         upstream.send(completion: .finished)
         upstream.send(completion: .failure(.oops))
@@ -117,6 +125,7 @@ struct ReplaceEmptyTests {
     @Test func valuesPassThroughWithTheDownstreamsDemandOnly() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(42), onValue: { _ in .max(4) })
+        defer { subscriber.cancel() }
         upstream.replaceEmpty(with: 832).subscribe(subscriber)
         #expect(upstream.send(0) == .max(4))
         subscriber.request(.max(95))
@@ -128,6 +137,7 @@ struct ReplaceEmptyTests {
     @Test func emptyFinishWaitsForTheFirstRequest() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.replaceEmpty(with: 22).subscribe(subscriber)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [.subscription("ReplaceEmpty")])
@@ -140,6 +150,7 @@ struct ReplaceEmptyTests {
     @Test func aFailurePassesThrough() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.replaceEmpty(with: 42).subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         subscriber.request(.unlimited)
@@ -150,6 +161,7 @@ struct ReplaceEmptyTests {
     @Test func cancelStopsEverything() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.replaceEmpty(with: 42).subscribe(subscriber)
         upstream.send(completion: .finished)
         subscriber.cancel()
@@ -158,6 +170,7 @@ struct ReplaceEmptyTests {
 
         let live = TestPublisher<Int, TestError>()
         let other = TestSubscriber<Int, TestError>()
+        defer { other.cancel() }
         live.replaceEmpty(with: 1).subscribe(other)
         other.cancel()
         other.cancel()
@@ -175,6 +188,7 @@ struct ReplaceEmptyTests {
         }
         let upstream = TransformingNamingPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.replaceEmpty(with: 0).subscribe(subscriber)
         let second = TransformingRecordingSubscription()
         upstream.subscribers[0].receive(subscription: second)

@@ -7,6 +7,7 @@ struct ScanTests {
     @Test func scanPublishesEveryRunningResultAndPassesTheSubscriptionThrough() {
         let upstream = TransformingNamingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         let scan = upstream.scan(10, +)
         #expect(scan.initialResult == 10)
         #expect(scan.nextPartialResult(1, 2) == 3)
@@ -42,9 +43,11 @@ struct ScanTests {
         let upstream = TestPublisher<Int, Never>()
         let scan = upstream.scan(0, +)
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         scan.subscribe(first)
         upstream.send(1)
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         scan.subscribe(second)
         upstream.send(2)
         upstream.send(completion: .finished)
@@ -56,6 +59,7 @@ struct ScanTests {
     @Test func tryScanHasItsOwnSubscriptionAndFailsOnThrow() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.tryScan(0) { sum, value in
             if value < 0 { throw TestError.oops }
             return sum + value
@@ -74,6 +78,7 @@ struct ScanTests {
     @Test func tryScanForwardsCompletion() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         let scan = upstream.tryScan(1, *)
         #expect(scan.initialResult == 1)
         scan.mapError(transformingTestError).subscribe(subscriber)

@@ -41,6 +41,7 @@ struct TransformingReentrancyTests {
                 requestMore()
                 return .none
             })
+        defer { subscriber.cancel() }
         requestMore = { subscriber.request(.max(1)) }
         upstream.removeDuplicates().subscribe(subscriber)
         upstream.send(1)
@@ -70,6 +71,7 @@ struct TransformingReentrancyTests {
     @Test func cancelInsideTheReplacementSuppressesTheFinish() {
         let failing = TestPublisher<Int, TestError>()
         let errorSubscriber = TestSubscriber<Int, Never>(onValue: { _ in .none })
+        defer { errorSubscriber.cancel() }
         var cancelError: () -> Void = {}
         let replaceErrorSubscriber = AnySubscriber<Int, Never>(
             receiveSubscription: { errorSubscriber.receive(subscription: $0) },
@@ -183,9 +185,12 @@ struct TransformingConcurrencyTests {
     @Test func valuesFlowWhileOtherThreadsRequestAndCancel() async {
         let upstream = TestPublisher<Int, Never>()
         let stepped = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { stepped.cancel() }
         let skipped = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { skipped.cancel() }
         // Unlimited: this upstream ignores demand, and replaceError traps on a value nobody asked for.
         let windowed = TestSubscriber<Int, Never>(initialDemand: .unlimited)
+        defer { windowed.cancel() }
         upstream.tryFilter { $0.isMultiple(of: 2) }.mapError(transformingTestError).subscribe(stepped)
         upstream.output(in: 10..<5000).subscribe(skipped)
         upstream.replaceError(with: -1).subscribe(windowed)
