@@ -37,7 +37,11 @@ import Testing
         }
     }
 
-    private static let world = SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))])
+    /// A new world for each test: the LED-button device keeps its LED in a cell its handlers share, so one
+    /// world for the suite's tests (which run in parallel) would let one test's write show in another's read.
+    private static var world: SimulatedWorld {
+        SimulatedWorld(peripherals: [.init(.ledButton(address: "C0:FF:EE:00:00:0B"))])
+    }
 
     @Test func aTypedRequestGetsATypedReply() async throws {
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
