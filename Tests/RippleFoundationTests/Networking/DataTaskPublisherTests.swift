@@ -1,6 +1,7 @@
 import Foundation
 import Ripple
 import RippleFoundation
+import RippleTestKit
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -82,23 +83,26 @@ struct DataTaskPublisherTests {
         let publisher = URLSession.shared.dataTaskPublisher(for: url)
         #expect(publisher.request.url == url)
         #expect(publisher.session === URLSession.shared)
-        let recorder = DataTaskRecorder()
-        publisher.subscribe(recorder)
+        // Map passes the data task's own subscription through.
+        let sizes = publisher.map { "\($0.data.count) bytes" }
+        let recorder = TestSubscriber<String, URLError>(initialDemand: nil)
+        sizes.subscribe(recorder)
         let subscription = try #require(recorder.subscription)
         #expect(String(describing: subscription) == "DataTaskPublisher")
         #expect(Mirror(reflecting: subscription).children.map(\.label) == ["task", "downstream", "parent", "demand"])
         try? await Task.sleep(for: .milliseconds(50))
-        #expect(recorder.events.isEmpty, "nothing is loaded before a request")
-        subscription.request(.max(1))
-        #expect(await waitUntil { recorder.events.count == 2 })
-        #expect(recorder.events == ["3 bytes", "finished"])
+        #expect(recorder.events == [.subscription("DataTaskPublisher")], "nothing is loaded before a request")
+        recorder.request(.max(1))
+        try await recorder.waitForCompletion()
+        #expect(recorder.events == [.subscription("DataTaskPublisher"), .value("3 bytes"), .finished])
 
-        let cancelled = DataTaskRecorder()
-        publisher.subscribe(cancelled)
-        cancelled.subscription?.cancel()
-        cancelled.subscription?.request(.max(1))
+        let cancelled = TestSubscriber<String, URLError>(initialDemand: nil)
+        sizes.subscribe(cancelled)
+        let cancelledSubscription = cancelled.subscription
+        cancelled.cancel()
+        cancelledSubscription?.request(.max(1))
         try? await Task.sleep(for: .milliseconds(50))
-        #expect(cancelled.events.isEmpty, "a cancelled subscription loads nothing")
+        #expect(cancelled.events == [.subscription("DataTaskPublisher")], "a cancelled subscription loads nothing")
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import Ripple
+import RippleTestKit
 
 /// A thread that runs its run loop until stopped: what schedules on a `RunLoop` need on Linux, where
 /// nothing runs the main run loop.
@@ -57,26 +59,30 @@ final class RunLoopThread: @unchecked Sendable {
     }
 }
 
-/// Values collected from callbacks on other threads, and a way to wait for enough of them.
+/// Values collected from callbacks on other threads, recorded by the kit's `TestSubscriber`: a wait wakes on
+/// each value, nothing polls.
 final class Collected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [Value] = []
+    private let recorder = TestSubscriber<Value, Never>()
 
-    /// Everything collected so far.
-    var values: [Value] { lock.withLock { collected } }
-
-    func append(_ value: Value) {
-        lock.withLock { collected.append(value) }
+    init() {
+        recorder.receive(subscription: Subscriptions.empty)
     }
 
-    /// Waits (polling, without blocking a thread) until at least `count` values are collected, for at most
-    /// `timeout` seconds; returns whether they were.
+    /// Everything collected so far.
+    var values: [Value] { recorder.values }
+
+    func append(_ value: Value) {
+        _ = recorder.receive(value)
+    }
+
+    /// Waits until at least `count` values are collected, for at most `timeout` seconds; returns whether
+    /// they were.
     func wait(for count: Int, timeout: TimeInterval = 10) async -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while values.count < count {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
+        do {
+            try await recorder.wait(timeout: .seconds(timeout)) { $0.valueCount >= count }
+            return true
+        } catch {
+            return false
         }
-        return true
     }
 }
