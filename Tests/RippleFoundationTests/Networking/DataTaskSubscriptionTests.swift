@@ -1,5 +1,6 @@
 import Foundation
 import Ripple
+import RippleTestKit
 import Testing
 
 @testable import RippleFoundation
@@ -54,14 +55,26 @@ private final class ScriptedSession: URLSession, @unchecked Sendable {
 struct DataTaskSubscriptionTests {
     private let url = URL(string: "https://example.invalid/readings")!
 
-    /// Subscribes a recorder that requests `.max(1)`, completes the task, and returns what it saw.
+    /// Subscribes a recorder of each output's size to `publisher`, requesting nothing by itself (Map passes
+    /// the data task's own subscription through).
+    private func record<P: Publisher>(_ publisher: P) -> TestSubscriber<String, URLError>
+    where P.Output == (data: Data, response: URLResponse), P.Failure == URLError {
+        let recorder = TestSubscriber<String, URLError>(initialDemand: nil)
+        publisher.map { "\($0.data.count) bytes" }.subscribe(recorder)
+        return recorder
+    }
+
+    /// Subscribes a recorder that requests `.max(1)`, completes the task, and returns what it saw as text.
     private func history(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) -> [String] {
         let session = ScriptedSession(configuration: .default)
-        let recorder = DataTaskRecorder()
-        session.dataTaskPublisher(for: url).subscribe(recorder)
-        recorder.subscription?.request(.max(1))
+        let recorder = record(session.dataTaskPublisher(for: url))
+        recorder.request(.max(1))
         session.complete(data, response, error)
-        return recorder.events
+        switch recorder.completion {
+        case .finished: return recorder.values + ["finished"]
+        case .failure(let error): return recorder.values + ["failure \(error.code.rawValue)"]
+        case nil: return recorder.values
+        }
     }
 
     @Test func aResponseGivesTheDataThenFinished() {
@@ -82,8 +95,7 @@ struct DataTaskSubscriptionTests {
 
     @Test func theTaskIsMadeOnceAndResumedOnEveryRequest() throws {
         let session = ScriptedSession(configuration: .default)
-        let recorder = DataTaskRecorder()
-        session.dataTaskPublisher(for: url).subscribe(recorder)
+        let recorder = record(session.dataTaskPublisher(for: url))
         #expect(session.madeTasks == 0)
         let subscription = try #require(recorder.subscription)
         subscription.request(.max(2))
@@ -94,13 +106,12 @@ struct DataTaskSubscriptionTests {
         subscription.cancel()
         #expect(session.task.calls == ["resume", "resume", "cancel"])
         session.complete(Data(), nil, nil)
-        #expect(recorder.events.isEmpty, "nothing after cancel")
+        #expect(recorder.events == [.subscription("DataTaskPublisher")], "nothing after cancel")
     }
 
     @Test func aResultBeforeAnyRequestIsNotDelivered() throws {
         let session = ScriptedSession(configuration: .default)
-        let recorder = DataTaskRecorder()
-        session.dataTaskPublisher(for: url).subscribe(recorder)
+        let recorder = record(session.dataTaskPublisher(for: url))
         let mirror = Mirror(reflecting: try #require(recorder.subscription))
         #expect(mirror.children.map(\.label) == ["task", "downstream", "parent", "demand"])
         #expect(mirror.children.first { $0.label == "demand" }?.value as? Subscribers.Demand == Subscribers.Demand.none)
