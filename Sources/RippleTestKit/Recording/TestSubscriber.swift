@@ -56,7 +56,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         mutating func releaseSubscription() -> (any Subscription)? {
             guard let kept = subscription else { return nil }
             subscription = nil
-            if type(of: kept as Any) is AnyClass { endedSubscription = kept as AnyObject }
+            // Not the shared empty subscription: there is nothing to reach in it after the end, and a weak
+            // reference to an object that lives until exit only leaves a side table behind.
+            if type(of: kept as Any) is AnyClass, (kept as AnyObject) !== (Subscriptions.empty as AnyObject) {
+                endedSubscription = kept as AnyObject
+            }
             return kept
         }
 

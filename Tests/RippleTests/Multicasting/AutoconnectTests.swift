@@ -7,6 +7,7 @@ import Testing
 struct AutoconnectTests {
     @Test func connectsOnFirstSubscriberAndDisconnectsAfterTheLastCancel() {
         let connectable = MulticastingRecordingConnectable<Int, TestError>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         #expect(connectable.history.isEmpty)
         let first = TestSubscriber<Int, TestError>(initialDemand: .max(101), onValue: { _ in .max(201) })
@@ -66,6 +67,7 @@ struct AutoconnectTests {
 
     @Test func doubleCancelOfOneSubscriberDoesNotDisconnectTheOthers() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         let first = TestSubscriber<Int, Never>()
         defer { first.cancel() }
@@ -82,6 +84,7 @@ struct AutoconnectTests {
 
     @Test func reconnectsForASubscriberAfterDisconnection() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         let first = TestSubscriber<Int, Never>()
         defer { first.cancel() }
@@ -98,6 +101,7 @@ struct AutoconnectTests {
 
     @Test func completionDoesNotDisconnect() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         let first = TestSubscriber<Int, Never>()
         defer { first.cancel() }
@@ -141,6 +145,7 @@ struct AutoconnectTests {
 
     @Test func reentrantSubscribeWhileSubscribingConnectsOnce() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         let inner = TestSubscriber<Int, Never>()
         defer { inner.cancel() }
@@ -158,6 +163,7 @@ struct AutoconnectTests {
 
     @Test func subscriberArrivingInsideConnectSharesThatConnection() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         let late = TestSubscriber<Int, Never>()
         defer { late.cancel() }
@@ -173,6 +179,7 @@ struct AutoconnectTests {
 
     @Test func cancelDuringConnectCancelsTheConnectionWhenConnectReturns() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         let autoconnect = connectable.autoconnect()
         let subscriber = TestSubscriber<Int, Never>()
         defer { subscriber.cancel() }
@@ -187,6 +194,7 @@ struct AutoconnectTests {
 
     @Test func upstreamIsExposed() {
         let connectable = MulticastingRecordingConnectable<Int, Never>()
+        defer { connectable.upstream.detachSubscribers() }
         #expect(connectable.autoconnect().upstream === connectable)
     }
 
