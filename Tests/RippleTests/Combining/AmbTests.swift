@@ -38,6 +38,7 @@ struct AmbTests {
         let a = Source()
         let b = Source()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         a.amb(b).subscribe(subscriber)
         b.send(completion: completion)
         a.send(1)

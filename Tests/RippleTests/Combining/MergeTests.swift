@@ -387,6 +387,7 @@ struct MergeTests {
             initialDemand: initial, onValue: { _ in initial == .unlimited ? .none : .max(1) },
             onCompletion: { _ in done.signal() }
         )
+        defer { subscriber.cancel() }
         let publishers = (0..<sources).map { source in
             CombiningPacedPublisher<Int, Never>(Array((source * perSource)..<(source * perSource + perSource)))
         }

@@ -11,6 +11,7 @@ struct AsyncSequencePublisherTests {
             continuation.finish()
         }
         let subscriber = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        defer { subscriber.cancel() }
         stream.publisher.subscribe(subscriber)
         await done.wait()
         #expect(
@@ -26,6 +27,7 @@ struct AsyncSequencePublisherTests {
                 arrived.signal()
                 return .none
             })
+        defer { subscriber.cancel() }
         sequence.publisher.subscribe(subscriber)
         await arrived.wait()
         await arrived.wait()
@@ -47,6 +49,7 @@ struct AsyncSequencePublisherTests {
             onCompletion: { _ in
                 done.signal()
             })
+        defer { subscriber.cancel() }
         sequence.publisher.subscribe(subscriber)
         await done.wait()
         #expect(subscriber.values == Array(1...200))
@@ -59,6 +62,7 @@ struct AsyncSequencePublisherTests {
         let done = AsyncSignal()
         let sequence = CountingAsyncSequence(values: [1], failure: .oops)
         let subscriber = TestSubscriber<Int, TestError>(onCompletion: { _ in done.signal() })
+        defer { subscriber.cancel() }
         sequence.publisher.subscribe(subscriber)
         await done.wait()
         #expect(subscriber.events == [.subscription("AsyncSequencePublisher"), .value(1), .failure(.oops)])
@@ -81,6 +85,7 @@ struct AsyncSequencePublisherTests {
             first.signal()
             return .none
         })
+        defer { subscriber.cancel() }
         stream.publisher.subscribe(subscriber)
         await first.wait()
         subscriber.cancel()
@@ -94,6 +99,7 @@ struct AsyncSequencePublisherTests {
     @Test func cancellingBeforeAnyRequestNeverStartsATask() {
         let sequence = CountingAsyncSequence(values: [1], failure: nil)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         sequence.publisher.subscribe(subscriber)
         let subscription = subscriber.subscription
         subscriber.cancel()

@@ -12,7 +12,9 @@ struct FutureAsyncTests {
             return 42
         }
         let first = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        defer { second.cancel() }
         future.subscribe(first)
         future.subscribe(second)
         await done.wait()
@@ -21,6 +23,7 @@ struct FutureAsyncTests {
             #expect(subscriber.events == [.subscription("Future"), .value(42), .finished])
         }
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         future.subscribe(late)
         #expect(
             late.events == [.subscription("Future"), .value(42), .finished],
@@ -36,7 +39,9 @@ struct FutureAsyncTests {
             return "ready"
         }
         let waiting = TestSubscriber<String, Never>(initialDemand: nil)
+        defer { waiting.cancel() }
         let witness = TestSubscriber<String, Never>(onCompletion: { _ in done.signal() })
+        defer { witness.cancel() }
         future.subscribe(waiting)
         future.subscribe(witness)
         release.signal()
@@ -54,6 +59,7 @@ struct FutureAsyncTests {
             throw .oops
         }
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onCompletion: { _ in done.signal() })
+        defer { subscriber.cancel() }
         future.subscribe(subscriber)
         await done.wait()
         #expect(subscriber.events == [.subscription("Future"), .failure(.oops)])
@@ -76,7 +82,9 @@ struct FutureAsyncTests {
             return 1
         }
         let cancelled = TestSubscriber<Int, Never>()
+        defer { cancelled.cancel() }
         let witness = TestSubscriber<Int, Never>(onCompletion: { _ in done.signal() })
+        defer { witness.cancel() }
         future.subscribe(cancelled)
         future.subscribe(witness)
         let subscription = cancelled.subscription

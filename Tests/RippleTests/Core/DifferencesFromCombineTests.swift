@@ -96,6 +96,7 @@ struct DifferencesFromCombineTests {
     @Test func nothingFollowsACompletion() {
         let buffered = TestPublisher<Int, TestError>()
         let bufferSubscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { bufferSubscriber.cancel() }
         buffered.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(bufferSubscriber)
         buffered.send(completion: .finished)
         buffered.send(1)
@@ -105,6 +106,7 @@ struct DifferencesFromCombineTests {
         let outer = TestPublisher<TestPublisher<Int, TestError>, TestError>()
         let inner = TestPublisher<Int, TestError>()
         let flatMapSubscriber = TestSubscriber<Int, TestError>()
+        defer { flatMapSubscriber.cancel() }
         outer.flatMap { $0 }.subscribe(flatMapSubscriber)
         outer.send(inner)
         outer.send(completion: .finished)
@@ -114,6 +116,7 @@ struct DifferencesFromCombineTests {
 
         let switching = TestPublisher<Just<Int>, Never>()
         let switchSubscriber = TestSubscriber<Int, Never>()
+        defer { switchSubscriber.cancel() }
         switching.switchToLatest().subscribe(switchSubscriber)
         switching.send(completion: .finished)
         switching.send(completion: .finished)
@@ -125,6 +128,7 @@ struct DifferencesFromCombineTests {
     @Test func aSubscriptionAfterTheEndIsCancelled() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.dropFirst().subscribe(subscriber)
         upstream.sendSubscription()
         upstream.send(completion: .finished)
@@ -139,6 +143,7 @@ struct DifferencesFromCombineTests {
     @Test func aCompletionBeforeTheSubscriptionIsIgnored() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>()
+        defer { subscriber.cancel() }
         upstream.collect(2).subscribe(subscriber)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [])
@@ -147,6 +152,7 @@ struct DifferencesFromCombineTests {
         let late = LatePublisher<Int, Never>()
         let subject = PassthroughSubject<Int, Never>()
         let relayed = TestSubscriber<Int, Never>()
+        defer { relayed.cancel() }
         subject.subscribe(relayed)
         let cancellable = late.subscribe(subject)
         late.send(completion: .finished)
@@ -159,6 +165,7 @@ struct DifferencesFromCombineTests {
     @Test func aCancelledUpstreamIsAskedForNothing() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .customError { .oops }).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)

@@ -7,6 +7,7 @@ import Testing
 struct TypeErasureTests {
     @Test func anySubscriberForwardsAndDescribes() {
         let inner = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { inner.cancel() }
         let erased = AnySubscriber(inner)
         #expect(erased.combineIdentifier == inner.combineIdentifier)
         #expect(erased.description == "TestSubscriber")
@@ -29,6 +30,7 @@ struct TypeErasureTests {
 
     @Test func voidConveniences() {
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         final class VoidSubscriber: Subscriber {
             var count = 0
             func receive(subscription: any Subscription) {}
@@ -51,6 +53,7 @@ struct TypeErasureTests {
         #expect(erased.box === twice.box)
         #expect(erased.description == "AnyPublisher")
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         twice.subscribe(subscriber)
         publisher.send(9)
         #expect(subscriber.values == [9])

@@ -105,6 +105,7 @@ struct CombineLatestTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: nil)
+        defer { subscriber.cancel() }
         a.combineLatest(b).subscribeJoined(subscriber)
         #expect(a.calls.isEmpty && b.calls.isEmpty)
 

@@ -47,6 +47,7 @@ struct ZipTests {
     @Test(arguments: [2, 3, 4])
     func groupsEveryUpstream(arity: Int) {
         let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
         let lanes = zipped(arity, into: subscriber)
         for (lane, upstream) in lanes.enumerated().reversed() {
             for value in 0..<3 { upstream.send(10 * lane + value) }
@@ -81,6 +82,7 @@ struct ZipTests {
         let a = JoiningUpstream()
         let b = JoiningUpstream()
         let subscriber = JoiningSubscriber(initialDemand: nil)
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         #expect(a.calls.isEmpty && b.calls.isEmpty)
 
@@ -106,6 +108,7 @@ struct ZipTests {
                 box.value?.request(.max(666))
                 return .none
             })
+        defer { subscriber.cancel() }
         a.zip(b).subscribeJoined(subscriber)
         box.value = subscriber.subscription
 
@@ -118,6 +121,7 @@ struct ZipTests {
     @Test(arguments: [2, 3, 4])
     func extraDemandReturnedByTheDownstreamReachesEveryUpstream(arity: Int) {
         let subscriber = JoiningSubscriber(initialDemand: .max(1), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         let lanes = zipped(arity, into: subscriber)
         for (index, lane) in lanes.enumerated() {
             let demand = lane.send(1)

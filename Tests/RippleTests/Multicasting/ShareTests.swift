@@ -10,9 +10,11 @@ struct ShareTests {
         let shared = upstream.share()
         #expect(upstream.subscriptions == 0)
         let first = TestSubscriber<Int, TestError>(initialDemand: .max(42), onValue: { .max($0) })
+        defer { first.cancel() }
         shared.subscribe(first)
         #expect(upstream.calls == [.request(.unlimited)])
         let second = TestSubscriber<Int, TestError>()
+        defer { second.cancel() }
         shared.subscribe(second)
         #expect(upstream.subscriptions == 1)
         upstream.send(1)
@@ -27,13 +29,16 @@ struct ShareTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share()
         let early = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { early.cancel() }
         shared.subscribe(early)
         for value in 1...4 { upstream.send(value) }
         let late = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { late.cancel() }
         shared.subscribe(late)
         for value in 5...7 { upstream.send(value) }
         upstream.send(completion: .finished)
         let latest = TestSubscriber<Int, Never>()
+        defer { latest.cancel() }
         shared.subscribe(latest)
         #expect(early.events == [.subscription("Multicast"), .value(1), .value(2), .value(3), .finished])
         #expect(late.events == [.subscription("Multicast"), .value(5), .value(6), .finished])
@@ -46,7 +51,9 @@ struct ShareTests {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share()
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         shared.subscribe(first)
         shared.subscribe(second)
         upstream.send(1)
@@ -57,6 +64,7 @@ struct ShareTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
         upstream.send(3)
         let third = TestSubscriber<Int, Never>()
+        defer { third.cancel() }
         shared.subscribe(third)
         #expect(upstream.subscriptions == 2)
         #expect(upstream.calls == [.request(.unlimited), .cancel, .request(.unlimited)])
@@ -73,7 +81,9 @@ struct ShareTests {
         let upstream = MulticastingSyncPublisher([1, 2, 3])
         let shared = upstream.share()
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         shared.subscribe(first)
         shared.subscribe(second)
         #expect(first.events == [.subscription("Multicast"), .value(1), .value(2), .value(3), .finished])
@@ -124,7 +134,9 @@ struct ShareTests {
         let upstream = MulticastingSyncPublisher([1, 2, 3])
         let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
         let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
         multicast.subscribe(first)
         multicast.subscribe(second)
         let connection = multicast.connect()
@@ -132,6 +144,7 @@ struct ShareTests {
         #expect(second.events == first.events)
         // A subscriber attaching after the connection misses everything but the completion.
         let late = TestSubscriber<Int, Never>()
+        defer { late.cancel() }
         multicast.subscribe(late)
         #expect(late.events == [.subscription("Multicast"), .finished])
         connection.cancel()
@@ -150,6 +163,7 @@ struct ShareTests {
         let upstream = PassthroughSubject<Int, Never>()
         nonisolated(unsafe) let shared = upstream.share()
         let stable = TestSubscriber<Int, Never>()
+        defer { stable.cancel() }
         shared.subscribe(stable)
         let perThread = 2_000
         DispatchQueue.concurrentPerform(iterations: 4) { thread in

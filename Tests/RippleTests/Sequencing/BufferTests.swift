@@ -15,6 +15,7 @@ struct BufferTests {
             eventsAtRequest.withLock { $0.append(count) }
         })
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         holder.subscriber = subscriber
         let buffer = publisher.buffer(size: 42, prefetch: prefetch, whenFull: .dropOldest)
         #expect(buffer.size == 42 && buffer.prefetch == prefetch)
@@ -34,6 +35,7 @@ struct BufferTests {
             }
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         publisher.buffer(size: 3, prefetch: .byRequest, whenFull: whenFull).subscribe(subscriber)
         for value in 1...5 {
             #expect(publisher.send(value) == .none)
@@ -63,6 +65,7 @@ struct BufferTests {
             }
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         publisher.buffer(size: 5, prefetch: .keepFull, whenFull: whenFull).subscribe(subscriber)
         for value in 0..<10 {
             #expect(publisher.send(value) == .none)
@@ -87,6 +90,7 @@ struct BufferTests {
     func withUnlimitedDemandValuesPassStraightThrough(prefetch: Publishers.PrefetchStrategy) {
         let publisher = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         publisher.buffer(size: 5, prefetch: prefetch, whenFull: .customError { .oops }).subscribe(subscriber)
         for value in 0..<10 {
             #expect(publisher.send(value) == (prefetch == .keepFull ? .max(1) : .none))

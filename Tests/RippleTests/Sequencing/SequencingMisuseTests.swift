@@ -41,6 +41,7 @@ struct SequencingMisuseTests {
     @Test func prefixWhileCancelledBeforeTheSubscriptionCancelsItWhenItArrives() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.prefix { _ in true }.subscribe(subscriber)
         upstream.subscriberAsSubscription?.cancel()
         upstream.sendSubscription()
@@ -130,6 +131,7 @@ struct SequencingMisuseTests {
     @Test func catchIgnoresAFinishBeforeTheSubscriptionAndSignalsAfterCancel() {
         let upstream = LatePublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.catch { _ in Just(-1) }.subscribe(subscriber)
         upstream.send(completion: .finished)
         upstream.sendSubscription()
@@ -158,6 +160,7 @@ struct SequencingMisuseTests {
     @Test func retryIgnoresValuesAfterCancel() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.retry(2).subscribe(subscriber)
         subscriber.cancel()
         #expect(upstream.send(1) == .none)
@@ -187,6 +190,7 @@ struct SequencingMisuseTests {
     @Test func dropUntilOutputUsesUpDemandOnValuesItIgnores() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.drop(untilOutputFrom: PassthroughSubject<Int, Never>()).subscribe(subscriber)
         #expect(upstream.send(1) == .none)
         subscriber.cancel()
@@ -215,6 +219,7 @@ struct SequencingMisuseTests {
     @Test func bufferFailsWithItsCustomErrorWhenFull() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .customError { TestError.other })
             .subscribe(subscriber)
         #expect(upstream.send(1) == .none)

@@ -13,6 +13,7 @@ struct SubjectCombineBehaviourTests {
         subject.send(subscription: first)
         #expect(first.calls == [.request(.unlimited)])
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         #expect(first.calls == [.request(.unlimited)])
         subject.send(subscription: first)
@@ -29,9 +30,11 @@ struct SubjectCombineBehaviourTests {
         let subject = PassthroughSubject<Int, Never>()
         subject.send(subscription: first)
         let idle = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { idle.cancel() }
         subject.subscribe(idle)
         #expect(first.calls == [])
         let asking = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { asking.cancel() }
         subject.subscribe(asking)
         #expect(first.calls == [.request(.unlimited)])
         asking.request(.max(1))
@@ -58,6 +61,7 @@ struct SubjectCombineBehaviourTests {
     @Test func aLiveSubscriptionKeepsItsSubjectAlive() {
         let upstream = RecordingSubscription()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         weak var weakSubject: PassthroughSubject<Int, Never>?
         do {
             let subject = PassthroughSubject<Int, Never>()
@@ -75,6 +79,7 @@ struct SubjectCombineBehaviourTests {
     @Test func settingTheValueAfterCompletionKeepsItWhileSendDoesNot() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subject.send(completion: .finished)
         subject.send(7)
@@ -118,6 +123,7 @@ struct SubjectCombineBehaviourTests {
     @Test(arguments: ["CurrentValueSubject", "PassthroughSubject"])
     func subscriptionsReflectTheirSubjectSubscriberAndDemand(name: String) throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12))
+        defer { subscriber.cancel() }
         let subject: any Subject<Int, Never> =
             name == "CurrentValueSubject" ? CurrentValueSubject<Int, Never>(1) : PassthroughSubject<Int, Never>()
         subject.subscribe(subscriber)

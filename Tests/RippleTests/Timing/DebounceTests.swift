@@ -9,6 +9,7 @@ struct DebounceTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(300))
@@ -33,6 +34,7 @@ struct DebounceTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(500))
@@ -46,6 +48,7 @@ struct DebounceTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler, initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .seconds(2))
@@ -64,6 +67,7 @@ struct DebounceTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         for value in 1...3 {
             upstream.send(value)
@@ -79,6 +83,7 @@ struct DebounceTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler, options: 2).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(500))
@@ -96,6 +101,7 @@ struct DebounceTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .seconds(1))
@@ -110,6 +116,7 @@ struct DebounceTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         let upstreamSide = try #require(subscriber.subscription)
         let subscription = try #require(upstreamSide as? any CustomReflectable)

@@ -9,6 +9,7 @@ struct SubscribeOnTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         upstream.subscribe(on: scheduler).subscribe(subscriber)
         #expect(upstream.subscriptions == 0)
         #expect(subscriber.events.isEmpty)
@@ -39,6 +40,7 @@ struct SubscribeOnTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in .max(5) })
+        defer { subscriber.cancel() }
         upstream.subscribe(on: scheduler, options: 1).subscribe(subscriber)
         scheduler.advance(by: .zero)
         #expect(upstream.send(1) == .max(5), "the subscriber's returned demand goes back directly")
@@ -64,6 +66,7 @@ struct SubscribeOnTests {
         })
         let subscribed = TimingTestFlag()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }
         let probe = AnySubscriber<Int, Never>(
             receiveSubscription: { subscription in
                 subscriber.receive(subscription: subscription)

@@ -9,6 +9,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -32,6 +33,7 @@ struct ThrottleTests {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(5))
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(10), scheduler: scheduler, latest: true).subscribe(subscriber)
         #expect(scheduler.nowReads == 2, "when made and when subscribed")
         upstream.send(1)
@@ -77,6 +79,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -93,6 +96,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TimelineSubscriber<Int, TestError>(scheduler)
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(100))
@@ -111,6 +115,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(subscriber)
         scheduler.advance(by: .milliseconds(700))
         upstream.send(completion: .finished)
@@ -122,6 +127,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler, initialDemand: .max(2))
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(subscriber)
         for value in 1...6 {
             upstream.send(value)
@@ -142,6 +148,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>.oneAtATime(scheduler)
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
         for value in 1...3 {
             upstream.send(value)
@@ -157,6 +164,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TimelineSubscriber<Int, Never>(scheduler)
+        defer { subscriber.cancel() }
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
         upstream.send(1)
         scheduler.advance(by: .milliseconds(100))

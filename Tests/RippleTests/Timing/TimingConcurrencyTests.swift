@@ -49,6 +49,7 @@ struct TimingConcurrencyTests {
             },
             onCompletion: { _ in completions.append(1) }
         )
+        defer { subscriber.cancel() }
         let probe = AnySubscriber<Int, Never>(
             receiveSubscription: { subscription in
                 subscriber.receive(subscription: subscription)

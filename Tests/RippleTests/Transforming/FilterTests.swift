@@ -7,6 +7,7 @@ struct FilterTests {
     @Test func filterPassesTheSubscriptionThroughAndAnswersDropsWithOne() {
         let upstream = TransformingNamingPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(4) })
+        defer { subscriber.cancel() }
         upstream.filter { $0.isMultiple(of: 2) }.subscribe(subscriber)
         #expect(upstream.base.calls == [.request(.max(2))])
         #expect(upstream.base.send(1) == .max(1))
@@ -23,6 +24,7 @@ struct FilterTests {
     @Test func filterWithOneAtATimeDemandNeverOverDelivers() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         upstream.filter { $0 > 2 }.subscribe(subscriber)
         for value in 0..<6 { upstream.send(value) }
         upstream.send(completion: .finished)
@@ -45,6 +47,7 @@ struct FilterTests {
                 return $0.isMultiple(of: 3)
             }
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), onValue: { _ in .max(16) })
+        defer { subscriber.cancel() }
         fused.subscribe(subscriber)
         var answers: [Subscribers.Demand] = []
         for value in 1...6 { answers.append(upstream.base.send(value)) }
@@ -57,6 +60,7 @@ struct FilterTests {
     @Test func tryFilterHasItsOwnSubscription() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
         upstream.tryFilter { value in
             if value == 5 { throw TestError.oops }
             return value.isMultiple(of: 2)
@@ -79,6 +83,7 @@ struct FilterTests {
     @Test func tryFilterForwardsCompletionsOnceAndDemand() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(5))
+        defer { subscriber.cancel() }
         upstream.tryFilter { _ in true }.mapError(transformingTestError).subscribe(subscriber)
         subscriber.request(.max(15))
         upstream.send(completion: .failure(.other))
@@ -119,6 +124,7 @@ struct CompactMapTests {
     @Test func compactMapPassesTheSubscriptionThroughAndAnswersNilWithOne() {
         let upstream = TransformingNamingPublisher<String, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(4) })
+        defer { subscriber.cancel() }
         upstream.compactMap { Int($0) }.subscribe(subscriber)
         #expect(upstream.base.send("1") == .max(4))
         #expect(upstream.base.send("a") == .max(1))
@@ -145,6 +151,7 @@ struct CompactMapTests {
         #expect(mapped.transform("3") == "<3>")
         #expect(mapped.transform("x") == nil)
         let subscriber = TestSubscriber<String, Never>()
+        defer { subscriber.cancel() }
         mapped.subscribe(subscriber)
         upstream.base.send("4")
         #expect(subscriber.values == ["<4>"])
@@ -154,6 +161,7 @@ struct CompactMapTests {
     @Test func tryCompactMapHasItsOwnSubscription() {
         let upstream = TestPublisher<String, Never>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         upstream.tryCompactMap { string -> Int? in
             if string == "boom" { throw TestError.oops }
             return Int(string)
@@ -180,6 +188,7 @@ struct CompactMapTests {
         #expect(try fused.transform("x") == nil)
         #expect(throws: TestError.other) { try fused.transform("0") }
         let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
         fused.mapError(transformingTestError).subscribe(subscriber)
         upstream.send("3")
         upstream.send(completion: .finished)

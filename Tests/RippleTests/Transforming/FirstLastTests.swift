@@ -19,6 +19,7 @@ struct FirstTests {
             onCompletion: { [unowned upstream] _ in
                 #expect(upstream.calls == [.request(.unlimited), .cancel])
             })
+        defer { subscriber.cancel() }
         upstream.first().subscribe(subscriber)
         #expect(upstream.send(25) == .none)
         #expect(subscriber.events == [.subscription("First"), .value(25), .finished])

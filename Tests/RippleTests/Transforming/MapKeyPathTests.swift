@@ -15,6 +15,7 @@ struct MapKeyPathTests {
         let mapped: Publishers.MapKeyPath<TransformingNamingPublisher<Point, TestError>, Int> = upstream.map(\.x)
         #expect(mapped.keyPath == \Point.x)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in .max(2) })
+        defer { subscriber.cancel() }
         mapped.subscribe(subscriber)
         #expect(upstream.base.send(Point(x: 1, y: 2, name: "a")) == .max(2))
         upstream.base.send(completion: .failure(.oops))
@@ -32,6 +33,7 @@ struct MapKeyPathTests {
         #expect(mapped.keyPath0 == \Point.y)
         #expect(mapped.keyPath1 == \Point.name)
         let subscriber = TestSubscriber<String, Never>()
+        defer { subscriber.cancel() }
         mapped.map { "\($0.0)\($0.1)" }.subscribe(subscriber)
         upstream.base.send(Point(x: 1, y: 2, name: "b"))
         upstream.base.send(completion: .finished)
@@ -46,6 +48,7 @@ struct MapKeyPathTests {
             upstream.map(\.x, \.y, \.name)
         #expect(mapped.keyPath0 == \Point.x && mapped.keyPath1 == \Point.y && mapped.keyPath2 == \Point.name)
         let subscriber = TestSubscriber<String, Never>.oneAtATime()
+        defer { subscriber.cancel() }
         mapped.map { "\($0.0)\($0.1)\($0.2)" }.subscribe(subscriber)
         #expect(upstream.base.send(Point(x: 1, y: 2, name: "c")) == .max(1))
         subscriber.cancel()
@@ -64,6 +67,7 @@ struct MapOverloadTests {
         let afterMap = upstream.map { "\($0)" }.map(\.count)
         let direct = upstream.map(\.description)
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         afterMap.subscribe(subscriber)
         upstream.send(123)
         #expect(subscriber.values == [3])

@@ -66,6 +66,7 @@ struct TransformingMisuseTests {
     @Test func replaceErrorCountsTheDemandTheDownstreamReturns() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in .max(1) })
+        defer { subscriber.cancel() }
         upstream.replaceError(with: 0).subscribe(subscriber)
         #expect(upstream.send(1) == .max(1))
         #expect(upstream.send(2) == .max(1))
@@ -79,6 +80,7 @@ struct TransformingMisuseTests {
     @Test func filterLikeOperatorsCancelASubscriptionThatArrivesAfterACancel() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         upstream.removeDuplicates().subscribe(subscriber)
         upstream.subscriberAsSubscription?.cancel()
         upstream.sendSubscription()
@@ -89,6 +91,7 @@ struct TransformingMisuseTests {
     @Test func tryMapPassesAValueBeforeTheSubscriptionAndIgnoresTheRest() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
         upstream.tryMap { $0 * 2 }.mapError(transformingTestError).subscribe(subscriber)
         #expect(upstream.send(1) == .max(42))
         upstream.send(completion: .finished)
@@ -104,6 +107,7 @@ struct TransformingMisuseTests {
     @Test func tryScanPassesAValueBeforeTheSubscriptionAndIgnoresTheRest() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
         upstream.tryScan(10, +).mapError(transformingTestError).subscribe(subscriber)
         #expect(upstream.send(1) == .max(42))
         upstream.send(completion: .finished)
@@ -133,6 +137,7 @@ extension TransformingMisuseTests {
     @Test func encodePassesSignalsBeforeTheSubscriptionAndNothingAfterTheEnd() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<String, TestError>(initialDemand: nil, onValue: { _ in .max(3) })
+        defer { subscriber.cancel() }
         upstream.encode(encoder: DescribingTestEncoder()).mapError(transformingTestError).subscribe(subscriber)
         upstream.subscriberAsSubscription?.cancel()
         #expect(upstream.send(1) == .max(3))
@@ -146,6 +151,7 @@ extension TransformingMisuseTests {
     @Test func encodeFailsBeforeTheSubscriptionAndReflectsItsState() throws {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<String, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
         upstream.encode(encoder: DescribingTestEncoder()).mapError(transformingTestError).subscribe(subscriber)
         let inner = try #require(upstream.erased.flatMap { $0 as? any CustomReflectable })
         #expect(inner.customMirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
