@@ -15,36 +15,9 @@ extension Central {
     public func registerPairingAgent(
         capability: PairingCapability = .keyboardDisplay, asDefault: Bool = true, handler: @escaping PairingHandler
     ) async throws(BluetoothError) -> PairingAgent {
-        let connection = core.connection
-        let path: DBusObjectPath
-        let bluetoothd = BluetoothdOwner(connection: connection)
-        do {
-            path = try DBusObjectPath("/org/ripple/agent\(core.nextID())")
-            try connection.export(
-                DBusExportedObject(
-                    path: path, interfaces: [PairingAgent.interface(handler: handler, bluetoothd: bluetoothd)]))
-        } catch {
-            bluetoothd.cancel()
-            throw BluetoothError(.failed, "cannot export the pairing agent: \(error)")
-        }
-        let agent = PairingAgent(path: path, connection: connection, bluetoothd: bluetoothd)
-        do {
-            for try await _ in connection.call(
-                destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "RegisterAgent",
-                arguments: [.objectPath(path), .string(capability.rawValue)]
-            ).values {}
-            if asDefault {
-                for try await _ in connection.call(
-                    destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager,
-                    member: "RequestDefaultAgent",
-                    arguments: [.objectPath(path)]
-                ).values {}
-            }
-        } catch {
-            _ = connection.unexport(path)
-            throw BluetoothError(error as? DBusError ?? .disconnected, during: "registering the pairing agent")
-        }
-        return agent
+        try await PairingAgent.register(
+            on: core.connection, path: "/org/ripple/agent\(core.nextID())", capability: capability,
+            asDefault: asDefault, handler: handler)
     }
 }
 

@@ -98,6 +98,50 @@ public final class PairingAgent: Sendable {
             ])
     }
 
+    /// Exports an agent at `path` on `connection` and registers it with bluetoothd (`RegisterAgent`, then
+    /// `RequestDefaultAgent` when `asDefault`).
+    ///
+    /// - Parameters:
+    ///   - connection: the connection the agent answers on.
+    ///   - path: where the agent is exported.
+    ///   - capability: what the person can do on this side.
+    ///   - asDefault: whether the agent also answers pairings nobody on this connection started.
+    ///   - handler: answers bluetoothd's questions.
+    /// - Returns: the registered agent.
+    /// - Throws: ``BluetoothError`` when it cannot be exported, or with bluetoothd's error.
+    static func register(
+        on connection: DBusConnection, path: String, capability: PairingCapability, asDefault: Bool,
+        handler: @escaping PairingHandler
+    ) async throws(BluetoothError) -> PairingAgent {
+        let objectPath: DBusObjectPath
+        let bluetoothd = BluetoothdOwner(connection: connection)
+        do {
+            objectPath = try DBusObjectPath(path)
+            try connection.export(
+                DBusExportedObject(path: objectPath, interfaces: [interface(handler: handler, bluetoothd: bluetoothd)]))
+        } catch {
+            bluetoothd.cancel()
+            throw BluetoothError(.failed, "cannot export the pairing agent: \(error)")
+        }
+        let agent = PairingAgent(path: objectPath, connection: connection, bluetoothd: bluetoothd)
+        do {
+            for try await _ in connection.call(
+                destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager, member: "RegisterAgent",
+                arguments: [.objectPath(objectPath), .string(capability.rawValue)]
+            ).values {}
+            if asDefault {
+                for try await _ in connection.call(
+                    destination: BlueZ.service, path: BlueZ.root, interface: BlueZ.agentManager,
+                    member: "RequestDefaultAgent", arguments: [.objectPath(objectPath)]
+                ).values {}
+            }
+        } catch {
+            agent.unregister()
+            throw BluetoothError(error as? DBusError ?? .disconnected, during: "registering the pairing agent")
+        }
+        return agent
+    }
+
     /// `C0:FF:EE:00:00:01` from `/org/bluez/hci0/dev_C0_FF_EE_00_00_01`.
     static func address(of device: DBusObjectPath) -> BluetoothAddress? {
         guard let last = device.description.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }

@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             without it) and serves its services on --adapter through bluetoothd's GattManager1, advertising \
             its name, service UUIDs, manufacturer and service data. Characteristics answer reads with their \
             value, store what is written, and send their notification source's values (rate and count per \
-            subscription) while a central listens. Prints "serving NAME on ADAPTER" once registered.
+            subscription) while a central listens, through a socket bluetoothd acquires or, with \
+            --transport bus, as Value changes. Prints "serving NAME on ADAPTER" once registered.
             """)
 
     @Option(help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
@@ -30,6 +31,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The adapter that serves.")
     var adapter = "hci0"
+
+    @Option(
+        help:
+            "How notifications reach bluetoothd: auto: a socket it acquires (AcquireNotify); bus: Value changes (PropertiesChanged)."
+    )
+    var transport: TransportChoice = .auto
 
     func run() async throws {
         Output.commandName = "ripple-ble"
@@ -50,7 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await runReportingFailures {
             let served = ServedPeripheral(described)
-            let manager = try PeripheralManager(adapter: adapter, services: served.services)
+            let manager = try PeripheralManager(
+                adapter: adapter, notificationTransport: transport.transport, services: served.services)
             defer { manager.close() }
             try await served.serve(on: manager, adapter: adapter)
         }
@@ -137,14 +145,15 @@ struct ServedPeripheral: Sendable {
 }
 
 /// Sends a notification source's values while a central listens: `count` of them (no end when nil) at
-/// `rate` a second (10 when nil) from each subscription.
+/// `rate` a second, or as fast as the path takes them when the source has no rate (a notification that
+/// finds bluetoothd's socket full is sent again a moment later).
 struct Notifier: Sendable {
     let manager: PeripheralManager
     let characteristic: CharacteristicReference
     let source: NotificationSource
 
     func run() async {
-        let interval = Duration.milliseconds(Int64(1000 / max(source.rate ?? 10, 0.001)))
+        let interval = source.rate.map { Duration.milliseconds(Int64(1000 / max($0, 0.001))) }
         // One subscription to the listening state: the flag the sending loop reads is stored before the
         // change that wakes the loop is handed over, so the loop never starts on a value it cannot see yet.
         let listened = Atomic<Bool>(false)
@@ -165,9 +174,16 @@ struct Notifier: Sendable {
             while !Task.isCancelled, listened.load(ordering: .sequentiallyConsistent),
                 source.count.map({ Int(sequence) < $0 }) ?? true
             {
-                _ = try? manager.send(source.payload(sequence: sequence), on: characteristic)
-                sequence &+= 1
-                try? await Task.sleep(for: interval)
+                let sent = (try? manager.send(source.payload(sequence: sequence), on: characteristic)) ?? false
+                if let interval {
+                    sequence &+= 1
+                    try? await Task.sleep(for: interval)
+                } else if sent {
+                    sequence &+= 1
+                    if sequence % 64 == 0 { await Task.yield() }
+                } else {
+                    try? await Task.sleep(for: .microseconds(200))
+                }
             }
         }
     }
