@@ -90,7 +90,7 @@ struct RealPeripheralTests {
                     [
                         UInt8(truncatingIfNeeded: request.offset), UInt8(truncatingIfNeeded: request.mtu >> 8),
                         UInt8(truncatingIfNeeded: request.mtu),
-                    ] + Array((request.centralAddress ?? "?").utf8)
+                    ] + Array((request.centralAddress?.description ?? "?").utf8)
                 }
                 LocalCharacteristic(control.uuid, properties: [.read, .write], value: [0])
                 LocalCharacteristic(command.uuid, properties: [.writeWithoutResponse])
@@ -107,8 +107,8 @@ struct RealPeripheralTests {
         let central: Central
         let registration: Recorded<RegistrationState>
         let advertising: Recorded<AdvertisingState>
-        let peripheralAddress: String
-        let centralAddress: String
+        let peripheralAddress: BluetoothAddress
+        let centralAddress: BluetoothAddress
 
         func close() async {
             advertising.cancel()
@@ -124,9 +124,10 @@ struct RealPeripheralTests {
             thread.stop()
         }
 
-        static func remove(_ address: String, under adapter: String, on connection: DBusConnection) async {
+        static func remove(_ address: BluetoothAddress, under adapter: String, on connection: DBusConnection) async {
             guard let adapterPath = try? DBusObjectPath("/org/bluez/\(adapter)"),
-                let device = try? adapterPath.appending("dev_" + address.replacingOccurrences(of: ":", with: "_"))
+                let device = try? adapterPath.appending(
+                    "dev_" + address.description.replacingOccurrences(of: ":", with: "_"))
             else { return }
             _ = try? await connection.call(
                 destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", member: "RemoveDevice",
@@ -238,7 +239,7 @@ struct RealPeripheralTests {
             #expect(handled.first == 0)
             let mtu = handled.count >= 3 ? Int(handled[1]) << 8 | Int(handled[2]) : 0
             #expect(mtu >= 23)
-            #expect(Array(handled.dropFirst(3)) == Array(link.centralAddress.utf8))
+            #expect(Array(handled.dropFirst(3)) == Array(link.centralAddress.description.utf8))
 
             // Writes with response: answered by the app (success, then an ATT error the central sees).
             try await peripheral.writeValue([7], to: Self.control, type: .withResponse)
