@@ -93,7 +93,11 @@ extension CentralCore {
                 continue
             }
             confined.value.connections[path] = record
-            for action in actions { execute(action, at: path, queueing: &events) }
+            // The state others read (`isConnected`, the connected lists) changes before anything this step
+            // announces or ends: a task woken by a `disconnected` event or a listener's end finds it current.
+            let publishes = actions.filter { if case .publish = $0 { true } else { false } }
+            let others = actions.filter { if case .publish = $0 { false } else { true } }
+            for action in publishes + others { execute(action, at: path, queueing: &events) }
             // With BlueZ 5.66's race the link may show only by `ServicesResolved`, already true when the
             // link came up: no change of it will come.
             if case .linkUp = confined.value.connections[path]?.machine.state,

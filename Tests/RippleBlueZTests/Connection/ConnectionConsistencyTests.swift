@@ -62,4 +62,23 @@ import Testing
             }
         }
     }
+
+    /// Real bluetoothd (the guest's RealBlueZTests) showed a task woken by the `disconnected` event still
+    /// finding `isConnected` true: the state now changes before the event goes out.
+    @Test func aDisconnectionFromThePeripheralFindsTheStateChangedWhenTheEventArrives() async throws {
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let central = fixture.central
+            _ = try await central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
+            let peripheral = try await central.connectPeripheral(to: Lab.address)
+            let seen = Mutex<[Snapshot]>([])
+            let events = Collector(
+                central.connectionEvents.handleEvents(receiveOutput: { event in
+                    if case .disconnected = event { seen.withLock { $0.append(Self.snapshot(central, peripheral)) } }
+                }).setFailureType(to: BluetoothError.self))
+            try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
+            await events.wait { _ in !seen.withLock { $0 }.isEmpty }
+            #expect(seen.withLock { $0 } == [Snapshot(isConnected: false, connected: [])])
+            events.cancel()
+        }
+    }
 }
