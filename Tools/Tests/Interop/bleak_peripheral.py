@@ -65,18 +65,23 @@ async def run(adapter, label):
     )
     if not check(device is not None, f"BleakScanner finds {NAME!r} advertising its service"):
         return
-    client = BleakClient(device, timeout=20, bluez={"adapter": adapter})
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3):
+        client = BleakClient(device, timeout=20, bluez={"adapter": adapter})
         try:
             await client.connect()
             break
         except Exception as error:  # bleak raises BleakError or a D-Bus error for a link that drops
-            # A link can drop while bluetoothd resolves the services; bleak's advice is to try again.
+            # A link can drop while bluetoothd resolves the services; bleak's advice is to try again, with a
+            # new client (the failed one may still count itself connected).
             print(f"  note  connecting failed (attempt {attempt}): {error}")
-            if attempt == 2:
+            try:
+                await client.disconnect()
+            except Exception:
+                pass
+            if attempt == 3:
                 check(False, "BleakClient connects")
                 return
-            await asyncio.sleep(1)
+            await asyncio.sleep(2)
     try:
         check(client.is_connected, "BleakClient connects")
         services = {service.uuid for service in client.services}
