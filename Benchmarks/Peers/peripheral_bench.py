@@ -1,0 +1,188 @@
+"""Notifications per second and CPU per notification of a BLE peripheral: the Ripple peripheral
+(`ripple-ble serve`, RippleBlueZ's PeripheralManager) and a minimal Python one on dbus-fast
+(dbusfast_peripheral.py), side by side in one run, on both of the peripheral's paths to bluetoothd: an
+acquired socket (AcquireNotify) and Value changes on the bus (PropertiesChanged).
+
+Started by Scripts/peripheral-benchmarks. For each run, peer and path: the peripheral registers on hci1
+and, once a central subscribes, sends --count numbered 20-byte notifications as fast as the path takes
+them; `ripple-ble bench` on hci0 (the same central for every peer, over its own socket) connects,
+receives them all and reports its rate (first to last notification). The peripheral's CPU time (user +
+system, from /proc) includes nothing of the connection: it is read when the central starts measuring (subscribing) and when it is done.
+
+--simulated: against the simulator (`ripple-ble sim`, two adapters on a private bus); otherwise against
+bluetoothd on the system bus (inside Scripts/bluez-guest). Prints one JSON line per measurement, then a
+Markdown table of the medians (--table writes it to a file too).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+STREAM = "52495054-0000-4000-8000-0000000000b1"
+HERE = os.path.dirname(os.path.abspath(__file__))
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def adapter_address(name, environment):
+    output = subprocess.run(
+        ["dbus-send", "--system", "--print-reply=literal", "--dest=org.bluez", f"/org/bluez/{name}",
+         "org.freedesktop.DBus.Properties.Get", "string:org.bluez.Adapter1", "string:Address"],
+        env=environment, capture_output=True, text=True, check=True).stdout
+    return output.split()[-1]
+
+
+def forget(environment, central_address, peripheral_address):
+    """Removes each adapter's device object for the other, so that no run finds the last one's cache."""
+    for adapter, address in (("hci0", peripheral_address), ("hci1", central_address)):
+        subprocess.run(
+            ["dbus-send", "--system", "--print-reply", "--dest=org.bluez", f"/org/bluez/{adapter}",
+             "org.bluez.Adapter1.RemoveDevice", f"objpath:/org/bluez/{adapter}/dev_{address.replace(':', '_')}"],
+            env=environment, capture_output=True)
+
+
+def start_peripheral(command, environment):
+    process = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    lines = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("serving"):
+            return process
+    process.kill()
+    raise SystemExit(f"{command[0]} did not start serving: {''.join(lines)}")
+
+
+def stop(process):
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def measure(arguments, environment, peer, transport, central_address, peripheral_address):
+    if peer == "ripple":
+        command = [arguments.ripple_ble, "serve", "--world", os.path.join(HERE, "peripheral.yaml"), "--adapter", "hci1",
+                   "--transport", transport]
+    else:
+        command = [arguments.python, os.path.join(HERE, "dbusfast_peripheral.py"), "--adapter", "hci1", "--count",
+                   str(arguments.count), "--transport", transport]
+    forget(environment, central_address, peripheral_address)
+    peripheral = start_peripheral(command, environment)
+    try:
+        central = subprocess.Popen(
+            [arguments.ripple_ble, "bench", "--real", "--adapter", "hci0", "--timeout", "30", peripheral_address,
+             STREAM, "--count", str(arguments.count), "--transport", "auto", "--payload", "numbered", "--json"],
+            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # From the moment the central subscribes: the peripheral's cost of sending, not of being connected to.
+        progress = []
+        for line in central.stderr:
+            progress.append(line)
+            if line.startswith("measuring"):
+                break
+        before = cpu_seconds(peripheral.pid)
+        stdout, stderr = central.communicate(timeout=300)
+        after = cpu_seconds(peripheral.pid)
+        central.stdout_text, central.stderr_text = stdout, "".join(progress) + stderr
+    finally:
+        stop(peripheral)
+    try:
+        figures = json.loads(central.stdout_text.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        # Recorded, not fatal: the other measurements still run (the table says what failed).
+        error = next((line.split("error: ", 1)[1].strip() for line in central.stderr_text.splitlines()
+                      if "error: " in line), f"exit {central.returncode}")
+        print(f"ripple-ble bench failed against {peer} ({transport}): {central.stderr_text}", file=sys.stderr)
+        return {"peer": peer, "path": "socket" if transport == "auto" else "bus", "count": arguments.count,
+                "received": 0, "error": error}
+    return {
+        "peer": peer, "path": "socket" if transport == "auto" else "bus", "count": arguments.count,
+        "received": figures["received"], "lost": figures["lost"], "rate": figures["rate"],
+        "cpu_us_per_notification": (after - before) * 1e6 / arguments.count,
+    }
+
+
+def table(results, title):
+    rows = [f"{title}\n", "| peripheral | path to bluetoothd | notifications/s | CPU µs per notification | received |",
+            "| --- | --- | ---: | ---: | ---: |"]
+    names = {"ripple": "Ripple (`ripple-ble serve`)", "dbus-fast": "Python, dbus-fast"}
+    paths = {"socket": "AcquireNotify socket", "bus": "PropertiesChanged"}
+    for path in ("socket", "bus"):
+        for peer in ("ripple", "dbus-fast"):
+            runs = [r for r in results if r["peer"] == peer and r["path"] == path and "error" not in r]
+            failed = [r for r in results if r["peer"] == peer and r["path"] == path and "error" in r]
+            if failed:
+                rows.append(f"| {names[peer]} | {paths[path]} | failed in {len(failed)} of "
+                            f"{len(failed) + len(runs)} runs: {failed[0]['error']} | | |")
+            if not runs:
+                continue
+            rate = statistics.median(r["rate"] for r in runs)
+            cpu = statistics.median(r["cpu_us_per_notification"] for r in runs)
+            spread = f" ({min(r['cpu_us_per_notification'] for r in runs):.1f}–" \
+                     f"{max(r['cpu_us_per_notification'] for r in runs):.1f})" if len(runs) > 1 else ""
+            received = f"{min(r['received'] for r in runs)}/{runs[0]['count']}"
+            rows.append(f"| {names[peer]} | {paths[path]} | {rate:,.0f} | {cpu:.1f}{spread} | {received} |")
+    return "\n".join(rows) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ripple-ble", required=True, help="the ripple-ble executable")
+    parser.add_argument("--python", required=True, help="a Python with dbus-fast")
+    parser.add_argument("--simulated", action="store_true", help="against `ripple-ble sim`, not bluetoothd")
+    parser.add_argument("--count", type=int, default=20000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--table", help="also write the Markdown table to this file")
+    parser.add_argument("--title", default="")
+    arguments = parser.parse_args()
+
+    environment = dict(os.environ)
+    simulator = None
+    if arguments.simulated:
+        simulator = subprocess.Popen(
+            [arguments.ripple_ble, "sim", "--world", os.path.join(HERE, "peripheral-world.yaml")],
+            stdout=subprocess.PIPE, text=True)
+        line = simulator.stdout.readline().strip()
+        if not line.startswith("DBUS_SYSTEM_BUS_ADDRESS="):
+            simulator.kill()
+            raise SystemExit(f"ripple-ble sim printed {line!r}")
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = line.split("=", 1)[1]
+    results = []
+    try:
+        central_address = adapter_address("hci0", environment)
+        peripheral_address = adapter_address("hci1", environment)
+        for _ in range(arguments.runs):
+            for transport in ("auto", "bus"):
+                for peer in ("ripple", "dbus-fast"):
+                    result = measure(arguments, environment, peer, transport, central_address, peripheral_address)
+                    print(json.dumps(result), flush=True)
+                    results.append(result)
+    finally:
+        if simulator is not None:
+            stop(simulator)
+    title = arguments.title or ("On the simulator" if arguments.simulated else "Against bluetoothd 5.66")
+    text = table(results, title)
+    print(text)
+    if arguments.table:
+        with open(arguments.table, "w") as file:
+            file.write(text)
+    if any(r["received"] < r["count"] for r in results):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
