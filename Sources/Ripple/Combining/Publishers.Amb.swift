@@ -38,6 +38,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Amb"`) to `subscriber`, then subscribes to each contender in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let race = Race(downstream: subscriber, contenders: publishers.count)
             subscriber.receive(subscription: race)
@@ -59,6 +61,11 @@ extension Publishers {
 
 extension Publishers.Amb: Equatable where Upstream: Equatable {
     /// Whether both race equal publishers in the same order.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.publishers == rhs.publishers
     }

@@ -28,6 +28,11 @@ extension Publishers {
 
         /// Creates a publisher that subscribes to `transform(element)` for each upstream element, at most
         /// `maxPublishers` at once.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose elements are transformed into publishers.
+        ///   - maxPublishers: the most inner publishers subscribed at once, or `.unlimited`.
+        ///   - transform: Makes the inner publisher for an upstream element.
         @inlinable public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand,
             transform: @escaping (Upstream.Output) -> NewPublisher
@@ -38,6 +43,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"FlatMap"`) to `subscriber`, then subscribes to the upstream.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.flatMap(maxPublishers: maxPublishers), downstream: subscriber)
             subscriber.receive(subscription: fanIn)

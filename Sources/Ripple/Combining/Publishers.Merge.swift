@@ -24,12 +24,18 @@ extension Publishers {
         public let b: B
 
         /// Creates a publisher that merges the elements of `a` and `b`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 2)
@@ -176,6 +182,11 @@ extension Publishers {
         public let c: C
 
         /// Creates a publisher that merges the elements of `a`, `b` and `c`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
+        ///   - c: the third publisher to merge.
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -183,6 +194,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 3)
@@ -309,6 +322,12 @@ extension Publishers {
         public let d: D
 
         /// Creates a publisher that merges the elements of `a`, `b`, `c` and `d`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
+        ///   - c: the third publisher to merge.
+        ///   - d: the fourth publisher to merge.
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -317,6 +336,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 4)
@@ -426,6 +447,13 @@ extension Publishers {
         public let e: E
 
         /// Creates a publisher that merges the elements of `a`, `b`, `c`, `d` and `e`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
+        ///   - c: the third publisher to merge.
+        ///   - d: the fourth publisher to merge.
+        ///   - e: the fifth publisher to merge.
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
             self.a = a
             self.b = b
@@ -435,6 +463,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 5)
@@ -531,6 +561,14 @@ extension Publishers {
         public let f: F
 
         /// Creates a publisher that merges the elements of `a`, `b`, `c`, `d`, `e` and `f`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
+        ///   - c: the third publisher to merge.
+        ///   - d: the fourth publisher to merge.
+        ///   - e: the fifth publisher to merge.
+        ///   - f: the sixth publisher to merge.
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
             self.a = a
             self.b = b
@@ -541,6 +579,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 6)
@@ -627,6 +667,15 @@ extension Publishers {
         public let g: G
 
         /// Creates a publisher that merges the elements of `a`, `b`, `c`, `d`, `e`, `f` and `g`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
+        ///   - c: the third publisher to merge.
+        ///   - d: the fourth publisher to merge.
+        ///   - e: the fifth publisher to merge.
+        ///   - f: the sixth publisher to merge.
+        ///   - g: the seventh publisher to merge.
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
             self.a = a
             self.b = b
@@ -638,6 +687,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 7)
@@ -717,6 +768,16 @@ extension Publishers {
         public let h: H
 
         /// Creates a publisher that merges the elements of `a`, `b`, `c`, `d`, `e`, `f`, `g` and `h`.
+        ///
+        /// - Parameters:
+        ///   - a: the first publisher to merge.
+        ///   - b: the second publisher to merge.
+        ///   - c: the third publisher to merge.
+        ///   - d: the fourth publisher to merge.
+        ///   - e: the fifth publisher to merge.
+        ///   - f: the sixth publisher to merge.
+        ///   - g: the seventh publisher to merge.
+        ///   - h: the eighth publisher to merge.
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
             self.a = a
             self.b = b
@@ -729,6 +790,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each upstream in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: 8)
@@ -748,6 +811,11 @@ extension Publishers {
 
 extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b
     }
@@ -755,6 +823,11 @@ extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
     }
@@ -762,6 +835,11 @@ extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
     }
@@ -769,6 +847,11 @@ extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e
     }
@@ -777,6 +860,11 @@ extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equa
 extension Publishers.Merge6: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
     }
@@ -785,6 +873,11 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publishers.Merge7: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
             && lhs.g == rhs.g
@@ -794,6 +887,11 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publishers.Merge8: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {
     /// Whether both merge the same publishers.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
             && lhs.g == rhs.g && lhs.h == rhs.h

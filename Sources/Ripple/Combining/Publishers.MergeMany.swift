@@ -26,6 +26,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"Merge"`) to `subscriber`, then subscribes to each publisher in order.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let fanIn = FanIn(.merge, downstream: subscriber)
             let sources = fanIn.makeSources(count: publishers.count)
@@ -44,6 +46,11 @@ extension Publishers {
 
 extension Publishers.MergeMany: Equatable where Upstream: Equatable {
     /// Whether both merge equal publishers in the same order.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.publishers == rhs.publishers
     }

@@ -22,6 +22,8 @@ extension Publishers {
         }
 
         /// Sends the subscription (`"SwitchToLatest"`) to `subscriber`, then subscribes to the upstream.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let switcher = Switcher(downstream: subscriber)
             subscriber.receive(subscription: switcher)

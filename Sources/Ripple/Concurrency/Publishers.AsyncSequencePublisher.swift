@@ -25,6 +25,8 @@ extension Publishers {
         }
 
         /// Gives `subscriber` a subscription whose first request starts iterating the sequence.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscriber.receive(subscription: AsyncSequenceSubscription<Base>(base: base, downstream: subscriber))
         }

@@ -50,6 +50,11 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     }
 
     /// Whether two values are the same instance.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
         lhs === rhs
     }

@@ -21,6 +21,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     public var description: String { "AnyPublisher" }
 
     /// Attaches `subscriber` to the wrapped publisher.
+    ///
+    /// - Parameter subscriber: the subscriber.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.receive(subscriber: subscriber)

@@ -172,6 +172,11 @@ extension Subscribers {
         }
 
         /// Whether the demand is the finite count `rhs`.
+        ///
+        /// - Parameters:
+        ///   - lhs: a value.
+        ///   - rhs: another value.
+        /// - Returns: whether they are equal.
         @inlinable
         public static func == (lhs: Demand, rhs: Int) -> Bool {
             compare(lhs, rhs) == 0
@@ -184,6 +189,11 @@ extension Subscribers {
         }
 
         /// Whether `lhs` is the demand's finite count.
+        ///
+        /// - Parameters:
+        ///   - lhs: a value.
+        ///   - rhs: another value.
+        /// - Returns: whether they are equal.
         @inlinable
         public static func == (lhs: Int, rhs: Demand) -> Bool {
             compare(rhs, lhs) == 0
@@ -204,11 +214,17 @@ extension Subscribers {
         }
 
         /// Decodes a demand from its count (unlimited encodes as `Int.max + 1`).
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             try self.init(rawValue: decoder.singleValueContainer().decode(UInt.self))
         }
 
         /// Encodes the demand as its count.
+        ///
+        /// - Parameter encoder: the encoder to write to.
+        /// - Throws: the encoder's error.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(rawValue)

@@ -13,6 +13,8 @@ public protocol Publisher<Output, Failure> {
     ///
     /// Implementations must call `subscriber.receive(subscription:)` exactly once. Call
     /// `subscribe(_:)` (with a subscriber) rather than this method in your own code.
+    ///
+    /// - Parameter subscriber: the subscriber.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

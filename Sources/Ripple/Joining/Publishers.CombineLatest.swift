@@ -28,12 +28,18 @@ extension Publishers {
         public let b: B
 
         /// Creates a publisher that combines the latest values of `a` and `b`.
+        ///
+        /// - Parameters:
+        ///   - a: the first upstream publisher.
+        ///   - b: the second upstream publisher.
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
         /// Subscribes to both upstreams, then hands `subscriber` its `"CombineLatest"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == B.Failure, S.Input == (A.Output, B.Output) {
             let inner = CombineLatestInner<LatestValues2<A.Output, B.Output>, S>(subscriber, lanes: 2)
@@ -65,6 +71,11 @@ extension Publishers {
         public let c: C
 
         /// Creates a publisher that combines the latest values of `a`, `b` and `c`.
+        ///
+        /// - Parameters:
+        ///   - a: the first upstream publisher.
+        ///   - b: the second upstream publisher.
+        ///   - c: the third upstream publisher.
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -72,6 +83,8 @@ extension Publishers {
         }
 
         /// Subscribes to the three upstreams, then hands `subscriber` its `"CombineLatest"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == C.Failure, S.Input == (A.Output, B.Output, C.Output) {
             let inner = CombineLatestInner<LatestValues3<A.Output, B.Output, C.Output>, S>(subscriber, lanes: 3)
@@ -106,6 +119,12 @@ extension Publishers {
         public let d: D
 
         /// Creates a publisher that combines the latest values of `a`, `b`, `c` and `d`.
+        ///
+        /// - Parameters:
+        ///   - a: the first upstream publisher.
+        ///   - b: the second upstream publisher.
+        ///   - c: the third upstream publisher.
+        ///   - d: the fourth upstream publisher.
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -114,6 +133,8 @@ extension Publishers {
         }
 
         /// Subscribes to the four upstreams, then hands `subscriber` its `"CombineLatest"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == D.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             typealias Values = LatestValues4<A.Output, B.Output, C.Output, D.Output>
@@ -131,6 +152,11 @@ extension Publishers {
 
 extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
     /// Whether both publishers combine equal upstreams.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b
     }
@@ -138,6 +164,11 @@ extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {
     /// Whether both publishers combine equal upstreams.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
     }
@@ -145,6 +176,11 @@ extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable,
 
 extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
     /// Whether both publishers combine equal upstreams.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
     }

@@ -20,12 +20,18 @@ extension Publishers {
         public let b: B
 
         /// Creates a publisher that zips `a` and `b`.
+        ///
+        /// - Parameters:
+        ///   - a: the first upstream publisher.
+        ///   - b: the second upstream publisher.
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
         /// Subscribes to both upstreams, then hands `subscriber` its `"Zip"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == B.Failure, S.Input == (A.Output, B.Output) {
             let inner = ZipInner<ZipQueues2<A.Output, B.Output>, S>(subscriber, lanes: 2)
@@ -57,6 +63,11 @@ extension Publishers {
         public let c: C
 
         /// Creates a publisher that zips `a`, `b` and `c`.
+        ///
+        /// - Parameters:
+        ///   - a: the first upstream publisher.
+        ///   - b: the second upstream publisher.
+        ///   - c: the third upstream publisher.
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -64,6 +75,8 @@ extension Publishers {
         }
 
         /// Subscribes to the three upstreams, then hands `subscriber` its `"Zip"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == C.Failure, S.Input == (A.Output, B.Output, C.Output) {
             let inner = ZipInner<ZipQueues3<A.Output, B.Output, C.Output>, S>(subscriber, lanes: 3)
@@ -98,6 +111,12 @@ extension Publishers {
         public let d: D
 
         /// Creates a publisher that zips `a`, `b`, `c` and `d`.
+        ///
+        /// - Parameters:
+        ///   - a: the first upstream publisher.
+        ///   - b: the second upstream publisher.
+        ///   - c: the third upstream publisher.
+        ///   - d: the fourth upstream publisher.
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -106,6 +125,8 @@ extension Publishers {
         }
 
         /// Subscribes to the four upstreams, then hands `subscriber` its `"Zip"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where S.Failure == D.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             let inner = ZipInner<ZipQueues4<A.Output, B.Output, C.Output, D.Output>, S>(subscriber, lanes: 4)
@@ -122,6 +143,11 @@ extension Publishers {
 
 extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
     /// Whether both publishers zip equal upstreams.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b
     }
@@ -129,6 +155,11 @@ extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {
     /// Whether both publishers zip equal upstreams.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
     }
@@ -136,6 +167,11 @@ extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equata
 
 extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
     /// Whether both publishers zip equal upstreams.
+    ///
+    /// - Parameters:
+    ///   - lhs: a value.
+    ///   - rhs: another value.
+    /// - Returns: whether they are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
     }

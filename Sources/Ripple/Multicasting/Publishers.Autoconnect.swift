@@ -52,6 +52,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream, then connects the upstream if it is not connected.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let mustConnect = lock.withLock { () -> Bool in

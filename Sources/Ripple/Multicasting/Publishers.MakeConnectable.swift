@@ -36,6 +36,8 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives a subscription described as `"Multicast"`, then the values
         /// emitted after ``connect()`` while it has demand, then the completion.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             inner.subscribe(subscriber)

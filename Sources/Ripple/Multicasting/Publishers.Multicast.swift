@@ -65,6 +65,10 @@ extension Publishers {
 
         /// Creates a connectable publisher that shares `upstream` through the subject `createSubject`
         /// makes.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher the subject is attached to on ``connect()``.
+        ///   - createSubject: Creates the subject; called once, when the subject is first needed.
         @inlinable
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
@@ -85,6 +89,8 @@ extension Publishers {
 
         /// Attaches `subscriber` to the subject; it receives a subscription described as `"Multicast"`,
         /// then what the subject delivers while it has demand, then the subject's completion.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             lazySubject.subscribe(MulticastInner(downstream: subscriber))

@@ -42,12 +42,19 @@ extension Publishers {
 
         /// Attaches `subscriber` to the shared stream, subscribing to the upstream if no one else is
         /// attached.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             inner.subscribe(subscriber)
         }
 
         /// Whether `lhs` and `rhs` are the same instance.
+        ///
+        /// - Parameters:
+        ///   - lhs: a value.
+        ///   - rhs: another value.
+        /// - Returns: whether they are equal.
         public static func == (lhs: Share, rhs: Share) -> Bool {
             lhs === rhs
         }

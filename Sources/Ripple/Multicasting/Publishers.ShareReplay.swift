@@ -57,6 +57,11 @@ extension Publishers {
 
         /// Creates a publisher that shares `upstream` and replays its last `replay` values (none if
         /// `replay` is `0` or less).
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose output is shared.
+        ///   - replay: how many of the most recent values are remembered and replayed to a new subscriber (never
+        ///     negative).
         public init(upstream: Upstream, replay: Int) {
             self.upstream = upstream
             self.replay = Swift.max(0, replay)
@@ -66,11 +71,18 @@ extension Publishers {
         /// Attaches `subscriber`: it receives the remembered values as it requests them, then the live
         /// ones, then the completion. Subscribes to the upstream if it is not subscribed and has not
         /// completed.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             inner.subscribe(subscriber)
         }
 
         /// Whether `lhs` and `rhs` are the same instance.
+        ///
+        /// - Parameters:
+        ///   - lhs: a value.
+        ///   - rhs: another value.
+        /// - Returns: whether they are equal.
         public static func == (lhs: ShareReplay, rhs: ShareReplay) -> Bool {
             lhs === rhs
         }

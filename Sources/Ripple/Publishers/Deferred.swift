@@ -17,6 +17,8 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     }
 
     /// Creates a publisher with ``createPublisher`` and attaches `subscriber` to it.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         createPublisher().subscribe(subscriber)
     }

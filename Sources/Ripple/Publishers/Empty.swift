@@ -18,6 +18,8 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     }
 
     /// Sends `subscriber` an empty subscription, then `.finished` if ``completeImmediately``.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately {

@@ -18,6 +18,8 @@ public struct Fail<Output, Failure: Error>: Publisher {
     }
 
     /// Sends `subscriber` an empty subscription, then `.failure(error)`.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

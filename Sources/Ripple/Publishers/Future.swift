@@ -24,6 +24,8 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 
     /// Attaches `subscriber`: it receives the result as soon as it is known and, for a value, requested.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureSubscription(parent: self, downstream: subscriber)
         let known: Result<Output, Failure>? = lock.withLock {

@@ -15,6 +15,8 @@ public struct Just<Output>: Publisher {
     }
 
     /// Gives `subscriber` a subscription that delivers ``output`` and `.finished` on the first request.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(
             subscription: JustSubscription(value: output, downstream: subscriber, description: "Just")

@@ -19,6 +19,8 @@ extension Optional {
         }
 
         /// Delivers ``output`` (if any) and `.finished` to `subscriber`.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 subscriber.receive(

@@ -26,6 +26,8 @@ extension Publishers {
 
         /// Starts iterating the sequence for `subscriber`: `.finished` at once when it is empty, else a
         /// subscription that delivers elements as requested.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Elements.Element, S.Failure == Failure {
             var iterator = sequence.makeIterator()

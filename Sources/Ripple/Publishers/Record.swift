@@ -29,6 +29,8 @@ public struct Record<Output, Failure: Error>: Publisher {
     }
 
     /// Replays the recording to `subscriber`: values as demanded, then the completion.
+    ///
+    /// - Parameter subscriber: the subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let output = recording.output
         var iterator = output.makeIterator()
@@ -75,6 +77,10 @@ public struct Record<Output, Failure: Error>: Publisher {
         }
 
         /// Creates a finished recording of `output` followed by `completion`; it accepts nothing more.
+        ///
+        /// - Parameters:
+        ///   - output: the recorded values, in order.
+        ///   - completion: the recorded completion (`.finished` until another one is recorded).
         public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
             phase = .complete
             self.output = output
@@ -111,6 +117,9 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Decodes a finished recording from its `output` and `completion`; it accepts nothing more.
+    ///
+    /// - Parameter decoder: the decoder to read from.
+    /// - Throws: `DecodingError` when the data does not have this form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let output = try container.decode([Output].self, forKey: .output)
@@ -124,6 +133,9 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Encodes the recording as `output` and `completion`.
+    ///
+    /// - Parameter encoder: the encoder to write to.
+    /// - Throws: the encoder's error.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)

@@ -28,6 +28,8 @@ extension Result {
         }
 
         /// Delivers the result to `subscriber`: the value then `.finished` on demand, or `.failure` at once.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let value):

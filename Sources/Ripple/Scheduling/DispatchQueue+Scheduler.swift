@@ -31,12 +31,18 @@ extension DispatchQueue: Scheduler {
         }
 
         /// Decodes the time from its uptime in nanoseconds.
+        ///
+        /// - Parameter decoder: the decoder to read from.
+        /// - Throws: `DecodingError` when the data does not have this form.
         public init(from decoder: any Decoder) throws {
             let nanoseconds = try decoder.singleValueContainer().decode(UInt64.self)
             dispatchTime = DispatchTime(uptimeNanoseconds: nanoseconds)
         }
 
         /// Encodes the time as its uptime in nanoseconds.
+        ///
+        /// - Parameter encoder: the encoder to write to.
+        /// - Throws: the encoder's error.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(dispatchTime.uptimeNanoseconds)
@@ -48,6 +54,11 @@ extension DispatchQueue: Scheduler {
         }
 
         /// Whether two times are the same uptime.
+        ///
+        /// - Parameters:
+        ///   - lhs: a value.
+        ///   - rhs: another value.
+        /// - Returns: whether they are equal.
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
         }
@@ -95,11 +106,15 @@ extension DispatchQueue: Scheduler {
             }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: the literal.
             public init(floatLiteral value: Double) {
                 self = .seconds(value)
             }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: the literal.
             public init(integerLiteral value: Int) {
                 self = .seconds(value)
             }
@@ -163,6 +178,11 @@ extension DispatchQueue: Scheduler {
         public var group: DispatchGroup?
 
         /// Options with the given quality of service, flags and group.
+        ///
+        /// - Parameters:
+        ///   - qos: the quality of service the work runs at.
+        ///   - flags: Flags for the work item.
+        ///   - group: a group the work is part of.
         public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], group: DispatchGroup? = nil) {
             self.qos = qos
             self.flags = flags

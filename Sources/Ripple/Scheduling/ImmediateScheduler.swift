@@ -22,8 +22,12 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// An interval of `value` units.
             public init(_ value: Int) { magnitude = value }
             /// An interval of `value` units.
+            ///
+            /// - Parameter value: the literal.
             public init(integerLiteral value: Int) { magnitude = value }
             /// An interval of `value` units, truncated.
+            ///
+            /// - Parameter value: the literal.
             public init(floatLiteral value: Double) { magnitude = Int(value) }
             /// An interval from `source`, if it fits.
             public init?<T: BinaryInteger>(exactly source: T) {

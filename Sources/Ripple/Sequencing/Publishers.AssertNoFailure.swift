@@ -29,6 +29,12 @@ extension Publishers {
         public let line: UInt
 
         /// Creates a publisher that traps if `upstream` fails.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher that is asserted never to fail.
+        ///   - prefix: Text put before the error in the trap message (followed by `": "`), or `""` for none.
+        ///   - file: the file the trap is reported in.
+        ///   - line: the line the trap is reported at.
         public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
             self.upstream = upstream
             self.prefix = prefix
@@ -37,6 +43,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through an asserting subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }

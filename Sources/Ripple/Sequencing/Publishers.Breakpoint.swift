@@ -29,6 +29,12 @@ extension Publishers {
         public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
 
         /// Creates a publisher that stops in the debugger when one of the given closures returns `true`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose events are examined.
+        ///   - receiveSubscription: Examines the subscription; `true` stops in the debugger.
+        ///   - receiveOutput: Examines each value; `true` stops in the debugger.
+        ///   - receiveCompletion: Examines the completion; `true` stops in the debugger.
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Bool)? = nil,
@@ -42,6 +48,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through an examining subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(Inner(self, downstream: subscriber))

@@ -43,6 +43,12 @@ extension Publishers {
         public let whenFull: Publishers.BufferingStrategy<Failure>
 
         /// Creates a publisher that buffers up to `size` values of `upstream`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are buffered.
+        ///   - size: the most values the buffer holds.
+        ///   - prefetch: when to ask the upstream for values.
+        ///   - whenFull: what to do with a value that arrives when the buffer is full.
         public init(
             upstream: Upstream,
             size: Int,
@@ -56,6 +62,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a buffering subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }

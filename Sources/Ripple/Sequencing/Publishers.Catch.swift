@@ -17,12 +17,18 @@ extension Publishers {
         public let handler: (Upstream.Failure) -> NewPublisher
 
         /// Creates a publisher that replaces `upstream` with `handler(error)` when it fails.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher that may fail.
+        ///   - handler: Makes the publisher that replaces the upstream when it fails.
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
         }
 
         /// Subscribes `subscriber` to the upstream, and later to the replacement, through one subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = CatchInner<S, Upstream, NewPublisher, Never>(
                 downstream: subscriber,
@@ -53,12 +59,18 @@ extension Publishers {
         public let handler: (Upstream.Failure) throws -> NewPublisher
 
         /// Creates a publisher that replaces `upstream` with `handler(error)` when it fails.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher that may fail.
+        ///   - handler: Makes the publisher that replaces the upstream when it fails; throwing fails the stream.
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
         }
 
         /// Subscribes `subscriber` to the upstream, and later to the replacement, through one subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = CatchInner<S, Upstream, NewPublisher, any Error>(
                 downstream: subscriber,

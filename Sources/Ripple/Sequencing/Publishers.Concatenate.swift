@@ -18,12 +18,18 @@ extension Publishers {
         public let suffix: Suffix
 
         /// Creates a publisher that emits the values of `prefix`, then those of `suffix`.
+        ///
+        /// - Parameters:
+        ///   - prefix: the publisher whose values come first.
+        ///   - suffix: the publisher whose values follow once `prefix` finishes.
         public init(prefix: Prefix, suffix: Suffix) {
             self.prefix = prefix
             self.suffix = suffix
         }
 
         /// Subscribes `subscriber` to the prefix, and later to the suffix, through one subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let inner = Inner(downstream: subscriber, suffix: suffix)
             prefix.subscribe(Inner<S>.PrefixSubscriber(inner: inner))

@@ -19,12 +19,18 @@ extension Publishers {
         public let count: Int
 
         /// Creates a publisher that drops the first `count` values of `upstream`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are dropped and republished.
+        ///   - count: how many values to drop before republishing.
         public init(upstream: Upstream, count: Int) {
             self.upstream = upstream
             self.count = count
         }
 
         /// Sends `subscriber` its subscription, then subscribes to the upstream.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let inner = Inner(downstream: subscriber, count: count)

@@ -20,12 +20,18 @@ extension Publishers {
         public let other: Other
 
         /// Creates a publisher that ignores values of `upstream` until `other` emits a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are republished once `other` has emitted.
+        ///   - other: the publisher whose first value starts the republishing.
         public init(upstream: Upstream, other: Other) {
             self.upstream = upstream
             self.other = other
         }
 
         /// Sends `subscriber` its subscription, then subscribes to `other` and to the upstream.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Other.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
             subscriber.receive(subscription: inner)

@@ -16,12 +16,18 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates a publisher that drops values of `upstream` while `predicate` holds.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are dropped and republished.
+        ///   - predicate: Decides whether to drop a value (`true`) or to start republishing (`false`).
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Subscribes `subscriber` to the upstream through a dropping subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
             upstream.subscribe(
                 DropWhileInner<S, Upstream.Failure, Never>(
@@ -52,12 +58,18 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that drops values of `upstream` while `predicate` holds.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are dropped and republished.
+        ///   - predicate: Decides whether to drop a value (`true`) or to start republishing (`false`); throwing fails.
         public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Subscribes `subscriber` to the upstream through a dropping subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
             upstream.subscribe(
                 DropWhileInner<S, Upstream.Failure, any Error>(

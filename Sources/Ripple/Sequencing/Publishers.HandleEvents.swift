@@ -26,6 +26,15 @@ extension Publishers {
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         /// Creates a publisher that reports the events of `upstream` to the given closures.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose events are observed.
+        ///   - receiveSubscription: Called with the upstream's subscription when it arrives.
+        ///   - receiveOutput: Called with each value before the downstream receives it.
+        ///   - receiveCompletion: Called with the upstream's completion before the downstream receives it.
+        ///   - receiveCancel: Called when the downstream cancels.
+        ///   - receiveRequest: Called with each demand the downstream asks for, through its subscription or as the
+        ///     result of receiving a value (when not `.none`).
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Void)? = nil,
@@ -43,6 +52,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through an observing subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(Inner(self, downstream: subscriber))

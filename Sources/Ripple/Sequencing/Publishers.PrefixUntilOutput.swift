@@ -17,12 +17,18 @@ extension Publishers {
         public let other: Other
 
         /// Creates a publisher that republishes `upstream` until `other` emits a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are republished.
+        ///   - other: the publisher whose first value ends the stream.
         public init(upstream: Upstream, other: Other) {
             self.upstream = upstream
             self.other = other
         }
 
         /// Subscribes to `other`, then subscribes `subscriber` to the upstream.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Failure == Failure, S.Input == Output {
             let inner = Inner(downstream: subscriber)
             other.subscribe(Inner.TriggerSubscriber(inner: inner))

@@ -16,12 +16,18 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that republishes values of `upstream` while `predicate` holds.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are republished.
+        ///   - predicate: Decides whether to republish a value (`true`) or to finish (`false`).
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Subscribes `subscriber` to the upstream through a filtering subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(
@@ -54,12 +60,19 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that republishes values of `upstream` while `predicate` holds.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are republished.
+        ///   - predicate: Decides whether to republish a value (`true`) or to finish (`false`); throwing fails the
+        ///     stream.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Subscribes `subscriber` to the upstream through a filtering subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
             upstream.subscribe(
                 PrefixWhileInner<S, Upstream.Failure, any Error>(

@@ -19,6 +19,11 @@ extension Publishers {
         public let stream: (any TextOutputStream)?
 
         /// Creates a publisher that logs the events of `upstream` to `stream` (standard output if `nil`).
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose events are logged.
+        ///   - prefix: the text put before every line (followed by `": "`), or `""` for none.
+        ///   - stream: where the lines go; `nil` for standard output.
         public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
             self.upstream = upstream
             self.prefix = prefix
@@ -26,6 +31,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a logging subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
             upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }

@@ -22,6 +22,10 @@ extension Subscribers {
         }
 
         /// Creates a subscriber that writes each value to `object[keyPath: keyPath]`.
+        ///
+        /// - Parameters:
+        ///   - object: the object written to; `nil` once the subscriber has completed or been cancelled.
+        ///   - keyPath: the property written to.
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             target = object
             self.keyPath = keyPath

@@ -57,6 +57,10 @@ extension Subscribers {
 
         /// Creates a sink that calls `receiveCompletion` once with the completion and `receiveValue` with
         /// each value.
+        ///
+        /// - Parameters:
+        ///   - receiveCompletion: the closure called with the completion (a no-op once the sink has ended).
+        ///   - receiveValue: the closure called with each value (a no-op once the sink has ended).
         @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,

@@ -39,6 +39,11 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that groups `upstream`'s values by `strategy`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are collected.
+        ///   - strategy: how the values are grouped.
+        ///   - options: the options the timer and the deliveries are scheduled with.
         public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.strategy = strategy
@@ -46,6 +51,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a subscriber that collects values and runs the timer.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, strategy: strategy, options: options))
         }

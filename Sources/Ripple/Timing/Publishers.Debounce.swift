@@ -23,6 +23,12 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that debounces `upstream` by `dueTime` on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose bursts are reduced to their last value.
+        ///   - dueTime: how long the upstream must be quiet before the latest value is emitted.
+        ///   - scheduler: the scheduler that measures the wait and delivers.
+        ///   - options: the options the waits are scheduled with.
         public init(
             upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
             options: Context.SchedulerOptions?
@@ -34,6 +40,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a subscriber that keeps the latest value and its wait.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
         }

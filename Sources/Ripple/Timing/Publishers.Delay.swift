@@ -25,6 +25,13 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that delays `upstream`'s values and completion by `interval` on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose signals are delayed.
+        ///   - interval: how long each value and the completion are held back.
+        ///   - tolerance: how late the scheduler may deliver them.
+        ///   - scheduler: the scheduler that delivers them.
+        ///   - options: the options every delivery is scheduled with.
         public init(
             upstream: Upstream,
             interval: Context.SchedulerTimeType.Stride,
@@ -40,6 +47,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a relay that schedules every value and the completion `interval` later.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = ScheduledRelay(
                 downstream: subscriber,

@@ -29,6 +29,12 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that ticks every `interval` on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - interval: the time between ticks.
+        ///   - tolerance: how late a tick may be; `nil` uses the scheduler's `minimumTolerance`.
+        ///   - scheduler: the scheduler that runs the timer and delivers the ticks.
+        ///   - options: the options the timer is scheduled with.
         public init(
             interval: Context.SchedulerTimeType.Stride,
             tolerance: Context.SchedulerTimeType.Stride? = nil,
@@ -42,6 +48,8 @@ extension Publishers {
         }
 
         /// Gives `subscriber` its subscription, then starts its own repeating schedule.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = TimerTickSubscription(downstream: subscriber, name: "Every")
             subscriber.receive(subscription: subscription)

@@ -18,12 +18,18 @@ extension Publishers {
         public let scheduler: Context
 
         /// A publisher that measures the intervals between `upstream`'s values on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are timed.
+        ///   - scheduler: the scheduler whose `now` is read for each value.
         public init(upstream: Upstream, scheduler: Context) {
             self.upstream = upstream
             self.scheduler = scheduler
         }
 
         /// Attaches `subscriber` through a subscriber that reads the scheduler's clock at each value.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
         }

@@ -18,6 +18,11 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that delivers `upstream`'s values and completion on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose signals are moved to the scheduler.
+        ///   - scheduler: the scheduler the subscriber receives values and the completion on.
+        ///   - options: the options every delivery is scheduled with.
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.scheduler = scheduler
@@ -25,6 +30,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a relay that moves every value and the completion to the scheduler.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = ScheduledRelay(
                 downstream: subscriber, scheduler: scheduler, timing: .now(options), name: "ReceiveOn")

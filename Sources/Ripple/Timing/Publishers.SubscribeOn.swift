@@ -19,6 +19,11 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// A publisher that subscribes to `upstream` on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher subscribed to on the scheduler.
+        ///   - scheduler: the scheduler that subscribes, requests and cancels.
+        ///   - options: the options the subscription, requests and cancellation are scheduled with.
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.scheduler = scheduler
@@ -26,6 +31,8 @@ extension Publishers {
         }
 
         /// Schedules the subscription of `subscriber` to the upstream on the scheduler.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream

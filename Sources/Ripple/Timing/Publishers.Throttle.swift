@@ -24,6 +24,12 @@ extension Publishers {
         public let latest: Bool
 
         /// A publisher that emits at most one of `upstream`'s values per `interval`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher that is throttled.
+        ///   - interval: the shortest time between two emitted values.
+        ///   - scheduler: the scheduler that measures time and delivers.
+        ///   - latest: whether the latest value of an interval is emitted (`true`) or the first (`false`).
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
             self.upstream = upstream
             self.interval = interval
@@ -32,6 +38,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a subscriber that keeps the value waiting for its time.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
         }

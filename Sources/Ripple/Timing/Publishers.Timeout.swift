@@ -25,6 +25,13 @@ extension Publishers {
         public let customError: (() -> Upstream.Failure)?
 
         /// A publisher that ends `upstream` after `interval` without a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher that is watched.
+        ///   - interval: the longest time the upstream may go without a value.
+        ///   - scheduler: the scheduler that measures the interval and delivers.
+        ///   - options: the options the timer and the deliveries are scheduled with.
+        ///   - customError: Makes the error to fail with on timeout; `nil` finishes normally.
         public init(
             upstream: Upstream,
             interval: Context.SchedulerTimeType.Stride,
@@ -40,6 +47,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a subscriber that runs the timeout clock.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 Inner(

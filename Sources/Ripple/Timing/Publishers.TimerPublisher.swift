@@ -39,6 +39,12 @@ extension Publishers {
         private nonisolated(unsafe) var connections: [Connection] = []
 
         /// A timer publisher that ticks every `interval` on `scheduler` once connected.
+        ///
+        /// - Parameters:
+        ///   - interval: the time between ticks.
+        ///   - tolerance: how late a tick may be; `nil` uses the scheduler's `minimumTolerance`.
+        ///   - scheduler: the scheduler that runs the timer and delivers the ticks.
+        ///   - options: the options the timer is scheduled with.
         public init(
             interval: Context.SchedulerTimeType.Stride,
             tolerance: Context.SchedulerTimeType.Stride? = nil,
@@ -52,6 +58,8 @@ extension Publishers {
         }
 
         /// Gives `subscriber` its subscription; it receives the ticks of every connection from now on.
+        ///
+        /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = TimerTickSubscription(downstream: subscriber, name: "TimerPublisher")
             subscriber.receive(subscription: subscription)

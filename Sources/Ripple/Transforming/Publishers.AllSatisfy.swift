@@ -18,6 +18,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that publishes whether every value of `upstream` satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher checked.
+        ///   - predicate: the predicate every value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -25,6 +29,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through an `"AllSatisfy"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             upstream.subscribe(
@@ -50,6 +56,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that publishes whether every value of `upstream` satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher checked.
+        ///   - predicate: the throwing predicate every value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -57,6 +67,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryAllSatisfy"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
             upstream.subscribe(

@@ -22,6 +22,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Collect"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction()))

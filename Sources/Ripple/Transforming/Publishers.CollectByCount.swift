@@ -21,6 +21,10 @@ extension Publishers {
         public let count: Int
 
         /// Creates a publisher that groups `upstream`'s values into arrays of `count`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are grouped.
+        ///   - count: how many values each array holds (the last may hold fewer).
         @inlinable
         public init(upstream: Upstream, count: Int) {
             self.upstream = upstream
@@ -28,6 +32,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"CollectByCount"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, count: Swift.max(count, 1)))

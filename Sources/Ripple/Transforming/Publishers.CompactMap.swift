@@ -14,6 +14,10 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output?
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are transformed.
+        ///   - transform: the closure applied to each value; `nil` drops it.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
@@ -21,6 +25,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a transforming subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
@@ -44,6 +50,10 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output?
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are transformed.
+        ///   - transform: the throwing closure applied to each value; `nil` drops it.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
             self.upstream = upstream
@@ -51,6 +61,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryCompactMap"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -19,6 +19,10 @@ extension Publishers {
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
 
         /// Creates a publisher that publishes `upstream`'s greatest value by `areInIncreasingOrder`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher compared.
+        ///   - areInIncreasingOrder: Returns `true` when its first argument orders before its second.
         @inlinable
         public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -26,6 +30,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Comparison"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -55,6 +61,10 @@ extension Publishers {
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
         /// Creates a publisher that publishes `upstream`'s greatest value by `areInIncreasingOrder`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher compared.
+        ///   - areInIncreasingOrder: Returns `true` when its first argument orders before its second; may throw.
         @inlinable
         public init(
             upstream: Upstream,
@@ -65,6 +75,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryComparison"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -18,6 +18,10 @@ extension Publishers {
         public let output: Upstream.Output
 
         /// Creates a publisher that publishes whether `upstream` emits `output`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - output: the value searched for.
         @inlinable
         public init(upstream: Upstream, output: Upstream.Output) {
             self.upstream = upstream
@@ -25,6 +29,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Contains"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             upstream.subscribe(
@@ -49,6 +55,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that publishes whether `upstream` emits a value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - predicate: the predicate a matching value satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -56,6 +66,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"ContainsWhere"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             upstream.subscribe(
@@ -82,6 +94,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that publishes whether `upstream` emits a value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - predicate: the throwing predicate a matching value satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -89,6 +105,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryContainsWhere"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
             upstream.subscribe(

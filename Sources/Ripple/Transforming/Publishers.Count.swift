@@ -20,6 +20,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Count"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction()))

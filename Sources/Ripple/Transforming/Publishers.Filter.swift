@@ -16,6 +16,10 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) -> Bool
 
         /// Creates a publisher that republishes the values of `upstream` for which `isIncluded` is `true`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are filtered.
+        ///   - isIncluded: the predicate deciding whether a value is republished.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -23,6 +27,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a filtering subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
@@ -47,6 +53,10 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that republishes the values of `upstream` for which `isIncluded` is `true`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are filtered.
+        ///   - isIncluded: the throwing predicate deciding whether a value is republished.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -54,6 +64,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryFilter"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -21,6 +21,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"First"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(TransformingReduceSubscription(downstream: subscriber, reduction: Reduction()))
@@ -44,6 +46,10 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates a publisher that publishes `upstream`'s first value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - predicate: the predicate the published value satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
@@ -51,6 +57,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryFirst"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -76,6 +84,10 @@ extension Publishers {
         public let predicate: (Output) throws -> Bool
 
         /// Creates a publisher that publishes `upstream`'s first value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - predicate: the throwing predicate the published value satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
             self.upstream = upstream
@@ -83,6 +95,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryFirstWhere"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -18,6 +18,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a value-dropping subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber))

@@ -20,6 +20,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Last"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -44,6 +46,10 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates a publisher that publishes `upstream`'s last value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - predicate: the predicate the published value satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
@@ -51,6 +57,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"LastWhere"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -77,6 +85,10 @@ extension Publishers {
         public let predicate: (Output) throws -> Bool
 
         /// Creates a publisher that publishes `upstream`'s last value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher searched.
+        ///   - predicate: the throwing predicate the published value satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
             self.upstream = upstream
@@ -84,6 +96,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryLastWhere"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

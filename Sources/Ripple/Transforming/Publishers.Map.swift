@@ -14,6 +14,10 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output
 
         /// Creates a publisher that delivers `transform` of each of `upstream`'s values.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are transformed.
+        ///   - transform: the closure applied to each upstream value.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
@@ -21,6 +25,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a transforming subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
@@ -42,6 +48,10 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output
 
         /// Creates a publisher that delivers `transform` of each of `upstream`'s values.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are transformed.
+        ///   - transform: the throwing closure applied to each upstream value.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.upstream = upstream
@@ -49,6 +59,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryMap"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -21,6 +21,10 @@ extension Publishers {
         }
 
         /// Creates a publisher that fails with `transform(error)` when `upstream` fails with `error`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose failure is converted.
+        ///   - transform: the closure that converts the upstream's error.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
@@ -28,6 +32,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through an error-converting subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))

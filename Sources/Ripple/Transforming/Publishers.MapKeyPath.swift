@@ -18,6 +18,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a key-path-reading subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath = self.keyPath
@@ -54,6 +56,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a key-path-reading subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath0 = self.keyPath0
@@ -100,6 +104,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a key-path-reading subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
             let keyPath0 = self.keyPath0

@@ -22,6 +22,10 @@ extension Publishers {
         /// Creates a publisher that republishes the values of `upstream` at the positions in `range`.
         ///
         /// Both bounds must be non-negative (a negative bound traps, as in Combine).
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are selected.
+        ///   - range: the positions republished.
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
             precondition(range.lowerBound >= 0, "lowerBound must not be negative")
@@ -31,6 +35,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through an `"Output"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, range: range))

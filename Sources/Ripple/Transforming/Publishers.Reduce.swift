@@ -19,6 +19,11 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a publisher that folds `upstream`'s values into one result, starting from `initial`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are folded.
+        ///   - initial: the result the fold starts from; published as is if the upstream finishes empty.
+        ///   - nextPartialResult: Combines the running result with a new value.
         @inlinable
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
@@ -29,6 +34,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"Reduce"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -58,6 +65,11 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates a publisher that folds `upstream`'s values into one result, starting from `initial`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are folded.
+        ///   - initial: the result the fold starts from; published as is if the upstream finishes empty.
+        ///   - nextPartialResult: Combines the running result with a new value; may throw.
         @inlinable
         public init(
             upstream: Upstream,
@@ -70,6 +82,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryReduce"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -17,6 +17,11 @@ extension Publishers {
         public let predicate: (Output, Output) -> Bool
 
         /// Creates a publisher that drops the values of `upstream` that `predicate` calls duplicates.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose duplicates are removed.
+        ///   - predicate: Returns `true` when its second argument (the new value) duplicates the first (the previous
+        ///     one).
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
             self.upstream = upstream
@@ -24,6 +29,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"RemoveDuplicates"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -49,6 +56,11 @@ extension Publishers {
         public let predicate: (Output, Output) throws -> Bool
 
         /// Creates a publisher that drops the values of `upstream` that `predicate` calls duplicates.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose duplicates are removed.
+        ///   - predicate: Returns `true` when its second argument (the new value) duplicates the first (the previous
+        ///     one).
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
             self.upstream = upstream
@@ -56,6 +68,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryRemoveDuplicates"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -22,6 +22,10 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that delivers `output` if `upstream` finishes without a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher that may finish empty.
+        ///   - output: the value delivered when the upstream finishes empty.
         @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
@@ -29,6 +33,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"ReplaceEmpty"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, output: output))

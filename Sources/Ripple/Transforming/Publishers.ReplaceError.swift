@@ -17,6 +17,10 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that replaces `upstream`'s failure with `output` and a finish.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose failure is replaced.
+        ///   - output: the value delivered in place of a failure.
         @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
@@ -24,6 +28,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"ReplaceError"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(Inner(downstream: subscriber, output: output))

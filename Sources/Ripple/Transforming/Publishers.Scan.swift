@@ -17,6 +17,11 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a publisher that publishes the running fold of `upstream`'s values from `initialResult`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are folded.
+        ///   - initialResult: the result the fold starts from (not itself published).
+        ///   - nextPartialResult: Combines the previous result with a new value.
         @inlinable
         public init(
             upstream: Upstream,
@@ -29,6 +34,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a folding subscriber with its own running result.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, result: initialResult, next: nextPartialResult))
@@ -55,6 +62,11 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates a publisher that publishes the running fold of `upstream`'s values from `initialResult`.
+        ///
+        /// - Parameters:
+        ///   - upstream: the publisher whose values are folded.
+        ///   - initialResult: the result the fold starts from (not itself published).
+        ///   - nextPartialResult: Combines the previous result with a new value; may throw.
         @inlinable
         public init(
             upstream: Upstream,
@@ -67,6 +79,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a `"TryScan"` subscription.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

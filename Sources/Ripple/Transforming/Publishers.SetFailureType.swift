@@ -17,6 +17,8 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the upstream through a pass-through subscriber.
+        ///
+        /// - Parameter subscriber: the subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber))
