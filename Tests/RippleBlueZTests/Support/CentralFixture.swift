@@ -65,14 +65,16 @@ final class CentralFixture: TestFixture {
 
     /// Stops everything; records an issue when a state machine refused an event meanwhile.
     func stop(sourceLocation: SourceLocation = #_sourceLocation) async {
-        let refused = await violations()
-        if !refused.isEmpty {
-            Issue.record("the central's machines refused events: \(refused)", sourceLocation: sourceLocation)
+        await watched("stopping the central's fixture", sourceLocation: sourceLocation) {
+            let refused = await violations()
+            if !refused.isEmpty {
+                Issue.record("the central's machines refused events: \(refused)", sourceLocation: sourceLocation)
+            }
+            central.close()
+            await simulator.stop()
+            thread.stop()
+            bus.stop()
         }
-        central.close()
-        await simulator.stop()
-        thread.stop()
-        bus.stop()
     }
 }
 

@@ -1,3 +1,5 @@
+import Testing
+
 /// A `for await` loop over a sequence, in a task of its own, whose body hands each value to the test and
 /// then awaits the gate the test opens: while the gate is shut, the loop demands nothing.
 final class GatedConsumer<Element: Sendable>: Sendable {
@@ -32,14 +34,19 @@ final class GatedConsumer<Element: Sendable>: Sendable {
     }
 
     /// Returns once the loop has subscribed.
-    func waitUntilSubscribed() async {
-        var iterator = subscribed.makeAsyncIterator()
-        _ = await iterator.next()
+    func waitUntilSubscribed(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await watched("the awaiting loop's subscription", sourceLocation: sourceLocation) {
+            var iterator = subscribed.makeAsyncIterator()
+            _ = await iterator.next()
+        }
     }
 
-    /// The next value the loop's body got (nil: the loop ended).
-    func next() async -> Element? {
-        await reportIterator.next() ?? nil
+    /// The next value the loop's body got (nil: the loop ended); records an issue when none comes within
+    /// 30 s.
+    func next(sourceLocation: SourceLocation = #_sourceLocation) async -> Element? {
+        await watched("the awaiting loop's next value", sourceLocation: sourceLocation) {
+            await reportIterator.next() ?? nil
+        }
     }
 
     /// Lets the loop's body return and the loop ask for its next value.

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import Testing
 
 /// A peripheral made for the central's tests: characteristics that notify only when a test says so,
 /// so that every test can expect exact sequences.
@@ -83,17 +84,26 @@ final class WriteLog: Sendable {
 
 extension CentralFixture {
     /// Connects to `address` (a scan first, as a user would) and returns the ready peripheral.
-    func connect(_ address: BluetoothAddress = Lab.address) async throws -> Peripheral {
-        _ = try await central.startDiscovery().first { $0.address == address }.values.first { _ in true }
-        return try await central.connectPeripheral(to: address)
+    func connect(_ address: BluetoothAddress = Lab.address, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> Peripheral
+    {
+        try await watched("discovering \(address)", sourceLocation: sourceLocation) {
+            _ = try await central.startDiscovery().first { $0.address == address }.values.first { _ in true }
+        }
+        return try await watched("connecting to \(address)", sourceLocation: sourceLocation) {
+            try await central.connectPeripheral(to: address)
+        }
     }
 
     /// Sends `values` from the lab peripheral's `characteristic`, one after the other.
-    func notify(_ characteristic: BluetoothUUID, _ values: [[UInt8]], peripheral: BluetoothAddress = Lab.address)
-        async throws
-    {
+    func notify(
+        _ characteristic: BluetoothUUID, _ values: [[UInt8]], peripheral: BluetoothAddress = Lab.address,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         for value in values {
-            try await simulator.notify(peripheral: peripheral, characteristic: characteristic, value: value)
+            try await watched("the simulator's notification of \(characteristic)", sourceLocation: sourceLocation) {
+                try await simulator.notify(peripheral: peripheral, characteristic: characteristic, value: value)
+            }
         }
     }
 }
