@@ -15,7 +15,7 @@ final class BluetoothdOwner: Sendable {
         var watch: AnyCancellable?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Follows the owner of `org.bluez` on `connection`; `changed` gets each new owner (nil: none).
     init(connection: DBusConnection, changed: @escaping @Sendable (String?) -> Void = { _ in }) {

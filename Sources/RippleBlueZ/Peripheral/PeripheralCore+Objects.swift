@@ -10,7 +10,7 @@ final class CoreLink: Sendable {
         weak var core: PeripheralCore?
     }
 
-    private let reference = Mutex(Reference())
+    private let reference = LockedState(Reference())
 
     func set(_ core: PeripheralCore) {
         reference.withLock { $0.core = core }
@@ -125,12 +125,12 @@ extension PeripheralCore {
                 },
                 DBusMethod(name: "StartNotify") { [weak characteristic] invocation in
                     guard link.core(answering: invocation) != nil, let characteristic else { return }
-                    characteristic.subscribed.send(true)
+                    characteristic.setListened(true)
                     _ = invocation.reply()
                 },
                 DBusMethod(name: "StopNotify") { [weak characteristic] invocation in
                     guard link.core(answering: invocation) != nil, let characteristic else { return }
-                    characteristic.subscribed.send(false)
+                    characteristic.setListened(false)
                     _ = invocation.reply()
                 },
                 DBusMethod(name: "Confirm") { invocation in
@@ -188,7 +188,7 @@ extension PeripheralCore {
     private static func descriptorObject(
         _ descriptor: LocalDescriptor, at path: DBusObjectPath, characteristic: DBusObjectPath, link: CoreLink
     ) throws(DBusError) -> DBusExportedObject {
-        let value = Mutex(descriptor.value)
+        let value = LockedState(descriptor.value)
         return try DBusExportedObject(
             path: path,
             interfaces: [

@@ -7,7 +7,7 @@ import Synchronization
 /// owner of `org.bluez` (the only caller they answer), and the registrations with bluetoothd, each a
 /// ``RegistrationStateMachine``.
 ///
-/// Mutable state is one `Mutex<State>`; the machines' actions run after it is released.
+/// Mutable state is one `LockedState<State>`; the machines' actions run after it is released.
 final class PeripheralCore: Sendable {
     /// Which registration an event or action belongs to.
     enum Target: Sendable, Hashable {
@@ -50,7 +50,7 @@ final class PeripheralCore: Sendable {
     private let objects: [DBusExportedObject]
     /// The only caller the exported objects answer.
     let bluetoothd: BluetoothdOwner
-    let state: Mutex<State>
+    let state: LockedState<State>
 
     init(
         connection: DBusConnection, adapter: String, services: [LocalService], acquiresNotify: Bool,
@@ -66,7 +66,8 @@ final class PeripheralCore: Sendable {
         } catch {
             throw BluetoothError(.invalidArgument, "the adapter name \"\(adapter)\" cannot be a path element")
         }
-        state = Mutex(State(applicationSubject: StateSubject(.waitingForBluetoothd, context: .loop(connection.loop))))
+        state = LockedState(
+            State(applicationSubject: StateSubject(.waitingForBluetoothd, context: .loop(connection.loop))))
         let link = CoreLink()
         let built = try Self.build(
             services, root: root, loop: connection.loop, acquiresNotify: acquiresNotify, link: link)
@@ -180,7 +181,7 @@ final class PeripheralCore: Sendable {
         // A bluetoothd that goes forgets who listened (it sends no StopNotify, and its sockets are gone).
         for characteristic in characteristics {
             characteristic.releaseNotifySocket()
-            characteristic.subscribed.send(false)
+            characteristic.setListened(false)
         }
         run(application, for: .application)
         for (key, actions) in advertisements { run(actions, for: .advertisement(key)) }
@@ -402,7 +403,7 @@ final class PeripheralCore: Sendable {
         subject.send(completion: .finished)
         for characteristic in characteristics {
             characteristic.releaseNotifySocket()
-            characteristic.subscribed.send(completion: .finished)
+            characteristic.finishListening()
             characteristic.finishWrites()
         }
         if ownsConnection { connection.close() }

@@ -239,8 +239,32 @@ public final class PeripheralManager: Sendable {
     /// - Returns: the stream; fails with ``BluetoothError/Kind/attributeNotFound`` when it serves no such
     ///   characteristic, finishes when the manager closes.
     public func isSubscribed(_ reference: CharacteristicReference) -> AnyPublisher<Bool, BluetoothError> {
+        state(\.subscribed, of: reference)
+    }
+
+    /// Whether a notification sent on the characteristic now goes out: a *state* stream (false at first),
+    /// delivered on the loop thread.
+    ///
+    /// It is true while a central listens and, when bluetoothd acquired a socket for the notifications,
+    /// the socket has room. A ``send(_:on:)`` that finds the socket full returns false and turns it false
+    /// until bluetoothd has read enough to take notifications again — CoreBluetooth's
+    /// `peripheralManagerIsReady(toUpdateSubscribers:)`. Sending only while it is true sends as fast as the
+    /// link takes notifications, without dropping any and without polling. On the bus path it follows
+    /// ``isSubscribed(_:)``.
+    ///
+    /// - Parameter reference: the characteristic.
+    /// - Returns: the stream; fails with ``BluetoothError/Kind/attributeNotFound`` when it serves no such
+    ///   characteristic, finishes when the manager closes.
+    public func isReadyToSend(_ reference: CharacteristicReference) -> AnyPublisher<Bool, BluetoothError> {
+        state(\.readyToSend, of: reference)
+    }
+
+    /// One of a served characteristic's state streams, or the failure to find it.
+    private func state(
+        _ subject: KeyPath<ServedCharacteristic, StateSubject<Bool, Never>>, of reference: CharacteristicReference
+    ) -> AnyPublisher<Bool, BluetoothError> {
         do {
-            return try characteristic(reference).subscribed.setFailureType(to: BluetoothError.self)
+            return try characteristic(reference)[keyPath: subject].setFailureType(to: BluetoothError.self)
                 .eraseToAnyPublisher()
         } catch {
             return Fail(error: error).eraseToAnyPublisher()

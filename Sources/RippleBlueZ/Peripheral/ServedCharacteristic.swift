@@ -6,7 +6,7 @@ import Synchronization
 /// One characteristic a ``PeripheralManager`` serves: its description, its exported object, its current
 /// value, whether centrals listen, and the subscribers of its writes.
 ///
-/// Its mutable state is one `Mutex<State>`; the handlers of its object run on the loop thread, the
+/// Its mutable state is one `LockedState<State>`; the handlers of its object run on the loop thread, the
 /// manager's methods on any thread.
 final class ServedCharacteristic: Sendable {
     struct Writer {
@@ -26,6 +26,8 @@ final class ServedCharacteristic: Sendable {
         var writesFinished = false
         /// The socket bluetoothd acquired for the notifications, while it has it.
         var notifySocket: AcquiredNotifySocket?
+        /// Whether the last notification found the acquired socket full (until it has room again).
+        var socketFull = false
     }
 
     let reference: CharacteristicReference
@@ -34,11 +36,14 @@ final class ServedCharacteristic: Sendable {
     let object: DBusExportedObject
     /// Whether a central has notifications or indications enabled (bluetoothd's `StartNotify`/`StopNotify`).
     let subscribed: StateSubject<Bool, Never>
+    /// Whether a notification sent now goes out: a central listens, and the acquired socket (if any) has
+    /// room.
+    let readyToSend: StateSubject<Bool, Never>
     /// The notifications sent: each is received, then delivered to bluetoothd or dropped (a full socket).
     let notifications = EventStatistics()
     /// Whether the characteristic offers bluetoothd `AcquireNotify`.
     let acquiresNotify: Bool
-    let state: Mutex<State>
+    let state: LockedState<State>
 
     init(
         _ description: LocalCharacteristic, service: BluetoothUUID, object: DBusExportedObject, loop: EventLoop,
@@ -50,11 +55,30 @@ final class ServedCharacteristic: Sendable {
         onRead = description.onRead
         self.object = object
         subscribed = StateSubject(false, context: .loop(loop))
-        state = Mutex(State(value: description.value))
+        readyToSend = StateSubject(false, context: .loop(loop))
+        state = LockedState(State(value: description.value))
     }
 
     var value: [UInt8] {
         state.withLock { $0.value }
+    }
+
+    /// Whether a central listens (bluetoothd's `StartNotify`/`StopNotify`, or its socket).
+    func setListened(_ listened: Bool) {
+        subscribed.send(listened)
+        updateReadiness()
+    }
+
+    /// Ends the listening streams (the manager closed).
+    func finishListening() {
+        subscribed.send(completion: .finished)
+        readyToSend.send(completion: .finished)
+    }
+
+    private func updateReadiness() {
+        // The subject's lock, then the leaf locks of `subscribed` and `state`: the value is computed and
+        // stored in one step, so that concurrent updates cannot leave an older one last.
+        readyToSend.modify { ready in ready = subscribed.value && !state.withLock { $0.socketFull } }
     }
 
     /// Adds a subscriber of the writes; nil when the manager has closed (the subscriber should finish).
@@ -112,13 +136,21 @@ final class ServedCharacteristic: Sendable {
         let counters = notifications.counters
         counters.countReceived()
         if let socket {
-            guard socket.send(value) else {
-                counters.countDropped(1)
-                counters.reportDrops()
-                return false
+            switch socket.send(value) {
+            case .sent:
+                counters.countDelivered()
+                return true
+            case .full:
+                // Marked full before the watch for room starts, so that the room it finds clears it.
+                state.withLock { $0.socketFull = socket === $0.notifySocket }
+                updateReadiness()
+                socket.watchForRoom()
+            case .closed:
+                break
             }
-            counters.countDelivered()
-            return true
+            counters.countDropped(1)
+            counters.reportDrops()
+            return false
         }
         try object.setProperty("Value", of: BlueZ.characteristic, to: .bytes(value))
         try object.emitSignal(
@@ -143,30 +175,48 @@ final class ServedCharacteristic: Sendable {
             return
         }
         let previous = state.withLock { state -> AcquiredNotifySocket? in
-            defer { state.notifySocket = socket }
+            defer {
+                state.notifySocket = socket
+                state.socketFull = false
+            }
             return state.notifySocket
         }
         previous?.close()
-        socket.watch(on: loop) { [weak self, weak socket] in
-            guard let self else { return }
-            let current = state.withLock { state -> Bool in
-                guard state.notifySocket === socket else { return false }
-                state.notifySocket = nil
-                return true
-            }
-            guard current else { return }
-            _ = try? object.setProperty("NotifyAcquired", of: BlueZ.characteristic, to: .boolean(false))
-            subscribed.send(false)
-        }
+        socket.watch(
+            on: loop,
+            closed: { [weak self, weak socket] in
+                guard let self else { return }
+                let current = state.withLock { state -> Bool in
+                    guard state.notifySocket === socket else { return false }
+                    state.notifySocket = nil
+                    state.socketFull = false
+                    return true
+                }
+                guard current else { return }
+                _ = try? object.setProperty("NotifyAcquired", of: BlueZ.characteristic, to: .boolean(false))
+                setListened(false)
+            },
+            room: { [weak self, weak socket] in
+                guard let self else { return }
+                let current = state.withLock { state -> Bool in
+                    guard state.notifySocket === socket else { return false }
+                    state.socketFull = false
+                    return true
+                }
+                if current { updateReadiness() }
+            })
         _ = try? object.setProperty("NotifyAcquired", of: BlueZ.characteristic, to: .boolean(true))
         _ = invocation.reply([.unixFD(theirs), .uint16(UInt16(clamping: mtu))])
-        subscribed.send(true)
+        setListened(true)
     }
 
     /// Closes an acquired socket (the manager closes).
     func releaseNotifySocket() {
         let socket = state.withLock { state -> AcquiredNotifySocket? in
-            defer { state.notifySocket = nil }
+            defer {
+                state.notifySocket = nil
+                state.socketFull = false
+            }
             return state.notifySocket
         }
         socket?.close()

@@ -259,6 +259,52 @@ private final class RequestLog: Sendable {
         }
     }
 
+    @Test func aFullSocketDropsOneNotificationAndIsReadyAgainOnceBluetoothdReads() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let served = await fixture.serve()
+            let peripheral = try await fixture.connect()
+            let reference = CharacteristicReference(sensor)
+            let ready = Collector(fixture.manager.isReadyToSend(reference))
+            await ready.wait { $0.values == [false] }
+            let notifications = Collector(peripheral.listen(to: reference, transport: .bus))
+            await ready.wait { $0.values == [false, true] }
+            // On the peripheral's loop thread, which sees no room come meanwhile: sends until the socket is full.
+            let manager = fixture.manager
+            let limit = 100_000
+            let sent = try await fixture.peripheralThread.loop.perform { () throws(BluetoothError) -> Int in
+                var sent = 0
+                while sent < limit, try manager.send(UInt32(sent), on: reference) { sent += 1 }
+                return sent
+            }
+            #expect(sent > 0 && sent < limit)
+            await ready.wait { $0.values == [false, true, false, true] }
+            #expect(try manager.send(UInt32(sent), on: reference))
+            await notifications.wait { $0.values.count == sent + 1 }
+            #expect(notifications.values == (0...sent).map { UInt32($0).bluetoothBytes })
+            let statistics = try #require(manager.notificationStatistics(of: reference))
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [sent + 2, sent + 1, 1])
+            notifications.cancel()
+            await ready.wait { $0.values.last == false }
+            withExtendedLifetime(served) {}
+        }
+    }
+
+    @Test func onTheBusPathReadinessFollowsTheListeners() async throws {
+        try await withFixture(PeripheralFixture(services: services(), notificationTransport: .bus)) { fixture in
+            let served = await fixture.serve()
+            let peripheral = try await fixture.connect()
+            let reference = CharacteristicReference(sensor)
+            let ready = Collector(fixture.manager.isReadyToSend(reference))
+            let notifications = Collector(peripheral.listen(to: reference, transport: .bus))
+            await ready.wait { $0.values == [false, true] }
+            notifications.cancel()
+            await ready.wait { $0.values == [false, true, false] }
+            let unknown = Collector(fixture.manager.isReadyToSend(CharacteristicReference(uuid(0x7F))))
+            #expect(unknown.failure()?.kind == .attributeNotFound)
+            withExtendedLifetime(served) {}
+        }
+    }
+
     @Test func aCallFromAnotherConnectionIsRefused() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let served = await fixture.serve()

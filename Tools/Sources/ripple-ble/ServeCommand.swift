@@ -3,6 +3,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleLoop
 import RippleSimulatorServing
 import Synchronization
 
@@ -136,55 +137,119 @@ struct ServedPeripheral: Sendable {
                     source: $0)
             }
         }
-        let tasks = notifiers.map { notifier in Task { await notifier.run() } }
-        defer { for task in tasks { task.cancel() } }
+        let running = notifiers.map { $0.start() }
+        defer { for notifier in running { notifier.cancel() } }
         Output.line("serving \(description.name ?? description.address.description) on \(adapter)")
         let signal = await TerminationSignal.wait()
         Output.error("signal \(signal): stopping")
     }
 }
 
-/// Sends a notification source's values while a central listens: `count` of them (no end when nil) at
-/// `rate` a second, or as fast as the path takes them when the source has no rate (a notification that
-/// finds bluetoothd's socket full is sent again a moment later).
-struct Notifier: Sendable {
+/// Sends a notification source's values while a central listens: `count` of them per subscription (no
+/// end when nil) at `rate` a second, or as fast as the path takes them when the source has no rate.
+///
+/// It runs on the manager's loop thread, driven by the manager's streams: an unpaced source sends while
+/// ``PeripheralManager/isReadyToSend(_:)`` is true and, when the socket is full, waits for it to turn true
+/// again (no polling, no thread hop per notification); a burst gives the loop a turn every 64 notifications.
+/// Its state is confined to the loop thread (checked).
+final class Notifier: Sendable {
+    private struct State {
+        /// Whether a central listens.
+        var listening = false
+        /// Whether a notification sent now would go out.
+        var ready = false
+        /// The next notification's number (from 0 for each subscription).
+        var sequence: UInt32 = 0
+        /// Whether a turn of the burst is already scheduled on the loop.
+        var burstScheduled = false
+        /// The paced source's timer, while a central listens.
+        var ticker: (any Cancellable)?
+        var stopped = false
+    }
+
+    /// Notifications sent in one turn of the loop, at most.
+    static let burst = 64
+
     let manager: PeripheralManager
     let characteristic: CharacteristicReference
     let source: NotificationSource
+    private let loop: EventLoop
+    private nonisolated(unsafe) var state = State()
 
-    func run() async {
-        let interval = source.rate.map { Duration.milliseconds(Int64(1000 / max($0, 0.001))) }
-        // One subscription to the listening state: the flag the sending loop reads is stored before the
-        // change that wakes the loop is handed over, so the loop never starts on a value it cannot see yet.
-        let listened = Atomic<Bool>(false)
-        let (changes, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
-        let watch = manager.isSubscribed(characteristic).sink(
-            receiveCompletion: { _ in continuation.finish() },
-            receiveValue: { isListened in
-                listened.store(isListened, ordering: .sequentiallyConsistent)
-                continuation.yield(isListened)
-            })
-        defer {
-            watch.cancel()
-            continuation.finish()
-        }
-        // Each subscription starts the sequence again.
-        for await isListened in changes where isListened {
-            var sequence: UInt32 = 0
-            while !Task.isCancelled, listened.load(ordering: .sequentiallyConsistent),
-                source.count.map({ Int(sequence) < $0 }) ?? true
-            {
-                let sent = (try? manager.send(source.payload(sequence: sequence), on: characteristic)) ?? false
-                if let interval {
-                    sequence &+= 1
-                    try? await Task.sleep(for: interval)
-                } else if sent {
-                    sequence &+= 1
-                    if sequence % 64 == 0 { await Task.yield() }
-                } else {
-                    try? await Task.sleep(for: .microseconds(200))
-                }
+    init(manager: PeripheralManager, characteristic: CharacteristicReference, source: NotificationSource) {
+        self.manager = manager
+        self.characteristic = characteristic
+        self.source = source
+        loop = manager.connection.loop
+    }
+
+    /// Starts following the characteristic's listeners; the returned cancellable stops.
+    func start() -> AnyCancellable {
+        let listening = manager.isSubscribed(characteristic).sink(
+            receiveCompletion: { _ in }, receiveValue: { [self] in listeningChanged($0) })
+        let readiness = manager.isReadyToSend(characteristic).sink(
+            receiveCompletion: { _ in }, receiveValue: { [self] in readinessChanged($0) })
+        return AnyCancellable { [self] in
+            listening.cancel()
+            readiness.cancel()
+            loop.schedule { [self] in
+                state.stopped = true
+                state.ticker?.cancel()
+                state.ticker = nil
             }
+        }
+    }
+
+    private var hasMore: Bool {
+        source.count.map { Int(state.sequence) < $0 } ?? true
+    }
+
+    private func listeningChanged(_ listening: Bool) {
+        precondition(loop.isInLoopThread, "a Notifier runs on its loop thread")
+        guard !state.stopped else { return }
+        // Each subscription starts the sequence again.
+        if listening, !state.listening { state.sequence = 0 }
+        state.listening = listening
+        guard let rate = source.rate else { return }
+        state.ticker?.cancel()
+        state.ticker = nil
+        guard listening else { return }
+        state.ticker = loop.every(.milliseconds(Int64(1000 / max(rate, 0.001)))) { [self] in tick() }
+    }
+
+    private func readinessChanged(_ ready: Bool) {
+        precondition(loop.isInLoopThread, "a Notifier runs on its loop thread")
+        state.ready = ready
+        if ready, source.rate == nil { sendBurst() }
+    }
+
+    /// One paced notification (a full socket drops it; the next one goes out on time).
+    private func tick() {
+        guard !state.stopped, state.listening, hasMore else { return }
+        _ = try? manager.send(source.payload(sequence: state.sequence), on: characteristic)
+        state.sequence &+= 1
+    }
+
+    /// Sends until the path is full (then ``readinessChanged(_:)`` resumes) or a turn's worth is sent (then
+    /// the next turn is scheduled).
+    private func sendBurst() {
+        precondition(loop.isInLoopThread, "a Notifier runs on its loop thread")
+        state.burstScheduled = false
+        var sent = 0
+        while !state.stopped, state.listening, state.ready, hasMore {
+            guard sent < Self.burst else {
+                guard !state.burstScheduled else { return }
+                state.burstScheduled = true
+                loop.schedule { [self] in sendBurst() }
+                return
+            }
+            guard (try? manager.send(source.payload(sequence: state.sequence), on: characteristic)) == true else {
+                // The socket is full (readiness turns false, then true again: the next burst) or nobody
+                // listens any more.
+                return
+            }
+            state.sequence &+= 1
+            sent += 1
         }
     }
 }

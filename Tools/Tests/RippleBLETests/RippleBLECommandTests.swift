@@ -310,4 +310,48 @@ enum RippleBLECommand {
         #expect(listen.status == 0, "\(listen.error)")
         #expect(listen.lines.count == 2)
     }
+
+    /// An unpaced source goes out as fast as the socket takes it: every notification, in order (the
+    /// serve side waits for room after a full socket instead of losing what did not fit).
+    @Test(arguments: ["auto", "bus"]) func anUnpacedSourceReachesTheCentralWhole(transport: String) async throws {
+        let world = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ripple-serve-\(UUID().uuidString).yaml")
+        try """
+        adapters:
+          - { name: hci0, address: "00:1A:7D:DA:71:13" }
+          - { name: hci1, address: "00:1A:7D:DA:71:14" }
+        peripherals:
+          - address: "C0:FF:EE:30:00:00"
+            name: Burst
+            services:
+              - uuid: "52495054-0000-4000-8000-0000000000b0"
+                characteristics:
+                  - uuid: "52495054-0000-4000-8000-0000000000b1"
+                    flags: [notify]
+                    notifications: { count: 3000, payload: numbered, size: 20 }
+        """.write(to: world, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: world) }
+        let (simulator, first) = try await RippleBLECommand.start(["sim", "--world", world.path])
+        defer {
+            simulator.terminate()
+            simulator.waitUntilExit()
+        }
+        let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
+        let (server, serving) = try await RippleBLECommand.start(
+            ["serve", "--world", world.path, "--adapter", "hci1", "--transport", transport], systemBus: address)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        #expect(serving.hasPrefix("serving "))
+        let bench = try await RippleBLECommand.run(
+            [
+                "bench", "--real", "--adapter", "hci0", "00:1A:7D:DA:71:14", "52495054-0000-4000-8000-0000000000b1",
+                "--count", "3000", "--payload", "numbered", "--timeout", "60", "--json", "--quiet",
+            ], systemBus: address)
+        #expect(bench.status == 0, "\(bench.error)")
+        let figures = try JSONSerialization.jsonObject(with: Data(bench.output.utf8)) as? [String: Any]
+        #expect(figures?["received"] as? Int == 3000)
+        #expect(figures?["lost"] as? Int == 0)
+    }
 }
