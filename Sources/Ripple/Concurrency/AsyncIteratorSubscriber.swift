@@ -17,16 +17,6 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     typealias Outcome = Result<Input?, Failure>
     typealias Waiter = UnsafeContinuation<Outcome, Never>
 
-    private enum Status {
-        /// Not subscribed yet; `demand` counts the `next()` calls made meanwhile.
-        case awaitingSubscription(demand: Subscribers.Demand)
-        case subscribed(any Subscription)
-        /// The upstream completed; a failure is reported to the next `next()` once.
-        case completed(Subscribers.Completion<Failure>?)
-        /// Cancelled (task cancellation or the iterator went away): every `next()` returns `nil`.
-        case cancelled
-    }
-
     /// What `next()` does once it has looked at the state.
     private enum Step {
         case resume(Outcome)
@@ -35,7 +25,14 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     }
 
     private let lock = Lock()
-    private nonisolated(unsafe) var status = Status.awaitingSubscription(demand: .none)
+    /// `pendingTerminal(nil)` once the upstream failed with no task waiting: the failure (`pendingFailure`) is
+    /// reported to the next `next()`, once. `terminal` once finished, reported, or cancelled (task
+    /// cancellation or the iterator went away): every `next()` then returns `nil`.
+    private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
+    /// Before the subscription: the `next()` calls made meanwhile.
+    private nonisolated(unsafe) var pendingDemand = Subscribers.Demand.none
+    /// While `pendingTerminal`: the failure the next `next()` reports.
+    private nonisolated(unsafe) var pendingFailure: Failure?
     /// Tasks waiting in `next()`, oldest first.
     private nonisolated(unsafe) var waiters = RingBuffer<Waiter>()
     /// Values that arrived with no task waiting (only from a publisher that ignores demand).
@@ -53,17 +50,19 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
                     return .resume(.success(value))
                 }
                 switch status {
-                case .awaitingSubscription(let demand):
-                    status = .awaitingSubscription(demand: demand + 1)
+                case .awaitingSubscription:
+                    pendingDemand += 1
                     waiters.append(waiter)
                     return .wait
                 case .subscribed(let subscription):
                     waiters.append(waiter)
                     return .request(subscription)
-                case .completed(.failure(let error)?):
-                    status = .completed(nil)
+                case .pendingTerminal:
+                    status = .terminal
+                    guard let error = pendingFailure else { return .resume(.success(nil)) }
+                    pendingFailure = nil
                     return .resume(.failure(error))
-                case .completed, .cancelled:
+                case .terminal:
                     return .resume(.success(nil))
                 }
             }
@@ -82,13 +81,12 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     /// Cancels the subscription; waiting and later `next()` calls return `nil`.
     func cancel() {
         let (subscription, waiting) = lock.withLock { () -> ((any Subscription)?, RingBuffer<Waiter>) in
-            let current = status
-            status = .cancelled
+            let subscription = status.cancel()
+            pendingFailure = nil
             early.removeAll()
             let waiting = waiters
             waiters = RingBuffer()
-            if case .subscribed(let subscription) = current { return (subscription, waiting) }
-            return (nil, waiting)
+            return (subscription, waiting)
         }
         subscription?.cancel()
         var remaining = waiting
@@ -99,9 +97,8 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
 
     func receive(subscription: any Subscription) {
         let demand = lock.withLock { () -> Subscribers.Demand? in
-            guard case .awaitingSubscription(let demand) = status else { return nil }
-            status = .subscribed(subscription)
-            return demand
+            guard status.accept(subscription) else { return nil }
+            return pendingDemand
         }
         guard let demand else {
             subscription.cancel()
@@ -112,7 +109,7 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let waiter = lock.withLock { () -> Waiter? in
-            guard case .subscribed = status else { return nil }
+            guard status.isSubscribed else { return nil }
             if let waiter = waiters.popFirst() { return waiter }
             early.append(input)
             return nil
@@ -127,18 +124,17 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
         let (waiting, first) = lock.withLock { () -> (RingBuffer<Waiter>, Waiter?) in
             switch status {
             case .awaitingSubscription, .subscribed: break
-            case .completed, .cancelled: return (RingBuffer(), nil)
+            case .pendingTerminal, .terminal: return (RingBuffer(), nil)
             }
             var waiting = waiters
             waiters = RingBuffer()
             let first = early.isEmpty ? waiting.popFirst() : nil
             // The first waiter gets the completion now; otherwise the next `next()` reports it.
-            if first != nil {
-                status = .completed(nil)
-            } else if case .failure = completion {
-                status = .completed(completion)
+            if first == nil, case .failure(let error) = completion {
+                status = .pendingTerminal(nil)
+                pendingFailure = error
             } else {
-                status = .completed(nil)
+                status = .terminal
             }
             return (waiting, first)
         }

@@ -10,8 +10,7 @@ extension Subscribers {
 
         private let lock = Lock()
         private nonisolated(unsafe) var target: Root?
-        private nonisolated(unsafe) var subscription: (any Subscription)?
-        private nonisolated(unsafe) var isTerminal = false
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
 
         /// The property written to.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
@@ -37,9 +36,7 @@ extension Subscribers {
         /// A mirror showing the object, the key path and the status of the upstream subscription, as
         /// Combine's does.
         public var customMirror: Mirror {
-            let (object, status) = lock.withLock {
-                (target, ReflectedStatus(awaiting: subscription == nil && !isTerminal, subscription))
-            }
+            let (object, status) = lock.withLock { () -> (Root?, SubscriptionLifecycle) in (target, self.status) }
             let children: [Mirror.Child] = [("object", object as Any), ("keyPath", keyPath), ("status", status)]
             return Mirror(self, children: children)
         }
@@ -49,11 +46,7 @@ extension Subscribers {
 
         /// Stores `subscription` and requests unlimited values; a second subscription is cancelled.
         public func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> Bool in
-                guard self.subscription == nil, !isTerminal else { return false }
-                self.subscription = subscription
-                return true
-            }
+            let accepted = lock.withLock { status.accept(subscription) }
             if accepted {
                 subscription.request(.unlimited)
             } else {
@@ -64,7 +57,7 @@ extension Subscribers {
         /// Writes `value` to the property; as in Combine, a value before the subscription or after the
         /// completion is ignored.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let object = lock.withLock { subscription == nil ? nil : target }
+            let object = lock.withLock { status.isSubscribed ? target : nil }
             object?[keyPath: keyPath] = value
             return .none
         }
@@ -72,11 +65,10 @@ extension Subscribers {
         /// Releases the object.
         public func receive(completion: Subscribers.Completion<Never>) {
             // Released after unlocking: releasing the object may run arbitrary deinit code.
-            let released: (Root?, (any Subscription)?) = lock.withLock {
-                let released = (target, subscription)
-                isTerminal = true
+            let released: (Root?, SubscriptionLifecycle) = lock.withLock {
+                let released = (target, status)
+                status = .terminal
                 target = nil
-                subscription = nil
                 return released
             }
             _ = released
@@ -85,10 +77,8 @@ extension Subscribers {
         /// Cancels the subscription and releases the object.
         public func cancel() {
             let (upstream, released): ((any Subscription)?, Root?) = lock.withLock {
-                let taken = (subscription, target)
-                isTerminal = true
+                let taken = (status.cancel(), target)
                 target = nil
-                subscription = nil
                 return taken
             }
             withExtendedLifetime(released) { upstream?.cancel() }

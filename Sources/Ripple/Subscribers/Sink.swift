@@ -8,12 +8,6 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        @usableFromInline enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
         /// The two closures, in one object so that the per-value path copies a single reference out of
         /// the lock (no closure reabstraction, no allocation).
         @usableFromInline
@@ -31,7 +25,8 @@ extension Subscribers {
 
         /// Guards `status` and `handlers`.
         @usableFromInline let lock = Lock()
-        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = Status.awaitingSubscription
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = SubscriptionLifecycle
+            .awaitingSubscription
         /// The closures until the sink ends; released then, so that a closure capturing its owner does
         /// not keep it alive. Guarded by `lock`, so the dynamic exclusivity check is skipped.
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var handlers: Handlers?
@@ -90,11 +85,7 @@ extension Subscribers {
         /// than a call through the `Subscription` existential into unspecialised generic code.
         @inlinable @inline(__always)
         public func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.withLock { status.accept(subscription) }
             if accepted {
                 subscription.request(.unlimited)
             } else {
@@ -185,12 +176,7 @@ extension Subscribers {
         /// Cancels the subscription and releases both closures; later calls do nothing.
         @inlinable
         public func cancel() {
-            let subscription: (any Subscription)? = lock.withLock {
-                let current = status
-                status = .terminal
-                if case .subscribed(let subscription) = current { return subscription }
-                return nil
-            }
+            let subscription = lock.withLock { status.cancel() }
             // The closures are released after the subscription is cancelled (as they were before this
             // sink ended, they may be what keeps the subscription's owner alive).
             let handlers: Handlers? = lock.withLock { self.handlers }

@@ -59,7 +59,7 @@ extension Publishers.Collect {
 
         /// As in Combine: only the number of values collected so far.
         @usableFromInline
-        func reflectedChildren(initial: Self, downstream: Any, status: ReflectedStatus) -> [Mirror.Child] {
+        func reflectedChildren(initial: Self, downstream: Any, status: SubscriptionLifecycle) -> [Mirror.Child] {
             [("count", values.count)]
         }
     }

@@ -53,26 +53,19 @@ extension Publishers.ReplaceEmpty {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline
-        enum State {
-            case awaitingSubscription
-            case active(any Subscription)
-            /// The upstream finished empty before the downstream requested: the replacement waits.
-            case finishedAwaitingDemand
-            case terminal
-        }
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let output: Upstream.Output
         /// Touched only from the upstream's serialised signals (the contract serialises them), so the dynamic
         /// exclusivity check is skipped.
         @exclusivity(unchecked) @usableFromInline var receivedValue = false
         @usableFromInline let lock = Lock()
-        @usableFromInline nonisolated(unsafe) var state = State.awaitingSubscription
+        /// `pendingTerminal(nil)` when the upstream finished empty before the downstream requested: the
+        /// replacement waits.
+        @usableFromInline nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
         @usableFromInline nonisolated(unsafe) var hasDemand = false
         /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
         @usableFromInline nonisolated(unsafe) var isCancelled = false
-        /// Whether `state` is `.active`; written only under `lock`.
+        /// Whether `state` is `.subscribed`; written only under `lock`.
         @usableFromInline let isActive = Atomic<Bool>(false)
 
         @inlinable init(downstream: Downstream, output: Upstream.Output) {
@@ -86,8 +79,7 @@ extension Publishers.ReplaceEmpty {
 
         @inlinable func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = state else { return false }
-                state = .active(subscription)
+                guard state.accept(subscription) else { return false }
                 isActive.store(true, ordering: .releasing)
                 return true
             }
@@ -108,10 +100,10 @@ extension Publishers.ReplaceEmpty {
             let replaceEmpty: Bool
             if case .finished = completion { replaceEmpty = !receivedValue } else { replaceEmpty = false }
             let deliver = lock.withLock { () -> Bool in
-                guard case .active = state else { return false }
+                guard state.isSubscribed else { return false }
                 isActive.store(false, ordering: .releasing)
                 if replaceEmpty, !hasDemand {
-                    state = .finishedAwaitingDemand
+                    state = .pendingTerminal(nil)
                     return false
                 }
                 state = .terminal
@@ -129,10 +121,10 @@ extension Publishers.ReplaceEmpty {
             APIViolation.checkDemand(demand)
             let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
                 switch state {
-                case .finishedAwaitingDemand:
+                case .pendingTerminal:
                     state = .terminal
                     return (nil, true)
-                case .active(let upstream):
+                case .subscribed(let upstream):
                     hasDemand = true
                     return (upstream, false)
                 case .awaitingSubscription:
@@ -155,12 +147,9 @@ extension Publishers.ReplaceEmpty {
 
         @inlinable func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
-                let previous = state
-                state = .terminal
                 isCancelled = true
                 isActive.store(false, ordering: .releasing)
-                if case .active(let upstream) = previous { return upstream }
-                return nil
+                return state.cancel()
             }
             upstream?.cancel()
         }

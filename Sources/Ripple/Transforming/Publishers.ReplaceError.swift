@@ -49,19 +49,12 @@ extension Publishers.ReplaceError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline
-        enum State {
-            case awaitingSubscription
-            case active(any Subscription)
-            /// The upstream failed while the downstream had no demand: the replacement waits for a request.
-            case failedAwaitingDemand
-            case terminal
-        }
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let output: Upstream.Output
         @usableFromInline let lock = Lock()
-        @usableFromInline nonisolated(unsafe) var state = State.awaitingSubscription
+        /// `pendingTerminal(nil)` when the upstream failed while the downstream had no demand: the replacement
+        /// waits for a request.
+        @usableFromInline nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
         @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// Set by `cancel()`, so that a cancel from inside the replacement's delivery suppresses `.finished`.
         @usableFromInline nonisolated(unsafe) var isCancelled = false
@@ -76,11 +69,7 @@ extension Publishers.ReplaceError {
         @usableFromInline var playgroundDescription: Any { description }
 
         @inlinable func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = state else { return false }
-                state = .active(subscription)
-                return true
-            }
+            let accepted = lock.withLock { state.accept(subscription) }
             guard accepted else {
                 subscription.cancel()
                 return
@@ -90,7 +79,7 @@ extension Publishers.ReplaceError {
 
         @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             let live = lock.withLock { () -> Bool in
-                guard case .active = state else { return false }
+                guard state.isSubscribed else { return false }
                 // As in Combine: a value nobody asked for traps.
                 if demand == .none { APIViolation.unrequestedValue() }
                 demand -= 1
@@ -108,9 +97,9 @@ extension Publishers.ReplaceError {
             let failed: Bool
             if case .failure = completion { failed = true } else { failed = false }
             let ended = lock.withLock { () -> Bool in
-                guard case .active = state else { return false }
+                guard state.isSubscribed else { return false }
                 if failed, demand == .none {
-                    state = .failedAwaitingDemand
+                    state = .pendingTerminal(nil)
                     return false
                 }
                 state = .terminal
@@ -128,10 +117,10 @@ extension Publishers.ReplaceError {
             APIViolation.checkDemand(demand)
             let (upstream, replace) = lock.withLock { () -> ((any Subscription)?, Bool) in
                 switch state {
-                case .failedAwaitingDemand:
+                case .pendingTerminal:
                     state = .terminal
                     return (nil, true)
-                case .active(let upstream):
+                case .subscribed(let upstream):
                     self.demand += demand
                     return (upstream, false)
                 case .awaitingSubscription:
@@ -154,11 +143,8 @@ extension Publishers.ReplaceError {
 
         @inlinable func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
-                let previous = state
-                state = .terminal
                 isCancelled = true
-                if case .active(let upstream) = previous { return upstream }
-                return nil
+                return state.cancel()
             }
             upstream?.cancel()
         }

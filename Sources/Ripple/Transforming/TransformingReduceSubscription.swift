@@ -35,12 +35,12 @@ internal protocol TransformingReduction: TransformingLogic {
     /// The children of the subscription's mirror, given the reduction before any value (`initial`), the
     /// downstream and the upstream's status; by default Combine's `downstream`, `result`, `initial`,
     /// `status`.
-    func reflectedChildren(initial: Self, downstream: Any, status: ReflectedStatus) -> [Mirror.Child]
+    func reflectedChildren(initial: Self, downstream: Any, status: SubscriptionLifecycle) -> [Mirror.Child]
 }
 
 extension TransformingReduction {
     @usableFromInline
-    func reflectedChildren(initial: Self, downstream: Any, status: ReflectedStatus) -> [Mirror.Child] {
+    func reflectedChildren(initial: Self, downstream: Any, status: SubscriptionLifecycle) -> [Mirror.Child] {
         var current = self
         var initial = initial
         return [
@@ -64,25 +64,20 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
     @usableFromInline typealias Input = Reduction.Input
     @usableFromInline typealias Failure = Reduction.UpstreamFailure
 
-    @usableFromInline
-    enum State {
-        case awaitingSubscription
-        case active(any Subscription)
-        /// The reduction has ended; the result waits for the downstream's first request.
-        case awaitingDemand(Reduction.Output?)
-        case terminal
-    }
-
     @usableFromInline let downstream: Downstream
     /// Touched only from the upstream's serialised signals (the contract serialises them), so the per-value
     /// dynamic exclusivity check is skipped.
     @exclusivity(unchecked) @usableFromInline var reduction: Reduction
     @usableFromInline let lock = Lock()
-    @usableFromInline nonisolated(unsafe) var state = State.awaitingSubscription
+    /// `pendingTerminal(nil)` once the reduction has ended before the downstream's first request: the result
+    /// (`pendingResult`) waits for it.
+    @usableFromInline nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
+    /// While `pendingTerminal`: the result to publish on the downstream's first request (`nil` for none).
+    @usableFromInline nonisolated(unsafe) var pendingResult: Reduction.Output?
     @usableFromInline nonisolated(unsafe) var hasDemand = false
     /// Set by `cancel()`, so that a cancel from inside the result's delivery suppresses `.finished`.
     @usableFromInline nonisolated(unsafe) var isCancelled = false
-    /// Whether `state` is `.active`; written only under `lock`, read without it on the value path.
+    /// Whether `state` is `.subscribed`; written only under `lock`, read without it on the value path.
     @usableFromInline let isActive = Atomic<Bool>(false)
 
     /// The reduction as it was before the first value, for the mirror's `initial` child.
@@ -99,12 +94,10 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
     /// Combine's children (see ``TransformingReduction/reflectedChildren(initial:downstream:status:)``).
     /// Like a debugger, read it while no value arrives: the result so far is not locked.
     @usableFromInline var customMirror: Mirror {
-        let status = lock.withLock { () -> ReflectedStatus in
-            switch state {
-            case .awaitingSubscription: .awaitingSubscription
-            case .active(let upstream): .subscribed(upstream)
-            case .awaitingDemand, .terminal: .terminal
-            }
+        let status = lock.withLock { () -> SubscriptionLifecycle in
+            // Combine's mirror shows a result waiting for demand as terminal.
+            if case .pendingTerminal = state { return .terminal }
+            return state
         }
         return Mirror(
             self,
@@ -115,8 +108,7 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
 
     @inlinable func receive(subscription: any Subscription) {
         let accepted = lock.withLock { () -> Bool in
-            guard case .awaitingSubscription = state else { return false }
-            state = .active(subscription)
+            guard state.accept(subscription) else { return false }
             isActive.store(true, ordering: .releasing)
             return true
         }
@@ -158,7 +150,7 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
     @inline(never) @usableFromInline func failFromReduction() {
         guard let error = reduction.takeFailure() else { return }
         let subscription = lock.withLock { () -> (any Subscription)? in
-            guard case .active(let subscription) = state else { return nil }
+            guard let subscription = state.subscription else { return nil }
             state = .terminal
             isActive.store(false, ordering: .releasing)
             return subscription
@@ -176,7 +168,7 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
             if end(with: result).deliver { publish(result) }
         case .failure(let error):
             let ended = lock.withLock { () -> Bool in
-                guard case .active = state else { return false }
+                guard state.isSubscribed else { return false }
                 state = .terminal
                 isActive.store(false, ordering: .releasing)
                 return true
@@ -189,10 +181,12 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
         APIViolation.checkDemand(demand)
         let pending = lock.withLock { () -> Reduction.Output?? in
             switch state {
-            case .awaitingDemand(let result):
+            case .pendingTerminal:
                 state = .terminal
+                let result = pendingResult
+                pendingResult = nil
                 return .some(result)
-            case .awaitingSubscription, .active:
+            case .awaitingSubscription, .subscribed:
                 hasDemand = true
                 return nil
             case .terminal:
@@ -204,12 +198,10 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
 
     @inlinable func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
-            let previous = state
-            state = .terminal
             isCancelled = true
             isActive.store(false, ordering: .releasing)
-            if case .active(let subscription) = previous { return subscription }
-            return nil
+            pendingResult = nil
+            return state.cancel()
         }
         subscription?.cancel()
     }
@@ -219,13 +211,14 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
     /// than kept for its first request.
     @inlinable func end(with result: Reduction.Output?) -> (upstream: (any Subscription)?, deliver: Bool) {
         lock.withLock {
-            guard case .active(let subscription) = state else { return (nil, false) }
+            guard let subscription = state.subscription else { return (nil, false) }
             isActive.store(false, ordering: .releasing)
             if hasDemand {
                 state = .terminal
                 return (subscription, true)
             }
-            state = .awaitingDemand(result)
+            state = .pendingTerminal(nil)
+            pendingResult = result
             return (subscription, false)
         }
     }

@@ -113,7 +113,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
             return Mirror(self, children: [:])
         case .scan:
             let status = lock.withLock {
-                ReflectedStatus(awaiting: phase.load(ordering: .relaxed) == Self.awaitingSubscription, upstream)
+                SubscriptionLifecycle(awaiting: phase.load(ordering: .relaxed) == Self.awaitingSubscription, upstream)
             }
             let children: [Mirror.Child] = [
                 ("downstream", downstream), ("status", status),
