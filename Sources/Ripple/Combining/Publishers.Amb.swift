@@ -77,19 +77,13 @@ extension Publishers.Amb {
     fileprivate final class Race<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        /// Where a contender stands (guarded by `lock`).
-        private enum Entry {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// Lost, cancelled, or completed: anything more it sends is ignored.
-            case out
-        }
-
         private let lock = Lock()
         private let downstream: Downstream
 
         // Guarded by `lock`.
-        private nonisolated(unsafe) var entries: [Entry]
+        /// Where each contender stands; `terminal` once it lost, was cancelled or completed (anything more
+        /// it sends is ignored).
+        private nonisolated(unsafe) var entries: [SubscriptionLifecycle]
         private nonisolated(unsafe) var winner: Int?
         private nonisolated(unsafe) var isClosed = false
         /// Everything the downstream requested, for contenders that subscribe late.
@@ -132,7 +126,7 @@ extension Publishers.Amb {
                 guard !isClosed else { return (nil, []) }
                 self.demand += demand
                 guard let winner else { return (nil, subscriptions(of: entries.indices)) }
-                guard case .subscribed(let subscription) = entries[winner] else { return (nil, []) }
+                guard let subscription = entries[winner].subscription else { return (nil, []) }
                 return (subscription, [])
             }
             winnerSubscription?.request(demand)
@@ -157,8 +151,7 @@ extension Publishers.Amb {
 
         fileprivate func contender(at index: Int, received subscription: any Subscription) {
             let demand: Subscribers.Demand? = lock.withLock {
-                guard !isClosed, case .awaitingSubscription = entries[index] else { return nil }
-                entries[index] = .subscribed(subscription)
+                guard !isClosed, entries[index].accept(subscription) else { return nil }
                 return self.demand
             }
             guard let demand else {
@@ -192,7 +185,7 @@ extension Publishers.Amb {
                 }
                 if completing {
                     isClosed = true
-                    entries[index] = .out
+                    entries[index] = .terminal
                 }
                 return (true, losers)
             }
@@ -204,9 +197,7 @@ extension Publishers.Amb {
 
         /// The subscriptions of the contenders at `indices` that have one (lock held).
         private func subscriptions<C: Collection<Int>>(of indices: C) -> [any Subscription] {
-            indices.compactMap {
-                if case .subscribed(let subscription) = entries[$0] { subscription } else { nil }
-            }
+            indices.compactMap { entries[$0].subscription }
         }
 
         /// Takes the contenders at `indices` out of the race, returning their subscriptions for the
@@ -214,7 +205,7 @@ extension Publishers.Amb {
         private func retire<C: Collection<Int>>(_ indices: C) -> [any Subscription] {
             let retired = subscriptions(of: indices)
             for index in indices {
-                entries[index] = .out
+                entries[index] = .terminal
             }
             return retired
         }

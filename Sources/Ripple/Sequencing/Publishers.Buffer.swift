@@ -82,15 +82,6 @@ extension Publishers.Buffer {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed, or the buffer cancelled it; buffered values may still be delivered.
-            case upstreamEnded
-            /// The downstream received a completion or cancelled.
-            case terminal
-        }
-
         /// What ``receive(_:)`` decided to do with a value, under the lock.
         private enum Arrival {
             case ignored
@@ -115,7 +106,9 @@ extension Publishers.Buffer {
         private let prefetch: Publishers.PrefetchStrategy
         private let whenFull: Publishers.BufferingStrategy<Failure>
         private let lock = Lock()
-        private nonisolated(unsafe) var state = State.awaitingSubscription
+        /// `pendingTerminal(nil)` once the upstream completed, or the buffer cancelled it: buffered values may
+        /// still be delivered; `terminal` once the downstream received a completion or cancelled.
+        private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
         private nonisolated(unsafe) var values = BufferQueue<Input>()
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// The completion to pass on once the buffer allows.
@@ -153,11 +146,7 @@ extension Publishers.Buffer {
         var playgroundDescription: Any { description }
 
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = state else { return false }
-                state = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.withLock { state.accept(subscription) }
             guard accepted else {
                 subscription.cancel()
                 return
@@ -177,7 +166,7 @@ extension Publishers.Buffer {
             let arrival = lock.withLock { () -> Arrival in
                 // Combine runs `customError` under its lock, so a value sent from inside it deadlocks there.
                 if makingError { APIViolation.reentrantCall() }
-                guard case .subscribed = state else { return .ignored }
+                guard state.isSubscribed else { return .ignored }
                 if values.isEmpty, demand > 0, !draining, size > 0 {
                     // Fast path: nothing is waiting and the value is wanted; deliver it straight away.
                     draining = true
@@ -219,8 +208,8 @@ extension Publishers.Buffer {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .subscribed = state else { return false }
-                state = .upstreamEnded
+                guard state.isSubscribed else { return false }
+                state = .pendingTerminal(nil)
                 self.completion = completion
                 return true
             }
@@ -232,7 +221,7 @@ extension Publishers.Buffer {
         func request(_ demand: Subscribers.Demand) {
             let proceed = lock.withLock { () -> Bool in
                 switch state {
-                case .subscribed, .upstreamEnded:
+                case .subscribed, .pendingTerminal:
                     self.demand += demand
                     return !draining
                 case .awaitingSubscription, .terminal:
@@ -242,23 +231,18 @@ extension Publishers.Buffer {
             guard proceed else { return }
             let refill = drain()
             if refill != .none {
-                let upstream: (any Subscription)? = lock.withLock {
-                    if case .subscribed(let subscription) = state { return subscription }
-                    return nil
-                }
+                let upstream = lock.withLock { state.subscription }
                 upstream?.request(refill)
             }
         }
 
         func cancel() {
             let (upstream, discarded) = lock.withLock { () -> ((any Subscription)?, BufferQueue<Input>) in
-                let previous = state
-                state = .terminal
+                let upstream = state.cancel()
                 completion = nil
                 let discarded = values
                 values = BufferQueue()
-                if case .subscribed(let subscription) = previous { return (subscription, discarded) }
-                return (nil, discarded)
+                return (upstream, discarded)
             }
             // The discarded values are released here, after the lock.
             withExtendedLifetime(discarded) {
@@ -270,8 +254,8 @@ extension Publishers.Buffer {
         /// as in Combine) and cancels the upstream.
         private func failBecauseFull(_ error: Failure) {
             let upstream: (any Subscription)? = lock.withLock {
-                guard case .subscribed(let subscription) = state else { return nil }
-                state = .upstreamEnded
+                guard let subscription = state.subscription else { return nil }
+                state = .pendingTerminal(nil)
                 completion = .failure(error)
                 return subscription
             }
@@ -305,7 +289,7 @@ extension Publishers.Buffer {
                     switch state {
                     case .awaitingSubscription, .terminal:
                         step = .stop
-                    case .subscribed, .upstreamEnded:
+                    case .subscribed, .pendingTerminal:
                         if demand > 0, let value = values.popFirst() {
                             demand -= 1
                             step = .deliver(value)

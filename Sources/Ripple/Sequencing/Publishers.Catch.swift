@@ -95,15 +95,6 @@ private final class CatchInner<
 >:
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Output {
-    private enum State {
-        case awaitingUpstream
-        case upstream(any Subscription)
-        /// The upstream failed; the replacement is being subscribed to.
-        case awaitingReplacement
-        case replacement(any Subscription)
-        case terminal
-    }
-
     private let downstream: Downstream
     private let handler: (Upstream.Failure) throws(HandlerFailure) -> NewPublisher
     private let newFailure: (NewPublisher.Failure) -> Downstream.Failure
@@ -111,7 +102,11 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     private let handlerFailure: ((HandlerFailure) -> Downstream.Failure)?
     let description: String
     private let lock = Lock()
-    private nonisolated(unsafe) var state = State.awaitingUpstream
+    /// The link to the upstream, then (after it failed) to the replacement: while `upstream` is terminal and
+    /// `replacement` awaits its subscription, the replacement is being subscribed to. Both are terminal once
+    /// the stream has ended.
+    private nonisolated(unsafe) var upstream = SubscriptionLifecycle.awaitingSubscription
+    private nonisolated(unsafe) var replacement = SubscriptionLifecycle.awaitingSubscription
     /// What the downstream asked for and has not received from the upstream yet.
     private nonisolated(unsafe) var demand = Subscribers.Demand.none
 
@@ -139,18 +134,18 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
         let target: (any Subscription)? = lock.withLock {
-            switch state {
-            case .upstream(let subscription):
+            switch (upstream, replacement) {
+            case (.awaitingSubscription, _):
+                APIViolation.requestBeforeSubscription()
+            case (.subscribed(let subscription), _):
                 self.demand += demand
                 return subscription
-            case .awaitingUpstream:
-                APIViolation.requestBeforeSubscription()
-            case .awaitingReplacement:
+            case (_, .awaitingSubscription):
                 self.demand += demand
                 return nil
-            case .replacement(let subscription):
+            case (_, .subscribed(let subscription)):
                 return subscription
-            case .terminal:
+            default:
                 return nil
             }
         }
@@ -158,13 +153,10 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     }
 
     func cancel() {
-        let target: (any Subscription)? = lock.withLock {
-            let previous = state
-            state = .terminal
-            switch previous {
-            case .upstream(let subscription), .replacement(let subscription): return subscription
-            case .awaitingUpstream, .awaitingReplacement, .terminal: return nil
-            }
+        let target = lock.withLock { () -> (any Subscription)? in
+            let upstreamSubscription = upstream.cancel()
+            let replacementSubscription = replacement.cancel()
+            return upstreamSubscription ?? replacementSubscription
         }
         target?.cancel()
     }
@@ -172,11 +164,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     // MARK: Upstream
 
     fileprivate func upstreamReceive(subscription: any Subscription) {
-        let accepted = lock.withLock { () -> Bool in
-            guard case .awaitingUpstream = state else { return false }
-            state = .upstream(subscription)
-            return true
-        }
+        let accepted = lock.withLock { upstream.accept(subscription) }
         if accepted {
             downstream.receive(subscription: self)
         } else {
@@ -186,14 +174,14 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     fileprivate func upstreamReceive(_ input: Upstream.Output) -> Subscribers.Demand {
         let live = lock.withLock { () -> Bool in
-            switch state {
-            case .awaitingUpstream:
+            switch upstream {
+            case .awaitingSubscription:
                 APIViolation.valueBeforeSubscription()
-            case .upstream:
+            case .subscribed:
                 if demand == .none { APIViolation.unrequestedValue() }
                 demand -= 1
                 return true
-            case .awaitingReplacement, .replacement, .terminal:
+            case .pendingTerminal, .terminal:
                 return false
             }
         }
@@ -207,20 +195,18 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     fileprivate func upstreamReceive(completion: Subscribers.Completion<Upstream.Failure>) {
         let live = lock.withLock { () -> Bool in
-            switch (state, completion) {
-            case (.upstream, _):
+            switch (upstream, replacement, completion) {
+            case (.subscribed, _, _):
                 break
-            case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure), (.replacement, .failure):
+            case (.awaitingSubscription, _, .failure), (_, .awaitingSubscription, .failure),
+                (_, .subscribed, .failure):
                 // A failure before the subscription, a second one, or one from inside the handler.
                 APIViolation.unexpectedCompletion()
             default:
                 return false
             }
-            if case .finished = completion {
-                state = .terminal
-            } else {
-                state = .awaitingReplacement
-            }
+            upstream = .terminal
+            if case .finished = completion { replacement = .terminal }
             return true
         }
         guard live else { return }
@@ -232,8 +218,8 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
                 try handler(error).subscribe(ReplacementSubscriber(inner: self))
             } catch {
                 let fail = lock.withLock { () -> Bool in
-                    guard case .awaitingReplacement = state else { return false }
-                    state = .terminal
+                    guard replacement.isAwaitingSubscription else { return false }
+                    replacement = .terminal
                     return true
                 }
                 if fail, let handlerFailure {
@@ -247,8 +233,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     fileprivate func replacementReceive(subscription: any Subscription) {
         let pending: Subscribers.Demand? = lock.withLock {
-            guard case .awaitingReplacement = state else { return nil }
-            state = .replacement(subscription)
+            guard upstream.isTerminal, replacement.accept(subscription) else { return nil }
             return demand
         }
         guard let pending else {
@@ -261,17 +246,14 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     }
 
     fileprivate func replacementReceive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-        let live = lock.withLock { () -> Bool in
-            if case .replacement = state { return true }
-            return false
-        }
+        let live = lock.withLock { replacement.isSubscribed }
         return live ? downstream.receive(input) : .none
     }
 
     fileprivate func replacementReceive(completion: Subscribers.Completion<NewPublisher.Failure>) {
         let forward = lock.withLock { () -> Bool in
-            guard case .replacement = state else { return false }
-            state = .terminal
+            guard replacement.isSubscribed else { return false }
+            replacement = .terminal
             return true
         }
         if forward {

@@ -50,16 +50,11 @@ extension Publishers.Drop {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum State {
-            /// Demand requested by the downstream before the upstream subscription arrived.
-            case awaitingSubscription(pending: Subscribers.Demand)
-            case subscribed(any Subscription)
-            case terminal
-        }
-
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var state = State.awaitingSubscription(pending: .none)
+        private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
+        /// Demand requested by the downstream before the upstream subscription arrived.
+        private nonisolated(unsafe) var pendingDemand = Subscribers.Demand.none
         /// Values still to be dropped.
         private nonisolated(unsafe) var remaining: Int
 
@@ -75,9 +70,8 @@ extension Publishers.Drop {
 
         func receive(subscription: any Subscription) {
             let initialDemand: Subscribers.Demand? = lock.withLock {
-                guard case .awaitingSubscription(let pending) = state else { return nil }
-                state = .subscribed(subscription)
-                return pending + remaining
+                guard state.accept(subscription) else { return nil }
+                return pendingDemand + remaining
             }
             guard let initialDemand else {
                 subscription.cancel()
@@ -90,7 +84,7 @@ extension Publishers.Drop {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let forward = lock.withLock { () -> Bool in
-                guard case .subscribed = state else { return false }
+                guard state.isSubscribed else { return false }
                 if remaining > 0 {
                     remaining -= 1
                     return false
@@ -101,11 +95,7 @@ extension Publishers.Drop {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            let forward = lock.withLock { () -> Bool in
-                if case .terminal = state { return false }
-                state = .terminal
-                return true
-            }
+            let forward = lock.withLock { state.complete() }
             if forward {
                 downstream.receive(completion: completion)
             }
@@ -114,26 +104,14 @@ extension Publishers.Drop {
         func request(_ demand: Subscribers.Demand) {
             APIViolation.checkDemand(demand)
             let upstream: (any Subscription)? = lock.withLock {
-                switch state {
-                case .awaitingSubscription(let pending):
-                    state = .awaitingSubscription(pending: pending + demand)
-                    return nil
-                case .subscribed(let subscription):
-                    return subscription
-                case .terminal:
-                    return nil
-                }
+                if state.isAwaitingSubscription { pendingDemand += demand }
+                return state.subscription
             }
             upstream?.request(demand)
         }
 
         func cancel() {
-            let upstream: (any Subscription)? = lock.withLock {
-                let previous = state
-                state = .terminal
-                if case .subscribed(let subscription) = previous { return subscription }
-                return nil
-            }
+            let upstream = lock.withLock { state.cancel() }
             upstream?.cancel()
         }
     }

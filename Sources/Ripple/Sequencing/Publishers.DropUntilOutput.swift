@@ -51,21 +51,10 @@ extension Publishers.DropUntilOutput {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-
-            var subscription: (any Subscription)? {
-                if case .subscribed(let subscription) = self { return subscription }
-                return nil
-            }
-        }
-
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var upstreamLink = Link.awaitingSubscription
-        private nonisolated(unsafe) var otherLink = Link.awaitingSubscription
+        private nonisolated(unsafe) var upstreamLink = SubscriptionLifecycle.awaitingSubscription
+        private nonisolated(unsafe) var otherLink = SubscriptionLifecycle.awaitingSubscription
         /// The other publisher has emitted: values are republished.
         private nonisolated(unsafe) var triggered = false
         /// The downstream has completed or cancelled.
@@ -85,8 +74,7 @@ extension Publishers.DropUntilOutput {
 
         func receive(subscription: any Subscription) {
             let pending: Subscribers.Demand? = lock.withLock {
-                guard !isTerminal, case .awaitingSubscription = upstreamLink else { return nil }
-                upstreamLink = .subscribed(subscription)
+                guard !isTerminal, upstreamLink.accept(subscription) else { return nil }
                 return demand
             }
             guard let pending else {
@@ -115,8 +103,7 @@ extension Publishers.DropUntilOutput {
                 guard !isTerminal else { return (false, nil) }
                 isTerminal = true
                 upstreamLink = .terminal
-                let other = otherLink.subscription
-                otherLink = .terminal
+                let other = otherLink.cancel()
                 return (true, other)
             }
             guard forward else { return }
@@ -136,10 +123,7 @@ extension Publishers.DropUntilOutput {
         func cancel() {
             let (upstream, other) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
                 isTerminal = true
-                let links = (upstreamLink.subscription, otherLink.subscription)
-                upstreamLink = .terminal
-                otherLink = .terminal
-                return links
+                return (upstreamLink.cancel(), otherLink.cancel())
             }
             upstream?.cancel()
             other?.cancel()
@@ -149,8 +133,7 @@ extension Publishers.DropUntilOutput {
 
         fileprivate func otherReceive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
-                guard !isTerminal, case .awaitingSubscription = otherLink else { return false }
-                otherLink = .subscribed(subscription)
+                guard !isTerminal, otherLink.accept(subscription) else { return false }
                 return true
             }
             if accepted {
@@ -162,7 +145,7 @@ extension Publishers.DropUntilOutput {
 
         fileprivate func otherReceive(_ input: Other.Output) -> Subscribers.Demand {
             lock.withLock {
-                guard case .subscribed = otherLink else { return }
+                guard otherLink.isSubscribed else { return }
                 otherLink = .terminal
                 triggered = true
             }
@@ -171,12 +154,11 @@ extension Publishers.DropUntilOutput {
 
         fileprivate func otherReceive(completion: Subscribers.Completion<Other.Failure>) {
             let (forward, upstream) = lock.withLock { () -> (Bool, (any Subscription)?) in
-                guard case .subscribed = otherLink else { return (false, nil) }
+                guard otherLink.isSubscribed else { return (false, nil) }
                 otherLink = .terminal
                 guard !isTerminal else { return (false, nil) }
                 isTerminal = true
-                let upstream = upstreamLink.subscription
-                upstreamLink = .terminal
+                let upstream = upstreamLink.cancel()
                 return (true, upstream)
             }
             guard forward else { return }

@@ -92,13 +92,6 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
     typealias Input = Downstream.Input
     typealias Failure = UpstreamFailure
 
-    private enum State {
-        case awaitingSubscription
-        /// Subscribed; `dropping` until the predicate first returns `false`.
-        case subscribed(any Subscription, dropping: Bool)
-        case terminal
-    }
-
     private let downstream: Downstream
     private let predicate: (Input) throws(PredicateFailure) -> Bool
     private let upstreamFailure: (UpstreamFailure) -> Downstream.Failure
@@ -106,7 +99,9 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
     private let predicateFailure: ((PredicateFailure) -> Downstream.Failure)?
     let description: String
     private let lock = Lock()
-    private nonisolated(unsafe) var state = State.awaitingSubscription
+    private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
+    /// While subscribed: values are dropped until the predicate first returns `false`.
+    private nonisolated(unsafe) var dropping = true
 
     init(
         downstream: Downstream,
@@ -126,11 +121,7 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock { () -> Bool in
-            guard case .awaitingSubscription = state else { return false }
-            state = .subscribed(subscription, dropping: true)
-            return true
-        }
+        let accepted = lock.withLock { state.accept(subscription) }
         if accepted {
             downstream.receive(subscription: self)
         } else {
@@ -139,10 +130,7 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let dropping: Bool? = lock.withLock {
-            if case .subscribed(_, let dropping) = state { return dropping }
-            return nil
-        }
+        let dropping: Bool? = lock.withLock { state.isSubscribed ? self.dropping : nil }
         guard let dropping else { return .none }
         if dropping {
             do throws(PredicateFailure) {
@@ -157,8 +145,8 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
                 return .none
             }
             let stillLive = lock.withLock { () -> Bool in
-                guard case .subscribed(let subscription, _) = state else { return false }
-                state = .subscribed(subscription, dropping: false)
+                guard state.isSubscribed else { return false }
+                self.dropping = false
                 return true
             }
             guard stillLive else { return .none }
@@ -170,7 +158,7 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
         // As in Combine, a completion before the subscription is ignored: the downstream has no
         // subscription yet to end.
         let forward = lock.withLock { () -> Bool in
-            guard case .subscribed = state else { return false }
+            guard state.isSubscribed else { return false }
             state = .terminal
             return true
         }
@@ -181,10 +169,7 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
 
     func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
-        let upstream: (any Subscription)? = lock.withLock {
-            if case .subscribed(let subscription, _) = state { return subscription }
-            return nil
-        }
+        let upstream = lock.withLock { state.subscription }
         upstream?.request(demand)
     }
 
@@ -194,12 +179,7 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
 
     /// Makes the state terminal and returns the upstream subscription if it was live.
     private func takeUpstream() -> (any Subscription)? {
-        lock.withLock {
-            let previous = state
-            state = .terminal
-            if case .subscribed(let subscription, _) = previous { return subscription }
-            return nil
-        }
+        lock.withLock { state.cancel() }
     }
 }
 

@@ -69,15 +69,9 @@ extension Publishers.HandleEvents {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var state = State.awaitingSubscription
+        private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
         // The closures, released (set to nil) when the stream ends.
         private nonisolated(unsafe) var onSubscription: ((any Subscription) -> Void)?
         private nonisolated(unsafe) var onOutput: ((Input) -> Void)?
@@ -101,11 +95,7 @@ extension Publishers.HandleEvents {
         func receive(subscription: any Subscription) {
             let handler = lock.withLock { onSubscription }
             handler?(subscription)
-            let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = state else { return false }
-                state = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.withLock { state.accept(subscription) }
             if accepted {
                 downstream.receive(subscription: self)
             } else {
@@ -115,7 +105,7 @@ extension Publishers.HandleEvents {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let handlers: (output: ((Input) -> Void)?, request: ((Subscribers.Demand) -> Void)?)? = lock.withLock {
-                guard case .subscribed = state else { return nil }
+                guard state.isSubscribed else { return nil }
                 return (onOutput, onRequest)
             }
             guard let handlers else { return .none }
@@ -129,7 +119,7 @@ extension Publishers.HandleEvents {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let handler: ((Subscribers.Completion<Failure>) -> Void)?? = lock.withLock {
-                if case .terminal = state { return nil }
+                if state.isTerminal { return nil }
                 let handler = onCompletion
                 terminate()
                 return .some(handler)
@@ -141,7 +131,7 @@ extension Publishers.HandleEvents {
 
         func request(_ demand: Subscribers.Demand) {
             let (handler, upstream) = lock.withLock { () -> (((Subscribers.Demand) -> Void)?, (any Subscription)?) in
-                guard case .subscribed(let subscription) = state else { return (nil, nil) }
+                guard let subscription = state.subscription else { return (nil, nil) }
                 return (onRequest, subscription)
             }
             handler?(demand)
@@ -150,7 +140,7 @@ extension Publishers.HandleEvents {
 
         func cancel() {
             let (handler, upstream) = lock.withLock { () -> ((() -> Void)?, (any Subscription)?) in
-                guard case .subscribed(let subscription) = state else { return (nil, nil) }
+                guard let subscription = state.subscription else { return (nil, nil) }
                 let handler = onCancel
                 terminate()
                 return (handler, subscription)

@@ -45,17 +45,6 @@ extension Publishers.PrefixUntilOutput {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-
-            var subscription: (any Subscription)? {
-                if case .subscribed(let subscription) = self { return subscription }
-                return nil
-            }
-        }
-
         /// What the trigger's value leads to.
         private enum TriggerStep {
             case none
@@ -67,8 +56,8 @@ extension Publishers.PrefixUntilOutput {
 
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var upstreamLink = Link.awaitingSubscription
-        private nonisolated(unsafe) var triggerLink = Link.awaitingSubscription
+        private nonisolated(unsafe) var upstreamLink = SubscriptionLifecycle.awaitingSubscription
+        private nonisolated(unsafe) var triggerLink = SubscriptionLifecycle.awaitingSubscription
         /// How many values are being delivered downstream right now (more than one only re-entrantly).
         private nonisolated(unsafe) var delivering = 0
         /// The trigger fired during a delivery: `.finished` is sent when the delivery returns.
@@ -86,8 +75,7 @@ extension Publishers.PrefixUntilOutput {
 
         func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = upstreamLink else { return false }
-                upstreamLink = .subscribed(subscription)
+                guard upstreamLink.accept(subscription) else { return false }
                 return true
             }
             if accepted {
@@ -99,7 +87,7 @@ extension Publishers.PrefixUntilOutput {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let live = lock.withLock { () -> Bool in
-                guard case .subscribed = upstreamLink else { return false }
+                guard upstreamLink.isSubscribed else { return false }
                 delivering += 1
                 return true
             }
@@ -120,10 +108,9 @@ extension Publishers.PrefixUntilOutput {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let (forward, trigger) = lock.withLock { () -> (Bool, (any Subscription)?) in
-                guard case .subscribed = upstreamLink else { return (false, nil) }
+                guard upstreamLink.isSubscribed else { return (false, nil) }
                 upstreamLink = .terminal
-                let trigger = triggerLink.subscription
-                triggerLink = .terminal
+                let trigger = triggerLink.cancel()
                 return (true, trigger)
             }
             guard forward else { return }
@@ -152,8 +139,7 @@ extension Publishers.PrefixUntilOutput {
 
         fileprivate func triggerReceive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = triggerLink else { return false }
-                triggerLink = .subscribed(subscription)
+                guard triggerLink.accept(subscription) else { return false }
                 return true
             }
             if accepted {
@@ -165,7 +151,7 @@ extension Publishers.PrefixUntilOutput {
 
         fileprivate func triggerReceive(_ input: Other.Output) -> Subscribers.Demand {
             let step = lock.withLock { () -> TriggerStep in
-                guard case .subscribed = triggerLink else { return .none }
+                guard triggerLink.isSubscribed else { return .none }
                 triggerLink = .terminal
                 switch upstreamLink {
                 case .awaitingSubscription:
@@ -178,7 +164,7 @@ extension Publishers.PrefixUntilOutput {
                         return .finish(upstream: upstream, now: false)
                     }
                     return .finish(upstream: upstream, now: true)
-                case .terminal:
+                case .pendingTerminal, .terminal:
                     return .none
                 }
             }

@@ -97,12 +97,6 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
     typealias Input = Downstream.Input
     typealias Failure = UpstreamFailure
 
-    private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
     private let downstream: Downstream
     private let predicate: (Input) throws(PredicateFailure) -> Bool
     private let upstreamFailure: (UpstreamFailure) -> Downstream.Failure
@@ -110,7 +104,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
     private let predicateFailure: ((PredicateFailure) -> Downstream.Failure)?
     let description: String
     private let lock = Lock()
-    private nonisolated(unsafe) var state = State.awaitingSubscription
+    private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
 
     init(
         downstream: Downstream,
@@ -130,11 +124,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
     var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock { () -> Bool in
-            guard case .awaitingSubscription = state else { return false }
-            state = .subscribed(subscription)
-            return true
-        }
+        let accepted = lock.withLock { state.accept(subscription) }
         if accepted {
             downstream.receive(subscription: self)
         } else {
@@ -147,7 +137,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
             switch state {
             case .awaitingSubscription: APIViolation.valueBeforeSubscription()
             case .subscribed: return true
-            case .terminal: return false
+            case .pendingTerminal, .terminal: return false
             }
         }
         guard active else { return .none }
@@ -171,7 +161,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
             case .subscribed:
                 state = .terminal
                 return true
-            case .terminal: return false
+            case .pendingTerminal, .terminal: return false
             }
         }
         if forward {
@@ -185,7 +175,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
             switch state {
             case .awaitingSubscription: APIViolation.requestBeforeSubscription()
             case .subscribed(let subscription): return subscription
-            case .terminal: return nil
+            case .pendingTerminal, .terminal: return nil
             }
         }
         upstream?.request(demand)
@@ -204,12 +194,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
 
     /// Makes the state terminal and returns the upstream subscription if it was live.
     private func takeUpstream() -> (any Subscription)? {
-        lock.withLock {
-            let previous = state
-            state = .terminal
-            if case .subscribed(let subscription) = previous { return subscription }
-            return nil
-        }
+        lock.withLock { state.cancel() }
     }
 }
 

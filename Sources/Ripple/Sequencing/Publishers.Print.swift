@@ -47,18 +47,12 @@ extension Publishers.Print {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
         private let downstream: Downstream
         /// `""`, or the prefix followed by `": "`.
         private let linePrefix: String
         private let stream: (any TextOutputStream)?
         private let lock = Lock()
-        private nonisolated(unsafe) var state = State.awaitingSubscription
+        private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
 
         init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
             self.downstream = downstream
@@ -72,11 +66,7 @@ extension Publishers.Print {
 
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
-            let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = state else { return false }
-                state = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.withLock { state.accept(subscription) }
             if accepted {
                 downstream.receive(subscription: self)
             } else {
@@ -86,10 +76,7 @@ extension Publishers.Print {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             log("receive value: (\(input))")
-            let active = lock.withLock { () -> Bool in
-                if case .subscribed = state { return true }
-                return false
-            }
+            let active = lock.withLock { state.isSubscribed }
             guard active else { return .none }
             let demand = downstream.receive(input)
             if demand != .none {
@@ -103,11 +90,7 @@ extension Publishers.Print {
             case .finished: log("receive finished")
             case .failure(let error): log("receive error: (\(error))")
             }
-            let forward = lock.withLock { () -> Bool in
-                if case .terminal = state { return false }
-                state = .terminal
-                return true
-            }
+            let forward = lock.withLock { state.complete() }
             if forward {
                 downstream.receive(completion: completion)
             }
@@ -115,21 +98,13 @@ extension Publishers.Print {
 
         func request(_ demand: Subscribers.Demand) {
             log(Self.describe(demand))
-            let upstream: (any Subscription)? = lock.withLock {
-                if case .subscribed(let subscription) = state { return subscription }
-                return nil
-            }
+            let upstream = lock.withLock { state.subscription }
             upstream?.request(demand)
         }
 
         func cancel() {
             log("receive cancel")
-            let upstream: (any Subscription)? = lock.withLock {
-                let previous = state
-                state = .terminal
-                if case .subscribed(let subscription) = previous { return subscription }
-                return nil
-            }
+            let upstream = lock.withLock { state.cancel() }
             upstream?.cancel()
         }
 
