@@ -37,6 +37,9 @@ final class FanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible
         case flatMap(maxPublishers: Subscribers.Demand)
     }
 
+    /// Where the downstream side stands. Not a ``SubscriptionLifecycle``: a fan-in has many upstream
+    /// subscriptions (the feeder and one per source), each kept where it is used, and this is the state of
+    /// the one downstream, which needs a state of its own (a failure decided while another thread delivers).
     @usableFromInline enum Status {
         case active
         /// A failure was decided while another thread was delivering; that thread hands it downstream.

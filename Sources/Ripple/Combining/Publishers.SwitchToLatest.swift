@@ -46,6 +46,10 @@ extension Publishers.SwitchToLatest {
         @usableFromInline typealias Input = P
         @usableFromInline typealias Failure = P.Failure
 
+        /// Where the downstream side stands. Not a ``SubscriptionLifecycle``: the switcher holds two upstream
+        /// subscriptions (the outer publisher's and the current inner one's) that change over its life, and
+        /// this is the state of the one downstream, which needs a state of its own (a completion decided while
+        /// a value is being delivered).
         @usableFromInline enum Status {
             case active
             /// A completion was decided while a value was being delivered; the delivering thread

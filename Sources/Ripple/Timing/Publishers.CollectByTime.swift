@@ -83,16 +83,6 @@ extension Publishers.CollectByTime {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed; the completion waits on the scheduler.
-            case completing
-            /// The upstream finished; collected values are emitted as demand allows, then `.finished`.
-            case flushing
-            case terminal
-        }
-
         private enum Signal {
             case subscription
             case group([Input])
@@ -106,7 +96,11 @@ extension Publishers.CollectByTime {
         private let countLimit: Int?
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        /// `pendingTerminal(nil)` once the upstream completed: first while its completion waits on the
+        /// scheduler, then (`flushing`) while the collected values go out as demand allows, before `.finished`.
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
+        /// Within `pendingTerminal`: the upstream's `.finished` has been taken in and the buffer drains.
+        private nonisolated(unsafe) var flushing = false
         private nonisolated(unsafe) var buffer: [Input] = []
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         private nonisolated(unsafe) var timer: (any Cancellable)?
@@ -138,8 +132,7 @@ extension Publishers.CollectByTime {
 
         func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> (accepted: Bool, first: Signal?) in
-                guard case .awaitingSubscription = status else { return (false, nil) }
-                status = .subscribed(subscription)
+                guard status.accept(subscription) else { return (false, nil) }
                 return (true, signals.offer(.subscription))
             }
             guard accepted.accepted else {
@@ -155,7 +148,7 @@ extension Publishers.CollectByTime {
                 self.tick()
             }
             let stale = lock.withLock { () -> (any Cancellable)? in
-                guard case .subscribed = status else { return clock }
+                guard status.isSubscribed else { return clock }
                 timer = clock
                 return nil
             }
@@ -165,7 +158,7 @@ extension Publishers.CollectByTime {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let outcome = lock.withLock { () -> (accepted: Bool, flush: Bool) in
-                guard case .subscribed = status else { return (false, false) }
+                guard status.isSubscribed else { return (false, false) }
                 buffer.append(input)
                 guard let countLimit else { return (true, false) }
                 return (true, buffer.count == countLimit && demand > 0)
@@ -177,8 +170,8 @@ extension Publishers.CollectByTime {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> (accepted: Bool, timer: (any Cancellable)?) in
-                guard case .subscribed = status else { return (false, nil) }
-                status = .completing
+                guard status.isSubscribed else { return (false, nil) }
+                status = .pendingTerminal(nil)
                 let timer = self.timer
                 self.timer = nil
                 return (true, timer)
@@ -196,10 +189,10 @@ extension Publishers.CollectByTime {
                     self.demand += demand
                     let isFull = countLimit.map { buffer.count >= $0 } ?? false
                     return (upstream, isFull)
-                case .flushing:
+                case .pendingTerminal where flushing:
                     self.demand += demand
                     return (nil, true)
-                case .awaitingSubscription, .completing, .terminal:
+                case .awaitingSubscription, .pendingTerminal, .terminal:
                     return (nil, false)
                 }
             }
@@ -211,14 +204,12 @@ extension Publishers.CollectByTime {
 
         func cancel() {
             let stopped = lock.withLock { () -> (upstream: (any Subscription)?, timer: (any Cancellable)?) in
-                let current = status
-                status = .terminal
+                let upstream = status.cancel()
                 buffer = []
                 signals.discardPending()
                 let timer = self.timer
                 self.timer = nil
-                if case .subscribed(let upstream) = current { return (upstream, timer) }
-                return (nil, timer)
+                return (upstream, timer)
             }
             stopped.timer?.cancel()
             stopped.upstream?.cancel()
@@ -229,7 +220,7 @@ extension Publishers.CollectByTime {
         /// A tick of the timer: emits what was collected, if there is demand.
         private func tick() {
             let first = lock.withLock { () -> Signal? in
-                guard case .subscribed = status else { return nil }
+                guard status.isSubscribed else { return nil }
                 if demand > 0, !buffer.isEmpty { queueGroup() }
                 queueReadyGroups()
                 return signals.claim()
@@ -248,10 +239,10 @@ extension Publishers.CollectByTime {
 
         private func completed(_ completion: Subscribers.Completion<Failure>) {
             let first = lock.withLock { () -> Signal? in
-                guard case .completing = status else { return nil }
+                guard case .pendingTerminal = status, !flushing else { return nil }
                 switch completion {
                 case .finished:
-                    status = .flushing
+                    flushing = true
                     queueReadyGroups()
                 case .failure:
                     status = .terminal
@@ -270,13 +261,13 @@ extension Publishers.CollectByTime {
             case .subscribed:
                 guard let countLimit else { return }
                 while demand > 0, buffer.count >= countLimit { queueGroup() }
-            case .flushing:
+            case .pendingTerminal where flushing:
                 while demand > 0, !buffer.isEmpty { queueGroup() }
                 if buffer.isEmpty {
                     status = .terminal
                     signals.append(.completion(.finished))
                 }
-            case .awaitingSubscription, .completing, .terminal:
+            case .awaitingSubscription, .pendingTerminal, .terminal:
                 break
             }
         }
@@ -314,11 +305,11 @@ extension Publishers.CollectByTime {
                             demand += more
                             queueReadyGroups()
                             return upstream
-                        case .flushing:
+                        case .pendingTerminal where flushing:
                             demand += more
                             queueReadyGroups()
                             return nil
-                        case .awaitingSubscription, .completing, .terminal:
+                        case .awaitingSubscription, .pendingTerminal, .terminal:
                             return nil
                         }
                     }

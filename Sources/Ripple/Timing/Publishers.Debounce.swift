@@ -72,14 +72,6 @@ extension Publishers.Debounce {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed; its completion waits on the scheduler.
-            case completing
-            case terminal
-        }
-
         private enum Signal {
             case subscription
             case value(Input)
@@ -91,7 +83,8 @@ extension Publishers.Debounce {
         private let dueTime: Context.SchedulerTimeType.Stride
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        /// `pendingTerminal(nil)` while the upstream's completion waits on the scheduler.
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
         /// The latest value, waiting for the upstream to be quiet.
         private nonisolated(unsafe) var latest: Input?
         /// The wait for `latest`.
@@ -126,8 +119,7 @@ extension Publishers.Debounce {
 
         func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> (accepted: Bool, first: Signal?) in
-                guard case .awaitingSubscription = status else { return (false, nil) }
-                status = .subscribed(subscription)
+                guard status.accept(subscription) else { return (false, nil) }
                 return (true, signals.offer(.subscription))
             }
             guard accepted.accepted else {
@@ -140,7 +132,7 @@ extension Publishers.Debounce {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let started = lock.withLock { () -> (generation: UInt64, previous: (any Cancellable)?)? in
-                guard case .subscribed = status else { return nil }
+                guard status.isSubscribed else { return nil }
                 generation += 1
                 latest = input
                 let previous = timer
@@ -159,7 +151,7 @@ extension Publishers.Debounce {
                 self.due(current)
             }
             let stale = lock.withLock { () -> (any Cancellable)? in
-                guard generation == current, latest != nil, case .subscribed = status else { return wait }
+                guard generation == current, latest != nil, status.isSubscribed else { return wait }
                 timer = wait
                 return nil
             }
@@ -169,8 +161,8 @@ extension Publishers.Debounce {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> (accepted: Bool, timer: (any Cancellable)?) in
-                guard case .subscribed = status else { return (false, nil) }
-                status = .completing
+                guard status.isSubscribed else { return (false, nil) }
+                status = .pendingTerminal(nil)
                 latest = nil
                 let timer = self.timer
                 self.timer = nil
@@ -184,7 +176,7 @@ extension Publishers.Debounce {
         func request(_ demand: Subscribers.Demand) {
             lock.withLock {
                 switch status {
-                case .subscribed, .completing: self.demand += demand
+                case .subscribed, .pendingTerminal: self.demand += demand
                 case .awaitingSubscription, .terminal: break
                 }
             }
@@ -192,14 +184,12 @@ extension Publishers.Debounce {
 
         func cancel() {
             let stopped = lock.withLock { () -> (upstream: (any Subscription)?, timer: (any Cancellable)?) in
-                let current = status
-                status = .terminal
+                let upstream = status.cancel()
                 latest = nil
                 signals.discardPending()
                 let timer = self.timer
                 self.timer = nil
-                if case .subscribed(let upstream) = current { return (upstream, timer) }
-                return (nil, timer)
+                return (upstream, timer)
             }
             stopped.timer?.cancel()
             stopped.upstream?.cancel()
@@ -211,7 +201,7 @@ extension Publishers.Debounce {
         /// is demand (otherwise it is dropped), and stops the wait.
         private func due(_ generation: UInt64) {
             let fired = lock.withLock { () -> (timer: (any Cancellable)?, first: Signal?)? in
-                guard self.generation == generation, case .subscribed = status, let value = latest else { return nil }
+                guard self.generation == generation, status.isSubscribed, let value = latest else { return nil }
                 latest = nil
                 let timer = self.timer
                 self.timer = nil
@@ -226,7 +216,7 @@ extension Publishers.Debounce {
 
         private func completed(_ completion: Subscribers.Completion<Failure>) {
             let first = lock.withLock { () -> Signal? in
-                guard case .completing = status else { return nil }
+                guard case .pendingTerminal = status else { return nil }
                 status = .terminal
                 return signals.offer(.completion(completion))
             }

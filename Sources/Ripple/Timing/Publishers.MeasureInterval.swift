@@ -58,17 +58,12 @@ extension Publishers.MeasureInterval {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            /// Subscribed; `last` is the time of the subscription or of the previous value.
-            case subscribed(any Subscription, last: Context.SchedulerTimeType)
-            case terminal
-        }
-
         private let scheduler: Context
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
+        /// Once subscribed: the time of the subscription or of the previous value.
+        private nonisolated(unsafe) var last: Context.SchedulerTimeType?
 
         init(downstream: Downstream, scheduler: Context) {
             self.scheduler = scheduler
@@ -84,8 +79,8 @@ extension Publishers.MeasureInterval {
         func receive(subscription: any Subscription) {
             let now = scheduler.now
             let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription, last: now)
+                guard status.accept(subscription) else { return false }
+                last = now
                 return true
             }
             guard accepted else {
@@ -99,9 +94,9 @@ extension Publishers.MeasureInterval {
             // As in Combine, the clock is read only while subscribed.
             let measured = lock.withLock {
                 () -> (upstream: any Subscription, interval: Context.SchedulerTimeType.Stride)? in
-                guard case .subscribed(let upstream, let last) = status else { return nil }
+                guard let upstream = status.subscription, let last else { return nil }
                 let now = scheduler.now
-                status = .subscribed(upstream, last: now)
+                self.last = now
                 return (upstream, last.distance(to: now))
             }
             guard let measured else { return .none }
@@ -112,7 +107,7 @@ extension Publishers.MeasureInterval {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .subscribed = status else { return false }
+                guard status.isSubscribed else { return false }
                 status = .terminal
                 return true
             }
@@ -120,18 +115,14 @@ extension Publishers.MeasureInterval {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            let upstream = lock.withLock { () -> (any Subscription)? in
-                if case .subscribed(let upstream, _) = status { return upstream }
-                return nil
-            }
+            let upstream = lock.withLock { status.subscription }
             upstream?.request(demand)
         }
 
         func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
-                guard case .subscribed(let upstream, _) = status else { return nil }
-                status = .terminal
-                return upstream
+                guard status.isSubscribed else { return nil }
+                return status.cancel()
             }
             upstream?.cancel()
         }

@@ -69,14 +69,6 @@ extension Publishers.SubscribeOn {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// Cancelled by the downstream; the upstream's cancellation waits on the scheduler.
-            case cancelling(any Subscription)
-            case terminal
-        }
-
         private enum UpstreamCall {
             case request(Subscribers.Demand)
             case cancel
@@ -86,7 +78,9 @@ extension Publishers.SubscribeOn {
         private let options: Context.SchedulerOptions?
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        /// `pendingTerminal(upstream)` once the downstream cancelled, while the upstream's cancellation waits
+        /// on the scheduler.
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
         private nonisolated(unsafe) var calls = SerialSignalQueue<UpstreamCall>()
 
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -102,11 +96,7 @@ extension Publishers.SubscribeOn {
         var playgroundDescription: Any { description }
 
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.withLock { status.accept(subscription) }
             guard accepted else {
                 subscription.cancel()
                 return
@@ -115,17 +105,14 @@ extension Publishers.SubscribeOn {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            let isSubscribed = lock.withLock { () -> Bool in
-                if case .subscribed = status { return true }
-                return false
-            }
+            let isSubscribed = lock.withLock { status.isSubscribed }
             guard isSubscribed else { return .none }
             return downstream.receive(input)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .subscribed = status else { return false }
+                guard status.isSubscribed else { return false }
                 status = .terminal
                 calls.discardPending()
                 return true
@@ -134,18 +121,15 @@ extension Publishers.SubscribeOn {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            let isSubscribed = lock.withLock { () -> Bool in
-                if case .subscribed = status { return true }
-                return false
-            }
+            let isSubscribed = lock.withLock { status.isSubscribed }
             guard isSubscribed else { return }
             scheduler.schedule(options: options) { self.perform(.request(demand)) }
         }
 
         func cancel() {
             let accepted = lock.withLock { () -> Bool in
-                guard case .subscribed(let upstream) = status else { return false }
-                status = .cancelling(upstream)
+                guard let upstream = status.subscription else { return false }
+                status = .pendingTerminal(upstream)
                 return true
             }
             guard accepted else { return }
@@ -157,9 +141,9 @@ extension Publishers.SubscribeOn {
         private func perform(_ call: UpstreamCall) {
             let work = lock.withLock { () -> (upstream: any Subscription, first: UpstreamCall)? in
                 switch (status, call) {
-                case (.subscribed(let upstream), .request), (.cancelling(let upstream), .request):
+                case (.subscribed(let upstream), .request), (.pendingTerminal(let upstream?), .request):
                     return calls.offer(call).map { (upstream, $0) }
-                case (.cancelling(let upstream), .cancel):
+                case (.pendingTerminal(let upstream?), .cancel):
                     status = .terminal
                     return calls.offer(call).map { (upstream, $0) }
                 default:

@@ -74,14 +74,6 @@ extension Publishers.Throttle {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed; its completion waits on the scheduler.
-            case completing
-            case terminal
-        }
-
         private enum Signal {
             case subscription
             case value(Input)
@@ -94,7 +86,8 @@ extension Publishers.Throttle {
         private let lock = Lock()
         /// Until the completion has been delivered or the subscription cancelled.
         private nonisolated(unsafe) var downstream: Downstream?
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        /// `pendingTerminal(nil)` while the upstream's completion waits on the scheduler.
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// The value scheduled for emission (replaced by later ones when `latest`).
         private nonisolated(unsafe) var pendingValue: Input?
@@ -121,9 +114,8 @@ extension Publishers.Throttle {
 
         func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> (accepted: Bool, first: Signal?) in
-                guard case .awaitingSubscription = status else { return (false, nil) }
+                guard status.accept(subscription) else { return (false, nil) }
                 lastSignal = scheduler.now
-                status = .subscribed(subscription)
                 return (true, signals.offer(.subscription))
             }
             guard accepted.accepted else {
@@ -136,7 +128,7 @@ extension Publishers.Throttle {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let emission = lock.withLock { () -> (at: Context.SchedulerTimeType, now: Bool)? in
-                guard case .subscribed = status else { return nil }
+                guard status.isSubscribed else { return nil }
                 let now = scheduler.now
                 lastSignal = now
                 guard demand > 0 else { return nil }
@@ -161,9 +153,9 @@ extension Publishers.Throttle {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let scheduleNow = lock.withLock { () -> Bool in
-                guard case .subscribed = status else { return false }
+                guard status.isSubscribed else { return false }
                 lastSignal = scheduler.now
-                status = .completing
+                status = .pendingTerminal(nil)
                 pendingCompletion = completion
                 return pendingValue == nil
             }
@@ -172,21 +164,19 @@ extension Publishers.Throttle {
 
         func request(_ demand: Subscribers.Demand) {
             lock.withLock {
-                if case .subscribed = status { self.demand += demand }
+                if status.isSubscribed { self.demand += demand }
             }
         }
 
         func cancel() {
             let released = lock.withLock { () -> (upstream: (any Subscription)?, downstream: Downstream?) in
-                let current = status
-                status = .terminal
+                let upstream = status.cancel()
                 pendingValue = nil
                 pendingCompletion = nil
                 signals.discardPending()
                 let downstream = self.downstream
                 self.downstream = nil
-                if case .subscribed(let upstream) = current { return (upstream, downstream) }
-                return (nil, downstream)
+                return (upstream, downstream)
             }
             withExtendedLifetime(released.downstream) { released.upstream?.cancel() }
         }
@@ -198,7 +188,7 @@ extension Publishers.Throttle {
             let first = lock.withLock { () -> Signal? in
                 switch status {
                 case .awaitingSubscription, .terminal: return nil
-                case .subscribed, .completing: break
+                case .subscribed, .pendingTerminal: break
                 }
                 if let value = pendingValue {
                     pendingValue = nil
@@ -229,7 +219,7 @@ extension Publishers.Throttle {
                     completed = true
                 }
                 let next = lock.withLock { () -> (signal: Signal, downstream: Downstream?)? in
-                    if more > 0, case .subscribed = status { demand += more }
+                    if more > 0, status.isSubscribed { demand += more }
                     if completed { self.downstream = nil }
                     guard let next = signals.next() else { return nil }
                     return (next, self.downstream)

@@ -86,15 +86,6 @@ extension Publishers.Timeout {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed; its completion waits on the scheduler. As in Combine, a cancel
-            /// meanwhile still cancels the upstream subscription.
-            case completing(any Subscription)
-            case terminal
-        }
-
         private enum Signal {
             case subscription
             case value(Input)
@@ -108,7 +99,9 @@ extension Publishers.Timeout {
         private let customError: (() -> Failure)?
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var status = Status.awaitingSubscription
+        /// `pendingTerminal(upstream)` while the upstream's completion waits on the scheduler: as in
+        /// Combine, a cancel meanwhile still cancels the upstream subscription.
+        private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
         /// The running timeout clock.
         private nonisolated(unsafe) var timer: (any Cancellable)?
         /// Which clock is current: a clock that fires for an older generation is stale.
@@ -138,8 +131,7 @@ extension Publishers.Timeout {
 
         func receive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> (generation: UInt64, first: Signal?)? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
+                guard status.accept(subscription) else { return nil }
                 generation += 1
                 return (generation, signals.offer(.subscription))
             }
@@ -161,8 +153,8 @@ extension Publishers.Timeout {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> (accepted: Bool, timer: (any Cancellable)?) in
-                guard case .subscribed(let upstream) = status else { return (false, nil) }
-                status = .completing(upstream)
+                guard let upstream = status.subscription else { return (false, nil) }
+                status = .pendingTerminal(upstream)
                 generation += 1
                 let timer = self.timer
                 self.timer = nil
@@ -174,10 +166,7 @@ extension Publishers.Timeout {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            let upstream = lock.withLock { () -> (any Subscription)? in
-                if case .subscribed(let upstream) = status { return upstream }
-                return nil
-            }
+            let upstream = lock.withLock { status.subscription }
             guard let upstream else { return }
             if let restart = restartClock(onlyOnFirstRequest: true) {
                 restart.previous?.cancel()
@@ -194,8 +183,8 @@ extension Publishers.Timeout {
                 let timer = self.timer
                 self.timer = nil
                 switch current {
-                case .subscribed(let upstream), .completing(let upstream): return (upstream, timer)
-                case .awaitingSubscription, .terminal: return (nil, timer)
+                case .subscribed(let upstream), .pendingTerminal(let upstream?): return (upstream, timer)
+                case .awaitingSubscription, .pendingTerminal(nil), .terminal: return (nil, timer)
                 }
             }
             stopped.timer?.cancel()
@@ -208,7 +197,7 @@ extension Publishers.Timeout {
         /// taking the current clock out to be cancelled.
         private func restartClock(onlyOnFirstRequest: Bool) -> (generation: UInt64, previous: (any Cancellable)?)? {
             lock.withLock {
-                guard case .subscribed = status else { return nil }
+                guard status.isSubscribed else { return nil }
                 if onlyOnFirstRequest {
                     guard !hasRequested else { return nil }
                     hasRequested = true
@@ -235,7 +224,7 @@ extension Publishers.Timeout {
                 self.timedOut(generation)
             }
             let stale = lock.withLock { () -> (any Cancellable)? in
-                guard self.generation == generation, case .subscribed = status else { return clock }
+                guard self.generation == generation, status.isSubscribed else { return clock }
                 let previous = timer
                 timer = clock
                 return previous
@@ -246,7 +235,7 @@ extension Publishers.Timeout {
         private func timedOut(_ generation: UInt64) {
             let fired = lock.withLock {
                 () -> (upstream: any Subscription, timer: (any Cancellable)?, first: Signal?)? in
-                guard self.generation == generation, case .subscribed(let upstream) = status else { return nil }
+                guard self.generation == generation, let upstream = status.subscription else { return nil }
                 status = .terminal
                 let timer = self.timer
                 self.timer = nil
@@ -261,9 +250,9 @@ extension Publishers.Timeout {
         private func scheduled(_ signal: Signal) {
             let first = lock.withLock { () -> Signal? in
                 switch (status, signal) {
-                case (.subscribed, .value), (.completing, .value):
+                case (.subscribed, .value), (.pendingTerminal, .value):
                     return signals.offer(signal)
-                case (.completing, .completion):
+                case (.pendingTerminal, .completion):
                     status = .terminal
                     return signals.offer(signal)
                 default:
@@ -282,10 +271,7 @@ extension Publishers.Timeout {
                 case .value(let value):
                     let demand = downstream.receive(value)
                     if demand > 0 {
-                        let upstream = lock.withLock { () -> (any Subscription)? in
-                            if case .subscribed(let upstream) = status { return upstream }
-                            return nil
-                        }
+                        let upstream = lock.withLock { status.subscription }
                         upstream?.request(demand)
                     }
                 case .completion(let completion):

@@ -23,14 +23,6 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
             Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride, Context.SchedulerOptions?)
     }
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// The upstream completed; its completion waits on the scheduler.
-        case completing(any Subscription)
-        case terminal
-    }
-
     private enum Signal {
         case subscription
         case value(Input)
@@ -44,7 +36,9 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     private let name: String
     private let downstream: Downstream
     private let lock = Lock()
-    private nonisolated(unsafe) var status = Status.awaitingSubscription
+    /// `pendingTerminal` (holding the upstream, which a delivered value may still ask for more) while the
+    /// upstream's completion waits on the scheduler.
+    private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
     private nonisolated(unsafe) var signals = SerialSignalQueue<Signal>()
 
     init(downstream: Downstream, scheduler: Context, timing: Timing, name: String) {
@@ -65,8 +59,7 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
 
     func receive(subscription: any Subscription) {
         let result = lock.withLock { () -> (accepted: Bool, deliver: Signal?) in
-            guard case .awaitingSubscription = status else { return (false, nil) }
-            status = .subscribed(subscription)
+            guard status.accept(subscription) else { return (false, nil) }
             return (true, signals.offer(.subscription))
         }
         guard result.accepted else {
@@ -77,10 +70,7 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let isSubscribed = lock.withLock { () -> Bool in
-            if case .subscribed = status { return true }
-            return false
-        }
+        let isSubscribed = lock.withLock { status.isSubscribed }
         guard isSubscribed else { return .none }
         schedule { self.scheduled(.value(input)) }
         return .none
@@ -88,8 +78,8 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let accepted = lock.withLock { () -> Bool in
-            guard case .subscribed(let upstream) = status else { return false }
-            status = .completing(upstream)
+            guard let upstream = status.subscription else { return false }
+            status = .pendingTerminal(upstream)
             return true
         }
         guard accepted else { return }
@@ -97,20 +87,14 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     }
 
     func request(_ demand: Subscribers.Demand) {
-        let upstream = lock.withLock { () -> (any Subscription)? in
-            if case .subscribed(let upstream) = status { return upstream }
-            return nil
-        }
+        let upstream = lock.withLock { status.subscription }
         upstream?.request(demand)
     }
 
     func cancel() {
         let upstream = lock.withLock { () -> (any Subscription)? in
-            let current = status
-            status = .terminal
             signals.discardPending()
-            if case .subscribed(let upstream) = current { return upstream }
-            return nil
+            return status.cancel()
         }
         upstream?.cancel()
     }
@@ -133,7 +117,7 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
             switch status {
             case .awaitingSubscription, .terminal:
                 return nil
-            case .subscribed, .completing:
+            case .subscribed, .pendingTerminal:
                 if case .completion = signal { status = .terminal }
                 return signals.offer(signal)
             }
@@ -153,8 +137,8 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
                 if demand > 0 {
                     let upstream = lock.withLock { () -> (any Subscription)? in
                         switch status {
-                        case .subscribed(let upstream), .completing(let upstream): return upstream
-                        case .awaitingSubscription, .terminal: return nil
+                        case .subscribed(let upstream), .pendingTerminal(let upstream?): return upstream
+                        case .awaitingSubscription, .pendingTerminal(nil), .terminal: return nil
                         }
                     }
                     upstream?.request(demand)
