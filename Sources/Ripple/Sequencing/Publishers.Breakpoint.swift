@@ -58,7 +58,8 @@ extension Publishers {
 }
 
 extension Publishers.Breakpoint {
-    /// The subscriber to the upstream: it examines each event, then forwards it.
+    /// The subscriber to the upstream: it examines each event, then forwards it. It keeps the closures, not the
+    /// publisher, so that an upstream that keeps its subscribers is not kept alive by one of them (as in Combine).
     private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -66,11 +67,15 @@ extension Publishers.Breakpoint {
         typealias Failure = Upstream.Failure
 
         let combineIdentifier = CombineIdentifier()
-        private let breakpoint: Publishers.Breakpoint<Upstream>
+        private let receiveSubscription: ((any Subscription) -> Bool)?
+        private let receiveOutput: ((Upstream.Output) -> Bool)?
+        private let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
         private let downstream: Downstream
 
         init(_ breakpoint: Publishers.Breakpoint<Upstream>, downstream: Downstream) {
-            self.breakpoint = breakpoint
+            self.receiveSubscription = breakpoint.receiveSubscription
+            self.receiveOutput = breakpoint.receiveOutput
+            self.receiveCompletion = breakpoint.receiveCompletion
             self.downstream = downstream
         }
 
@@ -79,21 +84,21 @@ extension Publishers.Breakpoint {
         var playgroundDescription: Any { description }
 
         func receive(subscription: any Subscription) {
-            if breakpoint.receiveSubscription?(subscription) == true {
+            if receiveSubscription?(subscription) == true {
                 stopInDebugger()
             }
             downstream.receive(subscription: subscription)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            if breakpoint.receiveOutput?(input) == true {
+            if receiveOutput?(input) == true {
                 stopInDebugger()
             }
             return downstream.receive(input)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            if breakpoint.receiveCompletion?(completion) == true {
+            if receiveCompletion?(completion) == true {
                 stopInDebugger()
             }
             downstream.receive(completion: completion)

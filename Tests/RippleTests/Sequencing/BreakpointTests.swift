@@ -89,6 +89,28 @@ struct BreakpointTests {
         #expect(failed.events == [.subscription("TestSubscription"), .failure(.oops)])
     }
 
+    @Test func theSubscriberKeepsTheClosuresButNotTheUpstream() {
+        final class Keeping: Publisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: AnySubscriber<Int, Never>?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = AnySubscriber(subscriber)
+            }
+        }
+        let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
+        var upstream: Keeping? = Keeping()
+        weak let weakUpstream = upstream
+        upstream?.breakpoint(receiveOutput: { _ in false }).subscribe(subscriber)
+        let inner = upstream?.subscriber
+        upstream = nil
+        #expect(weakUpstream == nil, "an upstream that keeps its subscriber is not kept alive by it")
+        inner?.receive(subscription: Subscriptions.empty)
+        #expect(inner?.receive(1) == Subscribers.Demand.none)
+        #expect(subscriber.events == [.subscription("Empty"), .value(1)])
+    }
+
     @Test func theSubscriberHasCombinesDescription() {
         final class Capture: Publisher, @unchecked Sendable {
             typealias Output = Int
