@@ -14,10 +14,12 @@
 ///   call ``request(_:)`` later).
 /// - `onValue` is called with each value and returns the extra demand `receive(_:)` answers with.
 ///
-/// Like Combine's `Sink`, it stops keeping its subscription alive at the completion and at its own
-/// ``cancel()``, so that an ended pipeline holds no cycle through its subscriber. It still reaches the
-/// subscription afterwards while something else keeps it (as a ``TestPublisher`` keeps its subscribers), so
-/// that a test can check what an operator does with a request or cancel that comes after the end.
+/// Like Combine's `Sink`, it lets go of its subscription and of its closures at the completion and at its own
+/// ``cancel()``, so that an ended pipeline holds no cycle through its subscriber (a closure that captures the
+/// subscriber, or the publisher it is attached to, included). It still records whatever arrives afterwards,
+/// but calls neither `onValue` nor `onCompletion` again. It still reaches the subscription after the end
+/// while something else keeps it (as a ``TestPublisher`` keeps its subscribers), so that a test can check what
+/// an operator does with a request or cancel that comes after the end.
 ///
 /// It checks the subscriber's side of the contract as it goes: ``demandViolations`` counts values that
 /// arrived without outstanding demand, ``orderViolations`` signals after a completion, before the
@@ -41,6 +43,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         weak var endedSubscription: AnyObject?
         /// Whether a subscription ever arrived.
         var subscribed = false
+        /// The closures, until the end (the completion or ``TestSubscriber/cancel()``).
+        var callbacks: Callbacks?
         var outstanding = Subscribers.Demand.none
         var demandViolations = 0
         var orderViolations = 0
@@ -84,6 +88,12 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         }
     }
 
+    /// What the test asked to be called with each value and with the completion.
+    private struct Callbacks {
+        let onValue: (Input) -> Subscribers.Demand
+        let onCompletion: (Subscribers.Completion<Failure>) -> Void
+    }
+
     /// A task waiting for a condition on what was recorded.
     private struct Waiter {
         let condition: @Sendable (TestSubscriber) -> Bool
@@ -93,24 +103,21 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
     private let lock = Lock()
     nonisolated(unsafe) private var state = State()
     private let initialDemand: Subscribers.Demand?
-    private let onValue: (Input) -> Subscribers.Demand
-    private let onCompletion: (Subscribers.Completion<Failure>) -> Void
 
     /// Creates a subscriber that asks for `initialDemand` when subscribed and for what `onValue` returns
     /// after each value.
     ///
     /// - Parameters:
     ///   - initialDemand: What to request when the subscription arrives; `nil` or `.none` requests nothing.
-    ///   - onValue: Called with each value; returns the extra demand. By default no extra demand.
-    ///   - onCompletion: Called with the completion, after it is recorded.
+    ///   - onValue: Called with each value until the end; returns the extra demand. By default no extra demand.
+    ///   - onCompletion: Called with the completion, after it is recorded (not after ``cancel()``).
     public init(
         initialDemand: Subscribers.Demand? = .unlimited,
         onValue: @escaping (Input) -> Subscribers.Demand = { _ in .none },
         onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void = { _ in }
     ) {
         self.initialDemand = initialDemand
-        self.onValue = onValue
-        self.onCompletion = onCompletion
+        state.callbacks = Callbacks(onValue: onValue, onCompletion: onCompletion)
     }
 
     /// A subscriber that asks for one value at first and one more after each value: the slowest consumer.
@@ -169,13 +176,15 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         notifyWaiters()
     }
 
-    /// Cancels the subscription and stops keeping it alive, and records the cancel.
+    /// Cancels the subscription, stops keeping it and the closures alive, and records the cancel.
     public func cancel() {
-        let subscription = lock.withLock { () -> (any Subscription)? in
+        let (subscription, callbacks) = lock.withLock { () -> ((any Subscription)?, Callbacks?) in
             state.record(.cancel)
-            return state.releaseSubscription() ?? state.current
+            defer { state.callbacks = nil }
+            return (state.releaseSubscription() ?? state.current, state.callbacks)
         }
         subscription?.cancel()
+        withExtendedLifetime(callbacks) {}
         notifyWaiters()
     }
 
@@ -198,17 +207,18 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         notifyWaiters()
     }
 
-    /// Records `input` and answers with what `onValue` returns.
+    /// Records `input` and answers with what `onValue` returns (nothing after the end).
     ///
     /// - Parameter input: The value.
     /// - Returns: The extra demand `onValue` chose.
     public func receive(_ input: Input) -> Subscribers.Demand {
-        lock.withLock {
+        let callbacks = lock.withLock { () -> Callbacks? in
             if state.completed || !state.subscribed { state.orderViolations += 1 }
             if state.outstanding == .none { state.demandViolations += 1 } else { state.outstanding -= 1 }
             state.record(.value(input))
+            return state.callbacks
         }
-        let more = onValue(input)
+        let more = callbacks?.onValue(input) ?? .none
         if more > .none {
             lock.withLock {
                 state.outstanding += more
@@ -219,17 +229,19 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, CustomStri
         return more
     }
 
-    /// Records `completion` and stops keeping the subscription alive, then calls `onCompletion`.
+    /// Records `completion`, stops keeping the subscription and the closures alive, then calls `onCompletion`
+    /// (for the first completion, and unless the subscriber was cancelled).
     ///
     /// - Parameter completion: How the publisher ended.
     public func receive(completion: Subscribers.Completion<Failure>) {
-        let released = lock.withLock { () -> (any Subscription)? in
+        let (released, callbacks) = lock.withLock { () -> ((any Subscription)?, Callbacks?) in
             if state.completed || !state.subscribed { state.orderViolations += 1 }
             state.record(.completion(completion))
-            return state.releaseSubscription()
+            defer { state.callbacks = nil }
+            return (state.releaseSubscription(), state.callbacks)
         }
         withExtendedLifetime(released) {}
-        onCompletion(completion)
+        callbacks?.onCompletion(completion)
         notifyWaiters()
     }
 }
@@ -261,16 +273,25 @@ extension TestSubscriber {
             guard let self else { return }
             abandon(id, with: timeoutError(after: timeout))
         }
-        defer { watchdog.cancel() }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                lock.withLock { state.waiters[id] = Waiter(condition: condition, continuation: continuation) }
-                if Task.isCancelled { abandon(id, with: CancellationError()) }
-                notifyWaiters()
+        let outcome: Result<Void, any Error>
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    lock.withLock { state.waiters[id] = Waiter(condition: condition, continuation: continuation) }
+                    if Task.isCancelled { abandon(id, with: CancellationError()) }
+                    notifyWaiters()
+                }
+            } onCancel: {
+                abandon(id, with: CancellationError())
             }
-        } onCancel: {
-            abandon(id, with: CancellationError())
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
+        // The watchdog has ended (and let go of this subscriber) by the time the wait returns.
+        watchdog.cancel()
+        _ = await watchdog.result
+        try outcome.get()
     }
 
     /// Waits until `count` values have arrived, or the publisher completed.

@@ -123,6 +123,7 @@ public struct PublisherRuleChecker: Sendable {
         probe.requestAfterCancel(.max(values))
         probe.cancel()
         await settle()
+        probe.endScenario()
         return probe.violations
     }
 
@@ -135,6 +136,7 @@ public struct PublisherRuleChecker: Sendable {
         checkSubscribed(probe)
         if !probe.isTerminated { probe.cancel() }
         await settle()
+        probe.endScenario()
         return probe.violations
     }
 

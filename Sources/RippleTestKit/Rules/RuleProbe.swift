@@ -74,6 +74,16 @@ final class RuleProbe<Input, Failure: Error>: Subscriber, CustomStringConvertibl
         subscription?.cancel()
     }
 
+    /// Lets go of the subscription at the end of the scenario, so that the probe and the subscription (which
+    /// keeps the probe, unless the publisher released it) no longer keep each other.
+    func endScenario() {
+        let released = lock.withLock { () -> (any Subscription)? in
+            defer { state.subscription = nil }
+            return state.subscription
+        }
+        withExtendedLifetime(released) {}
+    }
+
     /// Marks the end of the grace after the scenario's cancel: signals from now on break §1.8.
     func endGraceAfterCancel() {
         lock.withLock { state.cancelSettled = true }

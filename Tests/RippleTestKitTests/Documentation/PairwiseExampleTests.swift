@@ -28,6 +28,7 @@ import Testing
     @Test func pairsTheValuesOfATimedSourceInVirtualTime() {
         let scheduler = VirtualTimeScheduler()
         let subscriber = TestSubscriber<[Int], Never>()
+        defer { subscriber.cancel() }
         Publishers.every(.seconds(1), on: scheduler).scan(0) { count, _ in count + 1 }
             .pairwise().map { [$0.0, $0.1] }.subscribe(subscriber)
         scheduler.advance(by: .seconds(3))

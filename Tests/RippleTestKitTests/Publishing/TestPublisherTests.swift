@@ -49,9 +49,11 @@ import Testing
     @Test func onRequestSeesEachDemandAfterItIsRecorded() {
         let demands = PassthroughSubject<Subscribers.Demand, Never>()
         let seen = TestSubscriber<Subscribers.Demand, Never>()
+        defer { seen.cancel() }
         demands.subscribe(seen)
         let upstream = TestPublisher<Int, Never>(onRequest: { demands.send($0) })
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        defer { subscriber.cancel() }
         upstream.subscribe(subscriber)
         subscriber.request(.max(2))
         #expect(seen.values == [.max(3), .max(2)])

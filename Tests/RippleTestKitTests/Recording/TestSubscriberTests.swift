@@ -83,6 +83,7 @@ import Testing
 
     @Test func aWaitThatIsNotSatisfiedThrowsWithTheHistory() async {
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         PassthroughSubject<Int, Never>().subscribe(subscriber)
         await #expect(throws: TestSubscriberTimeout.self) {
             try await subscriber.waitForCompletion(timeout: .milliseconds(20))
@@ -100,6 +101,7 @@ import Testing
     @Test func aTimeoutAfterALongHistoryShowsCountsAndTheLastEntries() async {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         for value in 1...100_000 { subject.send(value) }
         do {
@@ -117,6 +119,7 @@ import Testing
     @Test func waitingForEachOfManyValuesIsLinear() async throws {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         let total = 100_000
         let waiting = Task { try await subscriber.waitForValues(total, timeout: .seconds(60)) }

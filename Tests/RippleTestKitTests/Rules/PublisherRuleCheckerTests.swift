@@ -76,6 +76,7 @@ import Testing
     @Test func catchesOverlappingSignals() {
         // A second value delivered while the first is still being delivered, not from inside a request.
         let holder = ProbeHolder()
+        defer { holder.probe = nil }  // the probe's behaviour keeps the holder
         let probe = RuleProbe<Int, Never>(
             scenario: "overlap",
             behaviour: .init(
