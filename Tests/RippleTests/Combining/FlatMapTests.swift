@@ -166,7 +166,7 @@ struct FlatMapTests {
         #expect(child.calls == Array(repeating: .request(.max(1)), count: 4))
         #expect(upstream.calls == [.request(.max(1))])
         #expect(downstream.demandViolations == 0)
-        subscriber = nil
+        downstream.cancel()
     }
 
     @Test func valuesAnsweringADrainRequestAreQueuedNotDeliveredReentrantly() throws {

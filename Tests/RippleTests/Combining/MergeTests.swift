@@ -186,7 +186,7 @@ struct MergeTests {
             #expect(b.send(2) == expected)
             #expect(a.calls == [.request(initial == .unlimited ? .unlimited : .max(1))])
             #expect(subscriber?.values == [1, 2])
-            subscriber = nil
+            subscriber?.cancel()
         }
     }
 
@@ -205,6 +205,7 @@ struct MergeTests {
                     depth -= 1
                     return .none
                 })
+            defer { subscriber.cancel() }
             Publishers.Merge(a, b).subscribe(subscriber)
             a.send(1)
             #expect(subscriber.values == [1, 2])

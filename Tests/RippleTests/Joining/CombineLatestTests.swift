@@ -411,7 +411,9 @@ struct CombineLatestTests {
 
     @Test func upstreamsSeeASubscriberNamedCombineLatest() {
         let a = JoiningLatePublisher()
-        a.combineLatest(JoiningUpstream()).subscribeJoined(JoiningSubscriber())
+        let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
+        a.combineLatest(JoiningUpstream()).subscribeJoined(subscriber)
         #expect(a.subscriberDescription == "CombineLatest")
     }
 

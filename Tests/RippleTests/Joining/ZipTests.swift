@@ -400,7 +400,9 @@ struct ZipTests {
 
     @Test func upstreamsSeeASubscriberNamedZip() {
         let a = JoiningLatePublisher()
-        a.zip(JoiningUpstream(), JoiningUpstream()).subscribeJoined(JoiningSubscriber())
+        let subscriber = JoiningSubscriber()
+        defer { subscriber.cancel() }
+        a.zip(JoiningUpstream(), JoiningUpstream()).subscribeJoined(subscriber)
         #expect(a.subscriberDescription == "Zip")
     }
 

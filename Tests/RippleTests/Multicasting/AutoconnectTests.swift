@@ -54,6 +54,8 @@ struct AutoconnectTests {
             func connect() -> any Cancellable { AnyCancellable {} }
         }
         let connectable = Capturing()
+        // The captured subscriber keeps the autoconnect, which keeps the connectable.
+        defer { connectable.subscriber = nil }
         let autoconnect = connectable.autoconnect()
         autoconnect.subscribe(TestSubscriber<Int, Never>())
         let subscriber = try #require(connectable.subscriber)
@@ -168,6 +170,7 @@ struct AutoconnectTests {
         let late = TestSubscriber<Int, Never>()
         defer { late.cancel() }
         connectable.onConnect = { autoconnect.subscribe(late) }
+        defer { connectable.onConnect = nil }  // it keeps the autoconnect, which keeps the connectable
         let first = TestSubscriber<Int, Never>()
         defer { first.cancel() }
         autoconnect.subscribe(first)

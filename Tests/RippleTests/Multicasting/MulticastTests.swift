@@ -109,8 +109,12 @@ struct MulticastTests {
             return PassthroughSubject()
         }
         #expect(created == 0)
-        multicast.subscribe(TestSubscriber<Int, Never>())
-        multicast.subscribe(TestSubscriber<Int, Never>())
+        let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
+        let second = TestSubscriber<Int, Never>()
+        defer { second.cancel() }
+        multicast.subscribe(first)
+        multicast.subscribe(second)
         let connection = multicast.connect()
         #expect(created == 1)
         connection.cancel()

@@ -268,17 +268,22 @@ struct ShareReplayTests {
     @Test func requestAndCancelInsideReceiveSubscriptionAreHonouredAfterItReturns() {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 2)
-        shared.subscribe(TestSubscriber<Int, Never>())
+        let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
+        shared.subscribe(first)
         upstream.send(1)
         upstream.send(2)
         nonisolated(unsafe) var received: [Int] = []
         nonisolated(unsafe) var subscribed = false
+        nonisolated(unsafe) var kept: (any Subscription)?
+        defer { kept?.cancel() }
         shared.subscribe(
             AnySubscriber<Int, Never>(
                 receiveSubscription: { subscription in
                     subscription.request(.unlimited)
                     #expect(received.isEmpty)
                     subscribed = true
+                    kept = subscription
                 },
                 receiveValue: { value in
                     #expect(subscribed)
@@ -348,7 +353,9 @@ struct ShareReplayTests {
         let upstream = PassthroughSubject<Int, Never>()
         let count = 20_000
         let shared = upstream.share(replay: count)
-        shared.subscribe(TestSubscriber<Int, Never>())
+        let first = TestSubscriber<Int, Never>()
+        defer { first.cancel() }
+        shared.subscribe(first)
         for value in 0..<count { upstream.send(value) }
         let stepper = TestSubscriber<Int, Never>.oneAtATime()
         defer { stepper.cancel() }
@@ -429,6 +436,7 @@ struct ShareReplayTests {
             let upstream = PassthroughSubject<Int, Never>()
             let shared = upstream.share(replay: 8)
             let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            defer { subscriber.cancel() }
             shared.subscribe(subscriber)
             subscriber.request(.max(1))
             DispatchQueue.concurrentPerform(iterations: 3) { thread in

@@ -18,6 +18,7 @@ struct ObservableObjectPublisherTests {
     @Test func signalsAfterTheFirstRequestWhateverItsSize() {
         let publisher = ObservableObjectPublisher()
         let subscriber = record(publisher)
+        defer { subscriber.cancel() }
         publisher.send()
         #expect(subscriber.events == [.subscription("ObservableObjectPublisher")], "missed: nothing requested")
         subscriber.request(.max(1))
@@ -34,6 +35,7 @@ struct ObservableObjectPublisherTests {
         let publisher = ObservableObjectPublisher()
         let first = record(publisher, initialDemand: .unlimited)
         let second = record(publisher, initialDemand: .max(1))
+        defer { second.cancel() }
         publisher.send()
         first.cancel()
         publisher.send()
@@ -79,6 +81,7 @@ struct ObservableObjectPublisherTests {
     @Test func descriptionAndMirror() throws {
         let publisher = ObservableObjectPublisher()
         let subscriber = record(publisher)
+        defer { subscriber.cancel() }
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "ObservableObjectPublisher")
         let mirror = Mirror(reflecting: subscription)

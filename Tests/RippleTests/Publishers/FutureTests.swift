@@ -21,8 +21,12 @@ struct FutureTests {
         var runs = 0
         let future = Sut { _ in runs += 1 }
         #expect(runs == 1)
-        future.subscribe(TestSubscriber<Int, TestError>())
-        future.subscribe(TestSubscriber<Int, TestError>())
+        let first = TestSubscriber<Int, TestError>()
+        defer { first.cancel() }
+        let second = TestSubscriber<Int, TestError>()
+        defer { second.cancel() }
+        future.subscribe(first)
+        future.subscribe(second)
         #expect(runs == 1)
     }
 

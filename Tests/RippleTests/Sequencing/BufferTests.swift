@@ -115,7 +115,7 @@ struct BufferTests {
         }
         #expect(subscriber?.values.elementsEqual(0..<10) == true)
         #expect(publisher.calls == [.request(prefetch == .keepFull ? .max(5) : .unlimited)])
-        subscriber = nil
+        subscriber?.cancel()
     }
 
     @Test func finishingWaitsForDemandAndAnEmptyBuffer() throws {
@@ -254,6 +254,7 @@ struct BufferTests {
         for _ in 0..<50 {
             let publisher = TestPublisher<Int, Never>()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            defer { subscriber.cancel() }
             publisher.buffer(size: 10_000, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
             DispatchQueue.concurrentPerform(iterations: 5) { index in
                 if index == 0 {

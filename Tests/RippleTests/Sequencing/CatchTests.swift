@@ -67,7 +67,7 @@ struct CatchTests {
         let replacement = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
         defer { subscriber.cancel() }
-        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.catch { [unowned replacement] _ in replacement }.subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .failure(.oops))
         try #require(subscriber.subscription).request(.max(10))
@@ -87,7 +87,7 @@ struct CatchTests {
         let replacement = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
         defer { subscriber.cancel() }
-        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.catch { [unowned replacement] _ in replacement }.subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         #expect(replacement.subscriptions == 1)
         #expect(replacement.calls == [])
@@ -133,7 +133,7 @@ struct CatchTests {
         let replacement = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
         defer { subscriber.cancel() }
-        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.catch { [unowned replacement] _ in replacement }.subscribe(subscriber)
         upstream.send(completion: .failure(.oops))
         subscriber.cancel()
         let link = TestPublisher<Int, Never>()
@@ -187,7 +187,7 @@ struct CatchTests {
         let replacement = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
         defer { subscriber.cancel() }
-        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.catch { [unowned replacement] _ in replacement }.subscribe(subscriber)
         upstream.subscriber?.receive(subscription: Subscriptions.empty)
         upstream.subscriber?.receive(completion: .failure(.oops))
         let upstreamSubscriber = try #require(upstream.erased)
@@ -216,6 +216,7 @@ struct CatchTests {
     @Test func concurrentRequestsAcrossTheSwitch() {
         for _ in 0..<50 {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            defer { subscriber.cancel() }
             SequencingSyncPublisher<Int, TestError>(Array(0..<100), completion: .failure(.oops))
                 .catch { _ in SequencingSyncPublisher<Int, Never>(Array(100..<1_000)) }
                 .subscribe(subscriber)

@@ -227,6 +227,7 @@ struct ConcatenateTests {
             let first = SequencingSyncPublisher<Int, Never>(Array(0..<200))
             let second = SequencingSyncPublisher<Int, Never>(Array(200..<1_000))
             let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            defer { subscriber.cancel() }
             first.append(second).subscribe(subscriber)
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 for _ in 0..<50 { subscriber.request(.max(1)) }

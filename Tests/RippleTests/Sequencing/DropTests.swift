@@ -146,6 +146,7 @@ struct DropTests {
         for _ in 0..<50 {
             let source = SequencingSyncPublisher<Int, Never>(Array(0..<1_000))
             let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            defer { subscriber.cancel() }
             source.dropFirst(10).subscribe(subscriber)
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 for _ in 0..<50 { subscriber.request(.max(1)) }

@@ -96,7 +96,9 @@ struct PrintTests {
         }
         let stream = SequencingTextStream()
         let relay = Relay()
-        relay.print(to: stream).subscribe(TestSubscriber<Int, Never>(initialDemand: nil))
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        relay.print(to: stream).subscribe(subscriber)
         let first = TestPublisher<Int, Never>()
         let second = TestPublisher<Int, Never>()
         relay.subscriber?.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: first))

@@ -68,6 +68,7 @@ struct CurrentValueSubjectTests {
                 subscriber.request(.max(1))
                 return .none
             })
+        defer { subscriber.cancel() }
         subject.subscribe(subscriber)
         subject.send(1)
         subject.send(2)

@@ -6,6 +6,7 @@ import Testing
 struct IgnoreOutputTests {
     @Test func handsTheSubscriptionDownThenRequestsUnlimited() {
         let upstream = TransformingNamingPublisher<Int, TestError>()
+        defer { upstream.detachSubscribers() }  // the probe below keeps the upstream
         var callsWhenSubscribed: [TestPublisher<Int, TestError>.Call]?
         let subscriber = TestSubscriber<Never, TestError>(initialDemand: nil)
         defer { subscriber.cancel() }

@@ -75,6 +75,7 @@ struct ReduceTests {
 
     @Test func requestsUnlimitedOnlyAfterHandingTheSubscriptionDown() {
         let upstream = TestPublisher<Int, TestError>()
+        defer { upstream.detachSubscribers() }  // the subscriber below keeps the upstream
         var callsWhenSubscribed: [TestPublisher<Int, TestError>.Call]?
         upstream.reduce(0, +).subscribe(
             AnySubscriber<Int, TestError>(receiveSubscription: { _ in
@@ -171,7 +172,9 @@ struct ReduceTests {
 
     @Test func reduceLikeOperatorsReflectAsCombineDoes() {
         let upstream = LatePublisher<Int, Never>()
-        upstream.count().subscribe(TestSubscriber<Int, Never>())
+        let counted = TestSubscriber<Int, Never>()
+        defer { counted.cancel() }
+        upstream.count().subscribe(counted)
         func children() -> [String] {
             let mirror = upstream.erased.flatMap { $0 as? any CustomReflectable }?.customMirror
             return mirror?.children.map { "\($0.label ?? "")=\($0.value)" } ?? []
@@ -189,7 +192,9 @@ struct ReduceTests {
         #expect(children().last == "status=terminal")
 
         let collecting = LatePublisher<Int, Never>()
-        collecting.collect().subscribe(TestSubscriber<[Int], Never>())
+        let collected = TestSubscriber<[Int], Never>()
+        defer { collected.cancel() }
+        collecting.collect().subscribe(collected)
         collecting.sendSubscription()
         _ = collecting.send(1)
         let mirror = collecting.erased.flatMap { $0 as? any CustomReflectable }?.customMirror

@@ -76,7 +76,9 @@ struct RemoveDuplicatesTests {
 
     @Test func reflectsTheLastValueAsCombineDoes() {
         let upstream = TransformingNamingPublisher<Int, Never>()
-        upstream.removeDuplicates().subscribe(TestSubscriber<Int, Never>())
+        let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
+        upstream.removeDuplicates().subscribe(subscriber)
         upstream.subscribers[0].receive(subscription: TransformingRecordingSubscription())
         func children() -> [String] {
             upstream.subscribers[0].customMirror.children.map { "\($0.label ?? "")=\($0.value)" }

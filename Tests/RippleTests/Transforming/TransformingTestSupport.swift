@@ -18,6 +18,12 @@ final class TransformingNamingPublisher<Output, Failure: Error>: Publisher, @unc
         subscribers.append(AnySubscriber(subscriber))
         base.receive(subscriber: subscriber)
     }
+
+    /// Lets go of the subscribers, here and in `base` (for a test whose subscribers lead back to this publisher).
+    func detachSubscribers() {
+        subscribers.removeAll()
+        base.detachSubscribers()
+    }
 }
 
 /// A subscription that records requests and cancels, for feeding an operator a second subscription.
