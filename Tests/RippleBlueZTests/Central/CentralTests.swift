@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -59,14 +60,14 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
 
     @Test func connectEmitsTheReadyPeripheralAndTheEventsInOrder() async throws {
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
             let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
             #expect(peripheral.address == monitorAddress)
             #expect(peripheral.services.map(\.uuid).contains(.heartRate))
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
             try await fixture.central.disconnect(peripheral).values.first { _ in true }
-            await events.wait { $0.values.count == 4 }
+            try await events.wait { $0.valueCount == 4 }
             #expect(events.values.last == .disconnected(peripheral, .local))
         }
     }
@@ -99,12 +100,12 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
             _ = try await fixture.central.startDiscovery().first().values.first { _ in true }
             let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
-            let first = Collector(peripheral.listen(to: .heartRateMeasurement))
-            let second = Collector(peripheral.listen(to: .heartRateMeasurement))
-            await second.wait { $0.values.count >= 3 }
+            let first = TestSubscriber(peripheral.listen(to: .heartRateMeasurement))
+            let second = TestSubscriber(peripheral.listen(to: .heartRateMeasurement))
+            try await second.wait { $0.valueCount >= 3 }
             first.cancel()
             let seen = second.values.count
-            await second.wait { $0.values.count >= seen + 5 }
+            try await second.wait { $0.valueCount >= seen + 5 }
             #expect(second.values.count >= seen + 5)
             #expect(second.completion == nil)
         }
@@ -114,13 +115,13 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
 extension CentralTests {
     @Test func theScanConnectListenPipelineDeliversTypedMeasurements() async throws {
         try await withFixture(CentralFixture(world: monitorWorld())) { fixture in
-            let measurements = Collector(
+            let measurements = TestSubscriber(
                 fixture.central.startDiscovery(filter: .services([.heartRate]))
                     .first()
                     .connect(on: fixture.central)
                     .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
                     .prefix(3))
-            await measurements.wait { $0.completion != nil }
+            try await measurements.wait { $0.completion != nil }
             #expect(measurements.completion == .finished)
             #expect(measurements.values.count == 3)
             #expect(measurements.values.allSatisfy { (40...200).contains($0.beatsPerMinute) })

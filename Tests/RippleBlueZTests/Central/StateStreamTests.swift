@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -13,13 +14,13 @@ import Testing
             let loop = fixture.central.loop
             let slow = SlowSubscriber<CentralState, Never>(isExpectedThread: { loop.isInLoopThread })
             fixture.central.state.subscribe(slow)
-            let watcher = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
+            let watcher = TestSubscriber(fixture.central.state.setFailureType(to: BluetoothError.self))
             slow.release()
             await fixture.settle()
             #expect(slow.values == [.poweredOn])
             for powered in [false, true, false] {
                 try await fixture.simulator.setPowered(powered, adapter: "hci0")
-                await watcher.wait { $0.values.last == (powered ? .poweredOn : .poweredOff) }
+                try await watcher.wait { $0.values.last == (powered ? .poweredOn : .poweredOff) }
             }
             // Three changes while it asked for nothing: it gets the state now.
             slow.release()
@@ -30,7 +31,7 @@ import Testing
             await fixture.settle()
             #expect(slow.values == [.poweredOn, .poweredOff])
             try await fixture.simulator.setPowered(true, adapter: "hci0")
-            await watcher.wait { $0.values.last == .poweredOn }
+            try await watcher.wait { $0.values.last == .poweredOn }
             await fixture.settle()
             #expect(slow.values == [.poweredOn, .poweredOff, .poweredOn])
             #expect(watcher.values == [.poweredOn, .poweredOff, .poweredOn, .poweredOff, .poweredOn])
@@ -45,9 +46,9 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
             let peripheral = try await fixture.connect()
-            let discovery = Collector(central.startDiscovery())
-            let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
-            await scanning.wait { $0.values.last == true }
+            let discovery = TestSubscriber(central.startDiscovery())
+            let scanning = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
+            try await scanning.wait { $0.values.last == true }
             struct Agreement: Equatable, Sendable {
                 var state: CentralState
                 var current: CentralState
@@ -56,7 +57,7 @@ import Testing
                 var connected: [BluetoothAddress]?
                 var peripheralConnected: Bool
             }
-            let seen = Collector(
+            let seen = TestSubscriber(
                 central.state.dropFirst().map { state in
                     Agreement(
                         state: state, current: central.currentState, adapterPowered: central.adapter?.isPowered,
@@ -65,9 +66,9 @@ import Testing
                         peripheralConnected: peripheral.isConnected)
                 }.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.setPowered(false, adapter: "hci0")
-            await seen.wait { $0.values.count == 1 }
+            try await seen.wait { $0.valueCount == 1 }
             try await fixture.simulator.setPowered(true, adapter: "hci0")
-            await seen.wait { $0.values.count == 2 }
+            try await seen.wait { $0.valueCount == 2 }
             #expect(
                 seen.values == [
                     Agreement(
@@ -78,7 +79,7 @@ import Testing
                         peripheralConnected: false),
                 ])
             // The discovery waited through it (it resumes by default).
-            await scanning.wait { $0.values.last == true }
+            try await scanning.wait { $0.values.last == true }
             #expect(discovery.completion == nil)
         }
     }

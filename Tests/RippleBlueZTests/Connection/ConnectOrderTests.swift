@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -22,13 +23,13 @@ import Testing
             let fixture = try await CentralFixture(
                 world: Lab.world, attributeTimeout: .zero, signalOrder: .shuffled(seed: seed))
             let order = try await withFixture(fixture) { fixture in
-                let values = Collector(
+                let values = TestSubscriber(
                     fixture.central.startDiscovery(filter: .services([Lab.service]))
                         .first()
                         .connect(on: fixture.central)
                         .read(CharacteristicReference(Lab.sensor))
                 )
-                await values.wait { $0.completion != nil }
+                try await values.wait { $0.completion != nil }
                 #expect(values.values.count == 1, "seed \(seed)")
                 #expect(values.completion == .finished, "seed \(seed)")
                 let trace = try await fixture.simulator.signalTrace()

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
             try await fixture.simulator.inject(.fail(failure), on: .connect, of: lab, times: 2)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .seconds(10))
             #expect(peripheral.isConnected)
             #expect(try await fixture.simulator.isConnected(lab))
@@ -49,8 +50,8 @@ import Testing
             }
             try await fixture.simulator.inject(
                 .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let connecting = Collector(
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let connecting = TestSubscriber(
                 fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
             let clock = ContinuousClock()
             let start = clock.now
@@ -66,7 +67,7 @@ import Testing
                 // Not retried past it (the bound leaves room for a loaded machine).
                 #expect(elapsed < .milliseconds(1_500) + .seconds(5))
             }
-            await connecting.wait { $0.values == [[], [Lab.address], []] }
+            try await connecting.wait { $0.values == [[], [Lab.address], []] }
             #expect(events.values.map(\.name) == ["connecting", "failed"])
             #expect(try await fixture.simulator.isConnected(lab) == false)
         }
@@ -79,13 +80,13 @@ import Testing
             }
             let policy = ReconnectPolicy(delays: [.milliseconds(20)], maximumAttempts: 2)
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address, autoReconnect: policy)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.inject(
                 .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             #expect(listener.failure()?.message.hasPrefix("gave up reconnecting") == true)
             #expect(
                 events.values.map(\.name) == ["disconnected", "connecting", "failed", "connecting", "failed"])

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Synchronization
 import Testing
@@ -35,17 +36,17 @@ import Testing
             for _ in 0..<10 {
                 // Seen from the completion itself, on the loop thread…
                 let seen = Mutex<[Snapshot]>([])
-                let connecting = Collector(
+                let connecting = TestSubscriber(
                     central.connect(to: Lab.address).handleEvents(receiveOutput: { peripheral in
                         seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
                     }))
-                await connecting.wait { $0.completion != nil }
+                try await connecting.wait { $0.completion != nil }
                 let peripheral = try #require(connecting.values.first)
-                let disconnecting = Collector(
+                let disconnecting = TestSubscriber(
                     peripheral.disconnect().handleEvents(receiveOutput: { _ in
                         seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
                     }))
-                await disconnecting.wait { $0.completion != nil }
+                try await disconnecting.wait { $0.completion != nil }
                 #expect(disconnecting.completion == .finished)
                 #expect(
                     seen.withLock { $0 } == [
@@ -71,12 +72,12 @@ import Testing
             _ = try await central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
             let peripheral = try await central.connectPeripheral(to: Lab.address)
             let seen = Mutex<[Snapshot]>([])
-            let events = Collector(
+            let events = TestSubscriber(
                 central.connectionEvents.handleEvents(receiveOutput: { event in
                     if case .disconnected = event { seen.withLock { $0.append(Self.snapshot(central, peripheral)) } }
                 }).setFailureType(to: BluetoothError.self))
             try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
-            await events.wait { _ in !seen.withLock { $0 }.isEmpty }
+            try await events.wait { _ in !seen.withLock { $0 }.isEmpty }
             #expect(seen.withLock { $0 } == [Snapshot(isConnected: false, connected: [])])
             events.cancel()
         }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -19,11 +20,11 @@ import Testing
     @Test func aSlowConnectedListSubscriberGetsTheListNowThenTheLatest() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
-            let slow = Collector(
+            let slow = TestSubscriber(
                 central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(
                     to: BluetoothError.self), demand: .none)
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 1 }
+            try await slow.wait { $0.valueCount == 1 }
             #expect(slow.values == [[]])
             // Connected, disconnected, connected while it asked for nothing: it gets the list now.
             let peripheral = try await fixture.connect()
@@ -32,14 +33,14 @@ import Testing
             await fixture.settle()
             #expect(slow.values == [[]])
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 2 }
+            try await slow.wait { $0.valueCount == 2 }
             #expect(slow.values == [[], [Lab.address]])
             // Nothing changed since: its demand waits for the next change.
             slow.request(.max(1))
             await fixture.settle()
             #expect(slow.values.count == 2)
             try await again.disconnectPeripheral()
-            await slow.wait { $0.values.count == 3 }
+            try await slow.wait { $0.valueCount == 3 }
             #expect(slow.values == [[], [Lab.address], []])
         }
     }
@@ -47,11 +48,11 @@ import Testing
     @Test func aSlowConnectingListSubscriberNeverGetsAStaleOrRepeatedList() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
-            let slow = Collector(
+            let slow = TestSubscriber(
                 central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(
                     to: BluetoothError.self), demand: .none)
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 1 }
+            try await slow.wait { $0.valueCount == 1 }
             #expect(slow.values == [[]])
             // A whole attempt while it asked for nothing: the list is empty again, as last delivered.
             let peripheral = try await fixture.connect()
@@ -61,10 +62,10 @@ import Testing
             #expect(slow.values == [[]])
             // With demand waiting, the next attempt is seen as it starts; its end waits for the next demand.
             _ = try await central.connectPeripheral(to: Lab.address)
-            await slow.wait { $0.values.count == 2 }
+            try await slow.wait { $0.valueCount == 2 }
             #expect(slow.values == [[], [Lab.address]])
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 3 }
+            try await slow.wait { $0.valueCount == 3 }
             #expect(slow.values == [[], [Lab.address], []])
         }
     }
@@ -72,19 +73,19 @@ import Testing
     @Test func aSlowConnectionEventsSubscriberGetsEveryEventWithinItsBuffer() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let statistics = EventStatistics()
-            let slow = Collector(
+            let slow = TestSubscriber(
                 fixture.central.connectionEvents(buffering: .default, statistics: statistics)
                     .setFailureType(to: BluetoothError.self), demand: .none)
-            let fast = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let fast = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             try await Self.connectTwice(fixture)
-            await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
+            try await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
             await fixture.settle()
             let events = fast.values
             #expect(statistics.received == events.count)
             #expect(statistics.delivered == 0)
             for count in 1...events.count {
                 slow.request(.max(1))
-                await slow.wait { $0.values.count == count }
+                try await slow.wait { $0.valueCount == count }
             }
             #expect(slow.values == events)
             #expect(statistics.dropped == 0)
@@ -95,19 +96,19 @@ import Testing
     @Test func aSlowConnectionEventsSubscriberUnderDropOldestGetsTheLatestAndTheCount() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let statistics = EventStatistics()
-            let slow = Collector(
+            let slow = TestSubscriber(
                 fixture.central.connectionEvents(
                     buffering: EventBuffering(capacity: 2, policy: .dropOldest), statistics: statistics
                 ).setFailureType(to: BluetoothError.self), demand: .none)
-            let fast = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let fast = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             try await Self.connectTwice(fixture)
-            await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
+            try await fast.wait { $0.values.filter { if case .disconnected = $0 { true } else { false } }.count == 2 }
             await fixture.settle()
             let events = fast.values
             #expect(statistics.received == events.count)
             #expect(statistics.dropped == events.count - 2)
             slow.request(.max(10))
-            await slow.wait { $0.values.count == 2 }
+            try await slow.wait { $0.valueCount == 2 }
             await fixture.settle()
             #expect(slow.values == Array(events.suffix(2)))
             #expect(slow.completion == nil)

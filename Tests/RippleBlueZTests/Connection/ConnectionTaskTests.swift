@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Synchronization
 import Testing
@@ -13,20 +14,20 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world(loggingWritesTo: writes))) { fixture in
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let early = Mutex<Collector<Void>?>(nil)
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let early = Mutex<TestSubscriber<Void, BluetoothError>?>(nil)
             let sensor = self.sensor
             let central = fixture.central
             let task = central.onConnect(Lab.address) { privileged in
                 // An ordinary operation asked for while the task runs waits for it.
                 if let plain = central.peripheral(address: Lab.address) {
-                    early.withLock { $0 = Collector(plain.write([1], to: sensor)) }
+                    early.withLock { $0 = TestSubscriber(plain.write([1], to: sensor)) }
                 }
                 return privileged.write([0xA5], to: sensor)
             }
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             let plainWrite = try #require(early.withLock { $0 })
-            await plainWrite.wait { $0.completion != nil }
+            try await plainWrite.wait { $0.completion != nil }
             #expect(plainWrite.completion == .finished)
             #expect(writes.values == [[0xA5], [1]])
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
@@ -63,11 +64,11 @@ import Testing
             }
             let sensor = self.sensor
             let task = fixture.central.onConnect(Lab.address) { privileged in privileged.write([0xA5], to: sensor) }
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.connectPeripheral(
                 to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
             try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
-            await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
             #expect(writes.values == [[0xA5], [0xA5]])
             task.cancel()
         }

@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -50,7 +51,7 @@ import Testing
     /// 300 ms): a transient failure, retried until the connect timeout, whose error carries it.
     @Test func aPeripheralOutOfRangeTimesOutWithBluetoothdsReason() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
             try await fixture.simulator.setInRange(false, peripheral: Lab.bluetoothAddress)
@@ -61,7 +62,7 @@ import Testing
                 #expect(error.kind == .timeout)
                 #expect(error.bluezMessage == "le-connection-abort-by-local")
             }
-            await events.wait { $0.values.count == 2 }
+            try await events.wait { $0.valueCount == 2 }
             #expect(events.values.map(\.name) == ["connecting", "failed"])
         }
     }
@@ -70,7 +71,7 @@ import Testing
         var slow = Lab.peripheral
         slow.connectionDelay = .seconds(20)
         try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(slow)]))) { fixture in
-            let connecting = Collector(
+            let connecting = TestSubscriber(
                 fixture.central.connectingPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
@@ -80,7 +81,7 @@ import Testing
             } catch {
                 #expect(error.kind == .timeout)
             }
-            await connecting.wait { $0.values == [[], [Lab.address], []] }
+            try await connecting.wait { $0.values == [[], [Lab.address], []] }
             #expect(try await fixture.simulator.isConnected(Lab.bluetoothAddress) == false)
         }
     }
@@ -92,14 +93,14 @@ import Testing
         async throws
     {
         try await withFixture(CentralFixture(world: Lab.world, signalsDisconnectionReasons: true)) { fixture in
-            let connected = Collector(
+            let connected = TestSubscriber(
                 fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: reason)
-            await events.wait { !$0.values.isEmpty }
+            try await events.wait { !$0.values.isEmpty }
             #expect(events.values == [.disconnected(peripheral, reason)])
-            await connected.wait { $0.values == [[], [Lab.address], []] }
+            try await connected.wait { $0.values == [[], [Lab.address], []] }
             #expect(!peripheral.isConnected)
         }
     }
@@ -108,13 +109,13 @@ import Testing
     /// ``DisconnectReason/unknown``; its own ``Central/disconnect(_:timeout:)`` is ``DisconnectReason/local``.
     @Test func withoutReasonsFromBluetoothdADropIsUnknownAndTheCentralsOwnDisconnectLocal() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
             try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
-            await events.wait { $0.values.contains { $0.name == "disconnected" } }
+            try await events.wait { $0.values.contains { $0.name == "disconnected" } }
             let again = try await fixture.connect()
             for try await _ in fixture.central.disconnect(again).values {}
-            await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
+            try await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
             #expect(
                 events.values.filter { $0.name == "disconnected" } == [
                     .disconnected(peripheral, .unknown), .disconnected(again, .local),
@@ -130,26 +131,26 @@ import Testing
         stored.isKnown = true
         try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
             try await fixture.simulator.inject(.delay(.seconds(5)), on: .connect, of: Lab.bluetoothAddress, times: nil)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let left = Collector(fixture.central.connect(to: Lab.address))
-            await events.wait { $0.values.map(\.name) == ["connecting"] }
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let left = TestSubscriber(fixture.central.connect(to: Lab.address))
+            try await events.wait { $0.values.map(\.name) == ["connecting"] }
             left.cancel()
-            await events.wait { $0.values.count == 2 }
+            try await events.wait { $0.valueCount == 2 }
             let peripheral = try #require(fixture.central.peripheral(address: Lab.address))
             #expect(
                 events.values.last
                     == .connectionFailed(peripheral, BluetoothError(.cancelled, "the connection attempt was cancelled"))
             )
 
-            let ended = Collector(fixture.central.connect(to: Lab.address))
-            await events.wait { $0.values.count == 3 }
-            let disconnecting = Collector(fixture.central.disconnect(peripheral))
-            await ended.wait { $0.completion != nil }
+            let ended = TestSubscriber(fixture.central.connect(to: Lab.address))
+            try await events.wait { $0.valueCount == 3 }
+            let disconnecting = TestSubscriber(fixture.central.disconnect(peripheral))
+            try await ended.wait { $0.completion != nil }
             let byDisconnect = BluetoothError(.cancelled, "the connection was cancelled by disconnect")
             #expect(ended.completion == .failure(byDisconnect))
-            await events.wait { $0.values.count == 4 }
+            try await events.wait { $0.valueCount == 4 }
             #expect(events.values.last == .connectionFailed(peripheral, byDisconnect))
-            await disconnecting.wait { $0.completion != nil }
+            try await disconnecting.wait { $0.completion != nil }
             #expect(disconnecting.completion == .finished)
             #expect(events.values.map(\.name) == ["connecting", "failed", "connecting", "failed"])
         }
@@ -157,19 +158,19 @@ import Testing
 
     @Test func twoSubscribersShareOneAttemptAndAnAlreadyConnectedPeripheralIsEmittedAtOnce() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
-            let first = Collector(fixture.central.connect(to: Lab.address))
-            let second = Collector(fixture.central.connect(to: Lab.address))
-            await first.wait { $0.completion != nil }
-            await second.wait { $0.completion != nil }
+            let first = TestSubscriber(fixture.central.connect(to: Lab.address))
+            let second = TestSubscriber(fixture.central.connect(to: Lab.address))
+            try await first.wait { $0.completion != nil }
+            try await second.wait { $0.completion != nil }
             #expect(first.values.map(\.address) == [Lab.address])
             #expect(second.values.map(\.address) == [Lab.address])
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
-            let again = Collector(fixture.central.connect(to: Lab.address), demand: .none)
+            let again = TestSubscriber(fixture.central.connect(to: Lab.address), demand: .none)
             again.request(.max(1))
-            await again.wait { $0.completion != nil }
+            try await again.wait { $0.completion != nil }
             #expect(again.values.map(\.address) == [Lab.address])
             #expect(again.completion == .finished)
             #expect(events.values.count == 3)
@@ -180,14 +181,14 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct CentralCloseTests {
     @Test func closingTheCentralEndsEveryStreamWithBluetoothUnavailable() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
-            let discovery = Collector(fixture.central.startDiscovery())
+            let listener = TestSubscriber(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
+            let discovery = TestSubscriber(fixture.central.startDiscovery())
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             fixture.central.close()
-            await listener.wait { $0.completion != nil }
-            await discovery.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
+            try await discovery.wait { $0.completion != nil }
             #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
             #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
             #expect(
@@ -203,21 +204,21 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let central = fixture.central
-            let state = Collector(central.state.setFailureType(to: BluetoothError.self))
-            let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
-            let connected = Collector(central.connectedPeripherals.setFailureType(to: BluetoothError.self))
-            let connecting = Collector(central.connectingPeripherals.setFailureType(to: BluetoothError.self))
-            let events = Collector(central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let state = TestSubscriber(central.state.setFailureType(to: BluetoothError.self))
+            let scanning = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
+            let connected = TestSubscriber(central.connectedPeripherals.setFailureType(to: BluetoothError.self))
+            let connecting = TestSubscriber(central.connectingPeripherals.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(central.connectionEvents.setFailureType(to: BluetoothError.self))
             // A slow subscriber: the end waits for its demand, after the latest value.
-            let slowConnected = Collector(
+            let slowConnected = TestSubscriber(
                 central.connectedPeripherals.setFailureType(to: BluetoothError.self), demand: .none)
-            await connected.wait { $0.values == [[peripheral]] }
+            try await connected.wait { $0.values == [[peripheral]] }
             central.close()
-            await state.wait { $0.completion != nil }
-            await scanning.wait { $0.completion != nil }
-            await connected.wait { $0.completion != nil }
-            await connecting.wait { $0.completion != nil }
-            await events.wait { $0.completion != nil }
+            try await state.wait { $0.completion != nil }
+            try await scanning.wait { $0.completion != nil }
+            try await connected.wait { $0.completion != nil }
+            try await connecting.wait { $0.completion != nil }
+            try await events.wait { $0.completion != nil }
             #expect(state.completion == .finished)
             #expect(scanning.completion == .finished)
             #expect(connected.values == [[peripheral], []])
@@ -228,7 +229,7 @@ import Testing
             #expect(events.completion == .finished)
             #expect(slowConnected.values.isEmpty)
             slowConnected.request(.max(5))
-            await slowConnected.wait { $0.completion != nil }
+            try await slowConnected.wait { $0.completion != nil }
             #expect(slowConnected.values == [[]])
             #expect(slowConnected.completion == .finished)
         }

@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -11,10 +12,10 @@ import Testing
     @Test func aHandedOverPeripheralIsLeftToTheOtherToolAndTakenBack() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: sensor))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            await listener.wait { $0.values.count == 1 }
+            try await listener.wait { $0.valueCount == 1 }
 
             let handOver = try await peripheral.handOver()
             #expect(handOver.devicePath == peripheral.path)
@@ -27,7 +28,7 @@ import Testing
                 member: "StartNotify"
             ).values.first { _ in true }
             // The central's operations wait meanwhile.
-            let waitingRead = Collector(peripheral.read(sensor))
+            let waitingRead = TestSubscriber(peripheral.read(sensor))
             _ = try await tool.call(
                 destination: "org.bluez", path: sensorPath, interface: "org.bluez.GattCharacteristic1",
                 member: "StopNotify"
@@ -36,11 +37,11 @@ import Testing
             tool.close()
 
             handOver.takeBack()
-            await waitingRead.wait { $0.completion != nil }
+            try await waitingRead.wait { $0.completion != nil }
             #expect(waitingRead.completion == .finished)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[2]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
         }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Synchronization
 import Testing
@@ -13,17 +14,17 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
             let whileDelivering = Mutex<[Bool?]>([])
-            let discovery = Collector(
+            let discovery = TestSubscriber(
                 central.startDiscovery().handleEvents(receiveOutput: { _ in
                     // Delivered on the loop thread, where the state stream's value now is read at once.
                     let scanning = currentValue(of: central.isScanning)
                     whileDelivering.withLock { $0.append(scanning) }
                 }))
-            await discovery.wait { !$0.values.isEmpty }
+            try await discovery.wait { !$0.values.isEmpty }
             #expect(whileDelivering.withLock { $0.first } == true)
             // Once isScanning says true, bluetoothd discovers for the central.
-            let scanning = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
-            await scanning.wait { $0.values.last == true }
+            let scanning = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
+            try await scanning.wait { $0.values.last == true }
             #expect(try await fixture.simulator.discoveringClients().count == 1)
             // Cancelled on the loop thread: isScanning is false when cancel returns, before bluetoothd answers.
             let afterCancel = await central.loop.perform { () -> Bool? in
@@ -31,7 +32,7 @@ import Testing
                 return currentValue(of: central.isScanning)
             }
             #expect(afterCancel == false)
-            await scanning.wait { $0.values.last == false }
+            try await scanning.wait { $0.values.last == false }
             #expect(scanning.values == [true, false])
             // Then bluetoothd stops: the central's StopDiscovery was sent as isScanning turned false, and reaches
             // the simulator within a few of its round trips (the simulator is asked on another connection).
@@ -47,15 +48,15 @@ import Testing
     @Test func aDiscoveryStartedWhileScanningSeesIsScanningTrueAtItsFirstValue() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
-            let first = Collector(central.startDiscovery())
-            await first.wait { !$0.values.isEmpty }
+            let first = TestSubscriber(central.startDiscovery())
+            try await first.wait { !$0.values.isEmpty }
             let atFirstValue = Mutex<Bool??>(nil)
-            let second = Collector(
+            let second = TestSubscriber(
                 central.startDiscovery().handleEvents(receiveOutput: { _ in
                     let scanning = currentValue(of: central.isScanning)
                     atFirstValue.withLock { $0 = $0 ?? scanning }
                 }))
-            await second.wait { !$0.values.isEmpty }
+            try await second.wait { !$0.values.isEmpty }
             #expect(atFirstValue.withLock { $0 } == .some(true))
         }
     }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -10,24 +11,26 @@ import Testing
 /// streams (the value now, then the latest).
 @Suite(.timeLimit(.minutes(1))) struct DiscoverySlowConsumerTests {
     /// The addresses a sink on discovery saw, once it has seen all five.
-    private static func allFive(_ fast: Collector<PeripheralDiscovery>) async -> [BluetoothAddress] {
-        await fast.wait { AsyncScanTests.addresses.isSubset(of: Set($0.values.map(\.address))) }
+    private static func allFive(_ fast: TestSubscriber<PeripheralDiscovery, BluetoothError>) async throws
+        -> [BluetoothAddress]
+    {
+        try await fast.wait { AsyncScanTests.addresses.isSubset(of: Set($0.values.map(\.address))) }
         return fast.values.map(\.address)
     }
 
     @Test func aSlowDiscoverySubscriberGetsEveryDiscoveryWithinItsBuffer() async throws {
         try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
             let statistics = EventStatistics()
-            let slow = Collector(
+            let slow = TestSubscriber(
                 fixture.central.startDiscovery(buffering: .default, statistics: statistics), demand: .none)
-            let fast = Collector(fixture.central.startDiscovery())
-            let seen = await Self.allFive(fast)
+            let fast = TestSubscriber(fixture.central.startDiscovery())
+            let seen = try await Self.allFive(fast)
             await fixture.settle()
             #expect(statistics.received == seen.count)
             #expect(statistics.delivered == 0)
             for count in 1...seen.count {
                 slow.request(.max(1))
-                await slow.wait { $0.values.count == count }
+                try await slow.wait { $0.valueCount == count }
             }
             #expect(slow.values.map(\.address) == seen)
             #expect(statistics.delivered == seen.count)
@@ -39,17 +42,17 @@ import Testing
     @Test func aSlowDiscoverySubscriberUnderDropOldestGetsTheLatestAndTheCount() async throws {
         try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
             let statistics = EventStatistics()
-            let slow = Collector(
+            let slow = TestSubscriber(
                 fixture.central.startDiscovery(
                     buffering: EventBuffering(capacity: 2, policy: .dropOldest), statistics: statistics),
                 demand: .none)
-            let fast = Collector(fixture.central.startDiscovery())
-            let seen = await Self.allFive(fast)
+            let fast = TestSubscriber(fixture.central.startDiscovery())
+            let seen = try await Self.allFive(fast)
             await fixture.settle()
             #expect(statistics.received == seen.count)
             #expect(statistics.dropped == seen.count - 2)
             slow.request(.max(10))
-            await slow.wait { $0.values.count == 2 }
+            try await slow.wait { $0.valueCount == 2 }
             await fixture.settle()
             #expect(slow.values.map(\.address) == Array(seen.suffix(2)))
             #expect(statistics.delivered == 2)
@@ -60,13 +63,13 @@ import Testing
     @Test func aSlowDiscoverySubscriberUnderFailStreamFailsWithTheCount() async throws {
         try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
             let statistics = EventStatistics()
-            let slow = Collector(
+            let slow = TestSubscriber(
                 fixture.central.startDiscovery(
                     buffering: EventBuffering(capacity: 2, policy: .failStream), statistics: statistics),
                 demand: .none)
-            let fast = Collector(fixture.central.startDiscovery())
-            _ = await Self.allFive(fast)
-            await slow.wait { $0.completion != nil }
+            let fast = TestSubscriber(fixture.central.startDiscovery())
+            _ = try await Self.allFive(fast)
+            try await slow.wait { $0.completion != nil }
             #expect(slow.failure()?.kind == .bufferOverflow)
             #expect(slow.values.isEmpty)
             // The third overflowed: it and the two waiting are dropped, and the stream ended there.
@@ -80,21 +83,21 @@ import Testing
 
     @Test func aSlowAvailablePeripheralsSubscriberGetsTheLatestListOnly() async throws {
         try await withFixture(CentralFixture(world: AsyncScanTests.world, deviceTimeout: .seconds(1))) { fixture in
-            let slow = Collector(fixture.central.availablePeripherals(), demand: .none)
-            let fast = Collector(fixture.central.startDiscovery())
-            _ = await Self.allFive(fast)
+            let slow = TestSubscriber(fixture.central.availablePeripherals(), demand: .none)
+            let fast = TestSubscriber(fixture.central.startDiscovery())
+            _ = try await Self.allFive(fast)
             await fixture.settle()
             #expect(slow.values.isEmpty)
             // Five changes while it asked for nothing: it gets the list now, strongest first.
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 1 }
+            try await slow.wait { $0.valueCount == 1 }
             #expect(slow.values.map { $0.map(\.address) } == [AsyncScanTests.ordered])
             // Nothing changed since: its demand waits for the next change.
             slow.request(.max(1))
             await fixture.settle()
             #expect(slow.values.count == 1)
             try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:05:03")
-            await slow.wait { $0.values.count == 2 }
+            try await slow.wait { $0.valueCount == 2 }
             #expect(slow.values.last?.map(\.address) == AsyncScanTests.ordered.filter { $0 != "C0:FF:EE:00:05:03" })
             #expect(slow.completion == nil)
         }
@@ -103,29 +106,29 @@ import Testing
     @Test func aSlowIsScanningSubscriberGetsTheValueNowThenTheLatest() async throws {
         try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
             let central = fixture.central
-            let slow = Collector(central.isScanning.setFailureType(to: BluetoothError.self), demand: .none)
-            let watcher = Collector(central.isScanning.setFailureType(to: BluetoothError.self))
+            let slow = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self), demand: .none)
+            let watcher = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 1 }
+            try await slow.wait { $0.valueCount == 1 }
             #expect(slow.values == [false])
-            let first = Collector(central.startDiscovery())
-            await watcher.wait { $0.values == [false, true] }
+            let first = TestSubscriber(central.startDiscovery())
+            try await watcher.wait { $0.values == [false, true] }
             first.cancel()
-            await watcher.wait { $0.values == [false, true, false] }
-            let second = Collector(central.startDiscovery())
-            await watcher.wait { $0.values == [false, true, false, true] }
+            try await watcher.wait { $0.values == [false, true, false] }
+            let second = TestSubscriber(central.startDiscovery())
+            try await watcher.wait { $0.values == [false, true, false, true] }
             await fixture.settle()
             // Three changes while it asked for nothing: it gets the value now.
             #expect(slow.values == [false])
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 2 }
+            try await slow.wait { $0.valueCount == 2 }
             #expect(slow.values == [false, true])
             second.cancel()
-            await watcher.wait { $0.values.last == false }
+            try await watcher.wait { $0.values.last == false }
             await fixture.settle()
             #expect(slow.values == [false, true])
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 3 }
+            try await slow.wait { $0.valueCount == 3 }
             #expect(slow.values == [false, true, false])
         }
     }

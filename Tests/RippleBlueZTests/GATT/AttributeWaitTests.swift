@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
         switch change {
         case .serviceChanged:
             // Returns once the central has seen the old objects go.
-            let removals = Collector(
+            let removals = TestSubscriber(
                 fixture.central.core.treeEvents.filter { event in
                     if case .interfacesRemoved(_, let interfaces) = event {
                         return interfaces.contains("org.bluez.GattCharacteristic1")
@@ -50,7 +51,7 @@ import Testing
                     return false
                 }.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.changeServices(of: lab, to: updatedServices, rediscovery: rediscovery)
-            await removals.wait { !$0.values.isEmpty }
+            try await removals.wait { !$0.values.isEmpty }
             removals.cancel()
             return peripheral
         case .reconnection:
@@ -69,10 +70,10 @@ import Testing
             let peripheral = try await changeDatabase(change, on: fixture)
             // Not exported when the reads are asked for: they wait for it.
             #expect(!peripheral.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
-            let added = Collector(peripheral.read(addedReference))
-            let sensor = Collector(peripheral.read(CharacteristicReference(Lab.sensor)))
-            await added.wait { $0.completion != nil }
-            await sensor.wait { $0.completion != nil }
+            let added = TestSubscriber(peripheral.read(addedReference))
+            let sensor = TestSubscriber(peripheral.read(CharacteristicReference(Lab.sensor)))
+            try await added.wait { $0.completion != nil }
+            try await sensor.wait { $0.completion != nil }
             #expect(added.values == [[0x42]])
             #expect(added.completion == .finished)
             #expect(sensor.values == [[0]])
@@ -88,10 +89,10 @@ import Testing
                 BluetoothUUID(uuidString: "5249504c-1ab0-4000-8000-0000000000ee") ?? BluetoothUUID(0))
             let clock = ContinuousClock()
             let start = clock.now
-            let read = Collector(peripheral.read(missing))
+            let read = TestSubscriber(peripheral.read(missing))
             // The operation behind it waits its turn, then runs.
-            let next = Collector(peripheral.read(addedReference))
-            await read.wait { $0.completion != nil }
+            let next = TestSubscriber(peripheral.read(addedReference))
+            try await read.wait { $0.completion != nil }
             let elapsed = clock.now - start
             guard let error = read.failure() else {
                 return
@@ -100,7 +101,7 @@ import Testing
             #expect(error.message.contains("waited"))
             #expect(elapsed >= .seconds(3))
             #expect(elapsed < .seconds(8))
-            await next.wait { $0.completion != nil }
+            try await next.wait { $0.completion != nil }
             #expect(next.values == [[0x42]])
         }
     }

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -23,10 +24,10 @@ import Testing
             let peripheral = try await fixture.connect()
             let before = try #require(
                 peripheral.services.first?.characteristics.first { $0.uuid == Lab.sensor }?.path)
-            let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            await listener.wait { $0.values.count == 1 }
+            try await listener.wait { $0.valueCount == 1 }
 
             try await fixture.simulator.changeServices(of: lab, to: updatedServices)
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -34,7 +35,7 @@ import Testing
                 peripheral.services.first?.characteristics.first { $0.uuid == Lab.sensor }?.path)
             #expect(after != before)
             try await fixture.notify(Lab.sensor, [[2]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
             #expect(try await peripheral.readValue(sensor) == [2])

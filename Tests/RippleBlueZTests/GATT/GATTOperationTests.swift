@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -159,14 +160,14 @@ import Testing
 
     @Test func thePipelineOperatorsChainScanConnectReadAndDisconnect() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
-            let values = Collector(
+            let values = TestSubscriber(
                 fixture.central.startDiscovery(filter: .services([Lab.service]))
                     .first()
                     .connect(on: fixture.central)
                     .write([4, 2], to: sensor)
                     .read(sensor)
             )
-            await values.wait { $0.completion != nil }
+            try await values.wait { $0.completion != nil }
             #expect(values.values == [[4, 2]])
             #expect(values.completion == .finished)
         }

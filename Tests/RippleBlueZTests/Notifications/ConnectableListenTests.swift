@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -12,14 +13,14 @@ import Testing
     @Test func subscribersMadeBeforeTheConnectionReceiveOnceThePeripheralIsReady() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let channel = fixture.central.connectableListen(to: sensor, of: Lab.address, as: UInt8.self)
-            let first = Collector(channel)
-            let second = Collector(channel.map { $0 * 2 })
+            let first = TestSubscriber(channel)
+            let second = TestSubscriber(channel.map { $0 * 2 })
             let armed = channel.connect()
             let peripheral = try await fixture.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            await first.wait { $0.values.count == 2 }
-            await second.wait { $0.values.count == 2 }
+            try await first.wait { $0.valueCount == 2 }
+            try await second.wait { $0.valueCount == 2 }
             #expect(first.values == [1, 2])
             #expect(second.values == [2, 4])
             // The link ends and a new one starts: the channel listens again, its subscribers see no end.
@@ -27,7 +28,7 @@ import Testing
             _ = try await fixture.central.connectPeripheral(to: Lab.address)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[3]])
-            await first.wait { $0.values.count == 3 }
+            try await first.wait { $0.valueCount == 3 }
             #expect(first.values == [1, 2, 3])
             #expect(first.completion == nil)
             armed.cancel()
@@ -40,11 +41,11 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             _ = try await fixture.connect()
             let channel = fixture.central.connectableListen(to: sensor, of: Lab.address)
-            let listener = Collector(channel)
+            let listener = TestSubscriber(channel)
             let armed = channel.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[7, 7]])
-            await listener.wait { $0.values.count == 1 }
+            try await listener.wait { $0.valueCount == 1 }
             #expect(listener.values == [[7, 7]])
             armed.cancel()
             listener.cancel()

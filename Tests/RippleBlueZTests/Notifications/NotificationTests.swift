@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -12,10 +13,10 @@ import Testing
     @Test func aListenerReceivesExactlyWhatWasSentOverTheSocket() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: sensor))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2, 2], [3, 3, 3]])
-            await listener.wait { $0.values.count == 3 }
+            try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2, 2], [3, 3, 3]])
             #expect(fixture.simulator.statistics.snapshot.socketNotifications == 3)
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 0)
@@ -26,10 +27,10 @@ import Testing
     @Test func theBusTransportUsesStartNotify() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            await listener.wait { $0.values.count == 3 }
+            try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 3)
             #expect(fixture.simulator.statistics.snapshot.socketNotifications == 0)
@@ -43,20 +44,20 @@ import Testing
             let peripheral = try await fixture.connect()
             let path = try DBusObjectPath(Lab.devicePath + "/service0001/char0002")
             let connection = fixture.central.connection
-            let changes = Collector(
+            let changes = TestSubscriber(
                 connection.propertiesChanged(path: path, interface: "org.bluez.GattCharacteristic1")
                     .compactMap { $0.changed["Notifying"] }
                     .mapError { BluetoothError($0, during: "watching Notifying") })
             for try await _ in connection.synchronize().values {}
-            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             // The session exists once bluetoothd has answered StartNotify (Notifying = true just before the
             // answer, which may come after the simulator starts notifying, in the shuffled order; a link that
             // drops before it fails StartNotify and leaves no session).
-            await changes.wait { $0.values.contains(.boolean(true)) }
+            try await changes.wait { $0.values.contains(.boolean(true)) }
             try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             #expect(listener.failure()?.kind == .notConnected)
-            await changes.wait { $0.values.contains(.boolean(false)) }
+            try await changes.wait { $0.values.contains(.boolean(false)) }
             #expect(changes.values == [.boolean(true), .boolean(false)])
         }
     }
@@ -66,10 +67,10 @@ import Testing
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
                 .fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: Lab.bluetoothAddress)
-            let listener = Collector(peripheral.listen(to: sensor))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[4], [5]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[4], [5]])
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
         }
@@ -78,11 +79,11 @@ import Testing
     @Test func anIndicationOnlyCharacteristicIsHeardOnTheBus() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.indicator)))
+            let listener = TestSubscriber(peripheral.listen(to: CharacteristicReference(Lab.indicator)))
             try await fixture.simulator.waitUntilNotifying(
                 peripheral: Lab.bluetoothAddress, characteristic: Lab.indicator)
             try await fixture.notify(Lab.indicator, [[9], [8]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[9], [8]])
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
         }
@@ -92,15 +93,15 @@ import Testing
     func twoListenersOneCancelsTheOtherKeepsReceiving(transport: NotificationTransport) async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let first = Collector(peripheral.listen(to: sensor, transport: transport))
-            let second = Collector(peripheral.listen(to: sensor, transport: transport))
+            let first = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
+            let second = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            await first.wait { $0.values.count == 2 }
-            await second.wait { $0.values.count == 2 }
+            try await first.wait { $0.valueCount == 2 }
+            try await second.wait { $0.valueCount == 2 }
             first.cancel()
             try await fixture.notify(Lab.sensor, [[3], [4]])
-            await second.wait { $0.values.count == 4 }
+            try await second.wait { $0.valueCount == 4 }
             #expect(first.values == [[1], [2]])
             #expect(second.values == [[1], [2], [3], [4]])
             #expect(second.completion == nil)
@@ -111,14 +112,14 @@ import Testing
     func aReadDuringNotificationsCausesNoDuplicate(transport: NotificationTransport) async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(try await peripheral.readValue(sensor) == [2])
             #expect(try await peripheral.readValue(sensor) == [2])
             try await fixture.notify(Lab.sensor, [[3]])
-            await listener.wait { $0.values.count == 3 }
+            try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
         }
     }
@@ -126,8 +127,8 @@ import Testing
     @Test func aDisconnectMidReadFailsTheReadAsNotConnectedAndEndsTheListeners() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let overSocket = Collector(peripheral.listen(to: sensor))
-            let overBus = Collector(peripheral.listen(to: marker, transport: .bus))
+            let overSocket = TestSubscriber(peripheral.listen(to: sensor))
+            let overBus = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
             try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
@@ -138,8 +139,8 @@ import Testing
             } catch {
                 #expect(error.kind == .notConnected)
             }
-            await overSocket.wait { $0.completion != nil }
-            await overBus.wait { $0.completion != nil }
+            try await overSocket.wait { $0.completion != nil }
+            try await overBus.wait { $0.completion != nil }
             for completion in [overSocket.completion, overBus.completion] {
                 guard case .failure(let error)? = completion else {
                     Issue.record("a listener did not fail: \(String(describing: completion))")
@@ -170,15 +171,15 @@ import Testing
     private func flood(
         _ fixture: CentralFixture, _ peripheral: Peripheral, into slow: NotificationBuffering, count: Int,
         statistics: NotificationStatistics = NotificationStatistics()
-    ) async throws -> (Collector<[UInt8]>, NotificationStatistics) {
-        let listener = Collector(
+    ) async throws -> (TestSubscriber<[UInt8], BluetoothError>, NotificationStatistics) {
+        let listener = TestSubscriber(
             peripheral.listen(to: sensor, buffering: slow, transport: .bus, statistics: statistics), demand: .none)
-        let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+        let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
         try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
         try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
         try await fixture.notify(Lab.sensor, (1...count).map { [UInt8($0)] })
         try await fixture.notify(Lab.marker, [[0xFF]])
-        await markers.wait { $0.values.count == 1 }
+        try await markers.wait { $0.valueCount == 1 }
         return (listener, statistics)
     }
 
@@ -187,13 +188,13 @@ import Testing
             let peripheral = try await fixture.connect()
             let (listener, statistics) = try await flood(
                 fixture, peripheral, into: .init(capacity: 3, policy: .dropOldest), count: 10)
-            let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+            let drops = TestSubscriber(statistics.drops.setFailureType(to: BluetoothError.self))
             #expect(drops.values == [7])
             #expect(statistics.received == 10)
             #expect(statistics.dropped == 7)
             #expect(statistics.delivered == 0)
             listener.request(.max(5))
-            await listener.wait { $0.values.count == 3 }
+            try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[8], [9], [10]])
             #expect(statistics.delivered == 3)
             #expect(listener.completion == nil)
@@ -205,14 +206,14 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let statistics = NotificationStatistics()
-            let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
+            let drops = TestSubscriber(statistics.drops.setFailureType(to: BluetoothError.self))
             let (listener, _) = try await flood(
                 fixture, peripheral, into: .init(capacity: 3, policy: .dropNewest), count: 10, statistics: statistics)
             #expect(drops.values == [0, 1, 2, 3, 4, 5, 6, 7])
             #expect(statistics.received == 10)
             #expect(statistics.dropped == 7)
             listener.request(.max(5))
-            await listener.wait { $0.values.count == 3 }
+            try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
             #expect(listener.completion == nil)
             drops.cancel()
@@ -224,7 +225,7 @@ import Testing
             let peripheral = try await fixture.connect()
             let (listener, statistics) = try await flood(
                 fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -241,8 +242,9 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let statistics = NotificationStatistics()
-            let listener = Collector(peripheral.listen(to: CharacteristicReference(Lab.stream), statistics: statistics))
-            await listener.wait { $0.values.count == 10_000 }
+            let listener = TestSubscriber(
+                peripheral.listen(to: CharacteristicReference(Lab.stream), statistics: statistics))
+            try await listener.wait { $0.valueCount == 10_000 }
             let sequence = listener.values.map { value -> UInt32 in
                 var reader = ByteReader(value, typeName: "numbered notification")
                 return (try? reader.read(UInt32.self)) ?? .max
@@ -256,13 +258,13 @@ import Testing
     @Test func listenToAllTagsEachNotificationWithItsCharacteristic() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let all = Collector(peripheral.listenToAll([sensor, marker], transport: .bus))
+            let all = TestSubscriber(peripheral.listenToAll([sensor, marker], transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1]])
             try await fixture.notify(Lab.marker, [[2]])
             try await fixture.notify(Lab.sensor, [[3]])
-            await all.wait { $0.values.count == 3 }
+            try await all.wait { $0.valueCount == 3 }
             #expect(
                 all.values.map(\.characteristic) == [Lab.sensor, Lab.marker, Lab.sensor])
             #expect(all.values.map(\.value) == [[1], [2], [3]])
@@ -273,13 +275,13 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let shared = peripheral.connectableListen(to: sensor)
-            let first = Collector(shared)
-            let second = Collector(shared.map { $0.count })
+            let first = TestSubscriber(shared)
+            let second = TestSubscriber(shared.map { $0.count })
             let connection = shared.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2, 2]])
-            await first.wait { $0.values.count == 2 }
-            await second.wait { $0.values.count == 2 }
+            try await first.wait { $0.valueCount == 2 }
+            try await second.wait { $0.valueCount == 2 }
             #expect(first.values == [[1], [2, 2]])
             #expect(second.values == [1, 2])
             // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
@@ -324,10 +326,10 @@ import Testing
     @Test func aNotificationThatIsNotTheTypeEndsTheTypedStreamClearly() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            let listener = Collector(peripheral.listen(to: sensor, as: UInt16.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, as: UInt16.self))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1, 0], [7]])
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             #expect(listener.values == [1])
             #expect(
                 listener.completion
@@ -344,19 +346,19 @@ import Testing
             let statistics = NotificationStatistics()
             let shared = peripheral.connectableListen(
                 to: sensor, buffering: .init(capacity: 8, policy: .failStream), statistics: statistics)
-            let fast = Collector(shared)
-            let slow = Collector(shared, demand: .none)
+            let fast = TestSubscriber(shared)
+            let slow = TestSubscriber(shared, demand: .none)
             let connection = shared.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            await fast.wait { $0.values.count == 3 }
+            try await fast.wait { $0.valueCount == 3 }
             // The slow subscriber's wait in its buffer.
             #expect(slow.values.isEmpty)
             slow.request(.max(1))
-            await slow.wait { $0.values.count == 1 }
+            try await slow.wait { $0.valueCount == 1 }
             #expect(slow.values == [[1]])
             slow.request(.max(2))
-            await slow.wait { $0.values.count == 3 }
+            try await slow.wait { $0.valueCount == 3 }
             #expect(slow.values == [[1], [2], [3]])
             #expect(fast.values == [[1], [2], [3]])
             #expect(statistics.received == 6)
@@ -375,19 +377,19 @@ import Testing
             let statistics = NotificationStatistics()
             let shared = peripheral.connectableListen(
                 to: sensor, buffering: .init(capacity: 1, policy: .dropOldest), statistics: statistics)
-            let drops = Collector(statistics.drops.setFailureType(to: BluetoothError.self))
-            let fast = Collector(shared)
-            let slow = Collector(shared, demand: .none)
+            let drops = TestSubscriber(statistics.drops.setFailureType(to: BluetoothError.self))
+            let fast = TestSubscriber(shared)
+            let slow = TestSubscriber(shared, demand: .none)
             let connection = shared.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            await fast.wait { $0.values.count == 3 }
+            try await fast.wait { $0.valueCount == 3 }
             #expect(slow.values.isEmpty)
             // Each notification reaches the fast subscriber, then the slow one's buffer: the drop count (a
             // state stream) tells when the last one got there.
-            await drops.wait { $0.values.last == 2 }
+            try await drops.wait { $0.values.last == 2 }
             slow.request(.max(5))
-            await slow.wait { $0.values.count == 1 }
+            try await slow.wait { $0.valueCount == 1 }
             #expect(slow.values == [[3]])
             #expect(fast.values == [[1], [2], [3]])
             #expect(drops.values == [0, 1, 2])
@@ -410,7 +412,7 @@ import Testing
                     of: sensor, buffering: .init(capacity: 16, policy: .failStream), transport: .bus,
                     statistics: statistics))
             await loop.waitUntilSubscribed()
-            let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+            let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1]])
@@ -418,7 +420,7 @@ import Testing
             // The loop's body is awaiting: these arrive meanwhile, then the marker after them.
             try await fixture.notify(Lab.sensor, [[2], [3], [4]])
             try await fixture.notify(Lab.marker, [[0xFF]])
-            await markers.wait { $0.values.count == 1 }
+            try await markers.wait { $0.valueCount == 1 }
             #expect(statistics.received == 4)
             #expect(statistics.delivered == 1)
             var seen: [[UInt8]] = [[1]]
@@ -442,14 +444,14 @@ import Testing
                     of: sensor, as: UInt8.self, buffering: .init(capacity: 2, policy: .dropOldest), transport: .bus,
                     statistics: statistics))
             await loop.waitUntilSubscribed()
-            let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+            let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1]])
             #expect(await loop.next() == 1)
             try await fixture.notify(Lab.sensor, [[2], [3], [4], [5]])
             try await fixture.notify(Lab.marker, [[0xFF]])
-            await markers.wait { $0.values.count == 1 }
+            try await markers.wait { $0.valueCount == 1 }
             #expect(statistics.dropped == 2)
             loop.open()
             #expect(await loop.next() == 4)
@@ -465,24 +467,24 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let statistics = NotificationStatistics()
-            let all = Collector(
+            let all = TestSubscriber(
                 peripheral.listenToAll(
                     [sensor], buffering: .init(capacity: 2, policy: .dropNewest), transport: .bus,
                     statistics: statistics),
                 demand: .none)
-            let markers = Collector(peripheral.listen(to: marker, transport: .bus))
+            let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1], [2], [3], [4], [5]])
             try await fixture.notify(Lab.marker, [[0xFF]])
-            await markers.wait { $0.values.count == 1 }
+            try await markers.wait { $0.valueCount == 1 }
             // The merge holds the first (delivered by the listener), the buffer the next two; two are dropped.
             #expect(statistics.received == 5)
             #expect(statistics.delivered == 1)
             #expect(statistics.dropped == 2)
             for count in 1...3 {
                 all.request(.max(1))
-                await all.wait { $0.values.count == count }
+                try await all.wait { $0.valueCount == count }
             }
             #expect(all.values.map(\.value) == [[1], [2], [3]])
             #expect(statistics.delivered == 3)

@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -66,11 +67,11 @@ import Testing
     @Test func theOperatorWritesToEachPeripheralAndEmitsItsTypedReply() async throws {
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             let peripheral = try await fixture.connect(Self.address)
-            let answers = Collector(
+            let answers = TestSubscriber(
                 Just(peripheral).setFailureType(to: BluetoothError.self)
                     .write(SetLED(on: false), to: Self.controlPoint)
                     .writeAndListen(SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self))
-            await answers.wait { $0.completion != nil }
+            try await answers.wait { $0.completion != nil }
             #expect(answers.values == [Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1)])
             #expect(answers.completion == .finished)
             #expect(try await peripheral.readValue(Self.led) == [1])
@@ -81,11 +82,11 @@ import Testing
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             let peripheral = try await fixture.connect(Self.address)
             // A write to the LED itself: the control point never answers it.
-            let reply = Collector(
+            let reply = TestSubscriber(
                 peripheral.writeAndListen(
                     [1], to: Self.led, reply: Self.controlPoint,
                     timeout: .milliseconds(300)))
-            await reply.wait { $0.completion != nil }
+            try await reply.wait { $0.completion != nil }
             #expect(reply.values.isEmpty)
             guard case .failure(let error) = reply.completion else {
                 Issue.record("no failure: \(String(describing: reply.completion))")

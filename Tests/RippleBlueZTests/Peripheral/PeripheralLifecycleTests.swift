@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -36,9 +37,9 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
 @Suite(.timeLimit(.minutes(1))) struct PeripheralLifecycleTests {
     @Test func advertisingStartsWhenSubscribedAndStopsWhenCancelled() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let advertising = Collector(
+            let advertising = TestSubscriber(
                 fixture.manager.advertise(Advertisement(localName: "Level", serviceUUIDs: [service])))
-            await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
+            try await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
             #expect(advertising.completion == nil)
             #expect(try await activeAdvertisements(fixture) == .byte(1))
             let seen = try await fixture.central.startDiscovery().first {
@@ -55,31 +56,31 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
 
     @Test func aFieldBluetoothdDoesNotSupportFailsTheStartNamingIt() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture throws in
-            let advertising = Collector(fixture.manager.advertise(Advertisement(localName: "Loud", txPower: 4)))
-            await advertising.wait { $0.completion != nil }
+            let advertising = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "Loud", txPower: 4)))
+            try await advertising.wait { $0.completion != nil }
             let error = advertising.failure()
             #expect(error?.kind == .notSupported)
             #expect(error?.message.contains("txPower") == true)
             #expect(try await activeAdvertisements(fixture) == .byte(0))
             // 3 bytes of flags, 18 of a 128-bit UUID, 14 of name and 4 of appearance do not fit in 31.
-            let tooLong = Collector(
+            let tooLong = TestSubscriber(
                 fixture.manager.advertise(
                     Advertisement(localName: "Ripple Level", serviceUUIDs: [service], appearance: 0x0340)))
-            await tooLong.wait { $0.completion != nil }
+            try await tooLong.wait { $0.completion != nil }
             #expect(tooLong.failure()?.bluezMessage == "Failed to parse advertisement.")
         }
     }
 
     @Test func tooManyAdvertisementsFailTheOneTooMany() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            var running: [Collector<AdvertisingState>] = []
+            var running: [TestSubscriber<AdvertisingState, BluetoothError>] = []
             for index in 0..<4 {
-                let advertising = Collector(fixture.manager.advertise(Advertisement(localName: "A\(index)")))
-                await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
+                let advertising = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "A\(index)")))
+                try await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
                 running.append(advertising)
             }
-            let fifth = Collector(fixture.manager.advertise(Advertisement(localName: "A4")))
-            await fifth.wait { $0.completion != nil }
+            let fifth = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "A4")))
+            try await fifth.wait { $0.completion != nil }
             #expect(fifth.failure()?.kind == .notPermitted)
             #expect(running.allSatisfy { $0.completion == nil })
         }
@@ -87,10 +88,10 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
 
     @Test func theLastCancelledSubscriptionUnregistersTheApplication() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let first = Collector(fixture.manager.register())
-            let second = Collector(fixture.manager.register())
-            await first.wait { $0.values.last == .registered }
-            await second.wait { $0.values.last == .registered }
+            let first = TestSubscriber(fixture.manager.register())
+            let second = TestSubscriber(fixture.manager.register())
+            try await first.wait { $0.values.last == .registered }
+            try await second.wait { $0.values.last == .registered }
             let root = DBusValue.objectPath(fixture.manager.core.root)
             first.cancel()
             // Still registered: registering again from the same connection is refused.
@@ -115,20 +116,20 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
 
     @Test func aBluetoothdRestartRegistersTheApplicationAndAdvertisementAgain() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let (registration, advertising) = await fixture.serve(Advertisement(localName: "Phoenix"))
+            let (registration, advertising) = try await fixture.serve(Advertisement(localName: "Phoenix"))
             let listened = try await fixture.connect()
-            let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(level)))
-            let notifications = Collector(listened.listen(to: CharacteristicReference(level)))
-            await subscribed.wait { $0.values.last == true }
+            let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(level)))
+            let notifications = TestSubscriber(listened.listen(to: CharacteristicReference(level)))
+            try await subscribed.wait { $0.values.last == true }
             await fixture.simulator.stop()
             // bluetoothd went with its subscriptions.
-            await subscribed.wait { $0.values.last == false }
+            try await subscribed.wait { $0.values.last == false }
             notifications.cancel()
-            await registration.wait { $0.values.last == .waitingForBluetoothd }
-            await advertising.wait { $0.values.last == .waitingForBluetoothd }
+            try await registration.wait { $0.values.last == .waitingForBluetoothd }
+            try await advertising.wait { $0.values.last == .waitingForBluetoothd }
             try await fixture.simulator.start()
-            await registration.wait { $0.values.last == .registered }
-            await advertising.wait { $0.values.last == .advertising }
+            try await registration.wait { $0.values.last == .registered }
+            try await advertising.wait { $0.values.last == .advertising }
             // State streams: coalesced, so the passing states may be skipped, never the order.
             #expect(registration.values.drop { $0 != .waitingForBluetoothd }.last == .registered)
             #expect(advertising.values.drop { $0 != .waitingForBluetoothd }.last == .advertising)
@@ -140,17 +141,17 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
 
     @Test func theConnectedCentralsStreamFollowsTheCentralsAndDisconnectsOne() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let served = await fixture.serve()
-            let centrals = Collector(fixture.manager.connectedCentrals)
-            await centrals.wait { $0.values.last == [] }
+            let served = try await fixture.serve()
+            let centrals = TestSubscriber(fixture.manager.connectedCentrals)
+            try await centrals.wait { $0.values.last == [] }
             let peripheral = try await fixture.connect()
-            await centrals.wait { $0.values.last?.map(\.address) == [PeripheralFixture.centralAddress] }
+            try await centrals.wait { $0.values.last?.map(\.address) == [PeripheralFixture.centralAddress] }
             let connected = try #require(centrals.values.last?.first)
             #expect(connected.device.rawValue == "/org/bluez/hci1/dev_00_1A_7D_DA_71_13")
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.manager.disconnect(connected).values.first { _ in true }
-            await centrals.wait { $0.values.last == [] }
-            await events.wait { record in
+            try await centrals.wait { $0.values.last == [] }
+            try await events.wait { record in
                 record.values.contains { if case .disconnected = $0 { true } else { false } }
             }
             withExtendedLifetime((served, peripheral)) {}
@@ -159,12 +160,12 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
 
     @Test func anAdapterPowerCycleDropsTheLinksAndServesAgain() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let (registration, advertising) = await fixture.serve()
+            let (registration, advertising) = try await fixture.serve()
             let before = try await fixture.connect()
             #expect(try await before.readValue(CharacteristicReference(level)) == [42])
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.setPowered(false, adapter: "hci1")
-            await events.wait { record in
+            try await events.wait { record in
                 record.values.contains { if case .disconnected = $0 { true } else { false } }
             }
             try await fixture.simulator.setPowered(true, adapter: "hci1")

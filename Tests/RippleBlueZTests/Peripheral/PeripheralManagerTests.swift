@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Synchronization
 import Testing
@@ -66,7 +67,7 @@ private final class RequestLog: Sendable {
 @Suite(.timeLimit(.minutes(1))) struct PeripheralManagerTests {
     @Test func aRippleCentralReadsWritesAndListensToARipplePeripheral() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let (registration, advertising) = await fixture.serve(
+            let (registration, advertising) = try await fixture.serve(
                 Advertisement(localName: "Ripple", serviceUUIDs: [service]))
             #expect(registration.values.last == .registered)
             #expect(advertising.values.last == .advertising)
@@ -102,17 +103,17 @@ private final class RequestLog: Sendable {
             #expect(commands.all.first?.mtu == 247)
 
             // Notifications: the subscribed state follows the central; every send reaches it, repeats too.
-            let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
-            await subscribed.wait { $0.values == [false] }
-            let notifications = Collector(peripheral.listen(to: CharacteristicReference(sensor), transport: .bus))
-            await subscribed.wait { $0.values == [false, true] }
+            let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+            try await subscribed.wait { $0.values == [false] }
+            let notifications = TestSubscriber(peripheral.listen(to: CharacteristicReference(sensor), transport: .bus))
+            try await subscribed.wait { $0.values == [false, true] }
             try fixture.manager.send([9], on: CharacteristicReference(sensor))
             try fixture.manager.send([9], on: CharacteristicReference(sensor))
             try fixture.manager.send(UInt16(0x0A0B), on: CharacteristicReference(sensor))
-            await notifications.wait { $0.values.count == 3 }
+            try await notifications.wait { $0.valueCount == 3 }
             #expect(notifications.values == [[9], [9], [0x0B, 0x0A]])
             notifications.cancel()
-            await subscribed.wait { $0.values == [false, true, false] }
+            try await subscribed.wait { $0.values == [false, true, false] }
             #expect(fixture.manager.value(of: CharacteristicReference(sensor)) == [0x0B, 0x0A])
             withExtendedLifetime((controls, commands)) {}
         }
@@ -120,7 +121,7 @@ private final class RequestLog: Sendable {
 
     @Test func attErrorsReachTheCentralAsTheMatchingBluetoothError() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let peripheral = try await fixture.connect()
             let answers: [ATTError] = [.application(0x81), .insufficientAuthorization, .requestNotSupported]
             let index = Atomic<Int>(0)
@@ -161,7 +162,7 @@ private final class RequestLog: Sendable {
                 LocalService(service) { LocalCharacteristic(control, properties: [.read, .write], value: [0]) }
             ])
         ) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let peripheral = try await fixture.connect()
             try await peripheral.writeValue([5, 6], to: CharacteristicReference(control))
             #expect(try await peripheral.readValue(CharacteristicReference(control)) == [5, 6])
@@ -172,13 +173,13 @@ private final class RequestLog: Sendable {
 
     @Test func aFullWriteBufferAnswersTheCentralWithAnATTError() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let first = try await fixture.connect()
             let other = try await fixture.anotherCentral()
             let second = try await fixture.connect(from: other)
             let statistics = EventStatistics()
             // One request fits; the subscriber asks for none yet.
-            let requests = Collector(
+            let requests = TestSubscriber(
                 fixture.manager.writes(to: CharacteristicReference(control), capacity: 1, statistics: statistics),
                 demand: .none)
             let waiting = Task { try await first.writeValue([1], to: CharacteristicReference(control)) }
@@ -191,7 +192,7 @@ private final class RequestLog: Sendable {
             }
             #expect(statistics.dropped == 1)
             requests.request(.max(1))
-            await requests.wait { $0.values.count == 1 }
+            try await requests.wait { $0.valueCount == 1 }
             #expect(requests.values.map(\.value) == [[1]])
             requests.values.first?.respond()
             try await waiting.value
@@ -202,14 +203,14 @@ private final class RequestLog: Sendable {
 
     @Test func theWriteStreamsFinishWhenTheManagerCloses() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let served = await fixture.serve()
-            let before = Collector(fixture.manager.writes(to: CharacteristicReference(control)), demand: .none)
+            let served = try await fixture.serve()
+            let before = TestSubscriber(fixture.manager.writes(to: CharacteristicReference(control)), demand: .none)
             fixture.manager.close()
-            await before.wait { $0.completion != nil }
+            try await before.wait { $0.completion != nil }
             #expect(before.completion == .finished)
             #expect(before.values.isEmpty)
-            let after = Collector(fixture.manager.writes(to: CharacteristicReference(control)))
-            await after.wait { $0.completion != nil }
+            let after = TestSubscriber(fixture.manager.writes(to: CharacteristicReference(control)))
+            try await after.wait { $0.completion != nil }
             #expect(after.completion == .finished)
             withExtendedLifetime(served) {}
         }
@@ -232,26 +233,26 @@ private final class RequestLog: Sendable {
     @Test(arguments: [NotificationTransport.automatic, .bus])
     func twoCentralsListenAndOneLeavingKeepsTheOther(path: NotificationTransport) async throws {
         try await withFixture(PeripheralFixture(services: services(), notificationTransport: path)) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let first = try await fixture.connect()
             let other = try await fixture.anotherCentral()
             let second = try await fixture.connect(from: other)
-            let subscribed = Collector(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
-            let one = Collector(first.listen(to: CharacteristicReference(sensor), transport: .bus))
-            let two = Collector(second.listen(to: CharacteristicReference(sensor), transport: .bus))
-            await subscribed.wait { $0.values.last == true }
+            let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+            let one = TestSubscriber(first.listen(to: CharacteristicReference(sensor), transport: .bus))
+            let two = TestSubscriber(second.listen(to: CharacteristicReference(sensor), transport: .bus))
+            try await subscribed.wait { $0.values.last == true }
             try await waitUntilNotifying(fixture, on: "hci0")
             try await waitUntilNotifying(fixture, on: "hci2")
             try fixture.manager.send([1], on: CharacteristicReference(sensor))
-            await one.wait { $0.values == [[1]] }
-            await two.wait { $0.values == [[1]] }
+            try await one.wait { $0.values == [[1]] }
+            try await two.wait { $0.values == [[1]] }
             one.cancel()
             try fixture.manager.send([2], on: CharacteristicReference(sensor))
-            await two.wait { $0.values == [[1], [2]] }
+            try await two.wait { $0.values == [[1], [2]] }
             #expect(one.values == [[1]])
             #expect(subscribed.values.last == true)
             two.cancel()
-            await subscribed.wait { $0.values.last == false }
+            try await subscribed.wait { $0.values.last == false }
             let statistics = try #require(fixture.manager.notificationStatistics(of: CharacteristicReference(sensor)))
             #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 2, 0])
             other.close()
@@ -261,13 +262,13 @@ private final class RequestLog: Sendable {
 
     @Test func aFullSocketDropsOneNotificationAndIsReadyAgainOnceBluetoothdReads() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let peripheral = try await fixture.connect()
             let reference = CharacteristicReference(sensor)
-            let ready = Collector(fixture.manager.isReadyToSend(reference))
-            await ready.wait { $0.values == [false] }
-            let notifications = Collector(peripheral.listen(to: reference, transport: .bus))
-            await ready.wait { $0.values == [false, true] }
+            let ready = TestSubscriber(fixture.manager.isReadyToSend(reference))
+            try await ready.wait { $0.values == [false] }
+            let notifications = TestSubscriber(peripheral.listen(to: reference, transport: .bus))
+            try await ready.wait { $0.values == [false, true] }
             // On the peripheral's loop thread, which sees no room come meanwhile: sends until the socket is full.
             let manager = fixture.manager
             let limit = 100_000
@@ -277,29 +278,29 @@ private final class RequestLog: Sendable {
                 return sent
             }
             #expect(sent > 0 && sent < limit)
-            await ready.wait { $0.values == [false, true, false, true] }
+            try await ready.wait { $0.values == [false, true, false, true] }
             #expect(try manager.send(UInt32(sent), on: reference))
-            await notifications.wait { $0.values.count == sent + 1 }
+            try await notifications.wait { $0.valueCount == sent + 1 }
             #expect(notifications.values == (0...sent).map { UInt32($0).bluetoothBytes })
             let statistics = try #require(manager.notificationStatistics(of: reference))
             #expect([statistics.received, statistics.delivered, statistics.dropped] == [sent + 2, sent + 1, 1])
             notifications.cancel()
-            await ready.wait { $0.values.last == false }
+            try await ready.wait { $0.values.last == false }
             withExtendedLifetime(served) {}
         }
     }
 
     @Test func onTheBusPathReadinessFollowsTheListeners() async throws {
         try await withFixture(PeripheralFixture(services: services(), notificationTransport: .bus)) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let peripheral = try await fixture.connect()
             let reference = CharacteristicReference(sensor)
-            let ready = Collector(fixture.manager.isReadyToSend(reference))
-            let notifications = Collector(peripheral.listen(to: reference, transport: .bus))
-            await ready.wait { $0.values == [false, true] }
+            let ready = TestSubscriber(fixture.manager.isReadyToSend(reference))
+            let notifications = TestSubscriber(peripheral.listen(to: reference, transport: .bus))
+            try await ready.wait { $0.values == [false, true] }
             notifications.cancel()
-            await ready.wait { $0.values == [false, true, false] }
-            let unknown = Collector(fixture.manager.isReadyToSend(CharacteristicReference(uuid(0x7F))))
+            try await ready.wait { $0.values == [false, true, false] }
+            let unknown = TestSubscriber(fixture.manager.isReadyToSend(CharacteristicReference(uuid(0x7F))))
             #expect(unknown.failure()?.kind == .attributeNotFound)
             withExtendedLifetime(served) {}
         }
@@ -307,7 +308,7 @@ private final class RequestLog: Sendable {
 
     @Test func aCallFromAnotherConnectionIsRefused() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
-            let served = await fixture.serve()
+            let served = try await fixture.serve()
             let writes = RequestLog(fixture.manager.writes(to: CharacteristicReference(control))) { _ in .success(()) }
             let intruder = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
             let root = fixture.manager.core.root.rawValue

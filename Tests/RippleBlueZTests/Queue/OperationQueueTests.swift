@@ -1,6 +1,7 @@
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -14,12 +15,12 @@ import Testing
             // Each subscriber issues its 100 writes at once; bluetoothd allows one write of a characteristic
             // at a time, so without the queue all but one would fail with InProgress.
             let subscribers = (0..<10).map { subscriber in
-                Collector(
+                TestSubscriber(
                     Publishers.Sequence<[Int], BluetoothError>(sequence: Array(0..<100))
                         .flatMap { index in peripheral.write([UInt8(subscriber), UInt8(index)], to: sensor) }
                         .collect())
             }
-            for subscriber in subscribers { await subscriber.wait { $0.completion != nil } }
+            for subscriber in subscribers { try await subscriber.wait { $0.completion != nil } }
             for subscriber in subscribers {
                 #expect(subscriber.completion == .finished)
                 #expect(subscriber.values.first?.count == 100)
@@ -42,8 +43,8 @@ import Testing
                     operations.append(peripheral.read(index % 4 == 1 ? sensor : indicator))
                 }
             }
-            let all = Collector(Publishers.MergeMany(operations).collect())
-            await all.wait { $0.completion != nil }
+            let all = TestSubscriber(Publishers.MergeMany(operations).collect())
+            try await all.wait { $0.completion != nil }
             #expect(all.completion == .finished)
             #expect(all.values.first?.count == 50)
         }
@@ -54,16 +55,16 @@ import Testing
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
                 .delay(.milliseconds(400)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
-            let slow = Collector(peripheral.read(sensor, timeout: .milliseconds(50)))
-            let next = Collector(peripheral.read(sensor))
-            await slow.wait { $0.completion != nil }
+            let slow = TestSubscriber(peripheral.read(sensor, timeout: .milliseconds(50)))
+            let next = TestSubscriber(peripheral.read(sensor))
+            try await slow.wait { $0.completion != nil }
             guard let error = slow.failure() else {
                 return
             }
             #expect(error.kind == .timeout)
             // The next read of the same characteristic started only once bluetoothd had answered the first:
             // it succeeds instead of getting InProgress.
-            await next.wait { $0.completion != nil }
+            try await next.wait { $0.completion != nil }
             #expect(next.completion == .finished)
             #expect(next.values == [[0]])
         }
@@ -75,11 +76,11 @@ import Testing
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
                 .delay(.milliseconds(100)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
-            let first = Collector(peripheral.write([1], to: sensor))
-            let cancelled = Collector(peripheral.write([2], to: sensor))
-            let third = Collector(peripheral.write([3], to: sensor))
+            let first = TestSubscriber(peripheral.write([1], to: sensor))
+            let cancelled = TestSubscriber(peripheral.write([2], to: sensor))
+            let third = TestSubscriber(peripheral.write([3], to: sensor))
             cancelled.cancel()
-            await third.wait { $0.completion != nil }
+            try await third.wait { $0.completion != nil }
             #expect(first.completion == .finished)
             #expect(third.completion == .finished)
             #expect(log.values == [[1], [3]])

@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
 import RippleDBus
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -18,8 +19,8 @@ import Testing
     func aStreamSurvivesTwentyDropsWithOnlyTheGaps(transport: NotificationTransport) async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: sensor, transport: transport))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             var expected: [[UInt8]] = []
             for round in 0..<20 {
                 try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -27,21 +28,23 @@ import Testing
                 try await fixture.notify(Lab.sensor, values)
                 expected += values
                 let count = expected.count
-                await listener.wait { $0.values.count == count }
+                try await listener.wait { $0.valueCount == count }
                 // Out of range, the link drops and the reconnection attempts fail until it is back.
                 try await fixture.simulator.setInRange(false, peripheral: lab)
                 try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-                await events.wait { record in record.values.filter { $0.name == "disconnected" }.count == round + 1 }
+                try await events.wait { record in record.values.filter { $0.name == "disconnected" }.count == round + 1
+                }
                 // Sent while the link is down: lost, the only gap the subscriber sees.
                 try await fixture.notify(Lab.sensor, [[0xEE, UInt8(round)]])
                 try await fixture.simulator.setInRange(true, peripheral: lab)
-                await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1 }
+                try await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1
+                }
             }
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[0xAA]])
             expected.append([0xAA])
             let total = expected.count
-            await listener.wait { $0.values.count == total }
+            try await listener.wait { $0.valueCount == total }
             #expect(listener.values == expected)
             #expect(listener.completion == nil)
             let names = events.values.map(\.name)
@@ -58,18 +61,18 @@ import Testing
     @Test func aStartNotifyAnsweredInProgressAfterAReconnectionIsTheKeptSession() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await connected(fixture, policy: ReconnectPolicy(delays: [.milliseconds(20)]))
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            await listener.wait { $0.values.count == 1 }
+            try await listener.wait { $0.valueCount == 1 }
             try await fixture.simulator.inject(.fail(.inProgress), on: .startNotify(Lab.sensor), of: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-            await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
             // A read after the re-armed StartNotify: its answer comes after StartNotify's on the connection.
             _ = try await peripheral.readValue(CharacteristicReference(Lab.indicator))
             try await fixture.notify(Lab.sensor, [[2]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
         }
@@ -78,11 +81,11 @@ import Testing
     @Test func anExplicitDisconnectEndsThePolicyAndTheListeners() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await connected(fixture, policy: .always)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: sensor))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await peripheral.disconnectPeripheral()
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -98,10 +101,10 @@ import Testing
             let policy = ReconnectPolicy(
                 delays: [.zero], shouldReconnect: { reason in reason.name != "org.bluez.Reason.Authentication" })
             let peripheral = try await connected(fixture, policy: policy)
-            let listener = Collector(peripheral.listen(to: sensor))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .authentication)
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -114,12 +117,12 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let policy = ReconnectPolicy(delays: [.zero], shouldRetry: { $0.kind != .connectionFailed })
             let peripheral = try await connected(fixture, policy: policy)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: sensor))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.setInRange(false, peripheral: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             #expect(listener.failure()?.kind == .connectionFailed)
             #expect(events.values.filter { $0.name == "failed" }.count == 1)
         }
@@ -129,12 +132,12 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let policy = ReconnectPolicy(delays: [.zero, .milliseconds(20)], maximumAttempts: 3)
             let peripheral = try await connected(fixture, policy: policy)
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: sensor))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.setInRange(false, peripheral: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -157,17 +160,17 @@ import Testing
 
     @Test func aStreamResumesAfterBluetoothdRestarts() async throws {
         try await withFixture(fixtureWithStoredLab()) { fixture in
-            let states = Collector(fixture.central.state.setFailureType(to: BluetoothError.self))
+            let states = TestSubscriber(fixture.central.state.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.central.connectPeripheral(
                 to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
-            let listener = Collector(peripheral.listen(to: sensor))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             try await fixture.simulator.restart(downtime: .milliseconds(100))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[3]])
-            await listener.wait { $0.values.count == 3 }
+            try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
             #expect(listener.completion == nil)
             // While the tree is taken down and rebuilt the state may pass through "no adapter" too.
@@ -181,17 +184,17 @@ import Testing
         try await withFixture(fixtureWithStoredLab()) { fixture in
             let peripheral = try await fixture.central.connectPeripheral(
                 to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
-            let events = Collector(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            let listener = Collector(peripheral.listen(to: sensor, transport: .bus))
+            let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
+            let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            await listener.wait { $0.values.count == 1 }
+            try await listener.wait { $0.valueCount == 1 }
             try await fixture.simulator.setPowered(false, adapter: "hci0")
-            await events.wait { $0.values.contains { $0.name == "disconnected" } }
+            try await events.wait { $0.values.contains { $0.name == "disconnected" } }
             try await fixture.simulator.setPowered(true, adapter: "hci0")
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[2]])
-            await listener.wait { $0.values.count == 2 }
+            try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
             #expect(events.values.map(\.name).last == "autoConnected")
@@ -201,10 +204,10 @@ import Testing
     @Test func withoutAPolicyBluetoothdGoingEndsTheListeners() async throws {
         try await withFixture(fixtureWithStoredLab()) { fixture in
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
-            let listener = Collector(peripheral.listen(to: sensor))
+            let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.restart(downtime: .milliseconds(50))
-            await listener.wait { $0.completion != nil }
+            try await listener.wait { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -218,9 +221,9 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
-            let read = Collector(peripheral.read(CharacteristicReference(Lab.sensor)))
+            let read = TestSubscriber(peripheral.read(CharacteristicReference(Lab.sensor)))
             try await fixture.simulator.restart(downtime: .milliseconds(20))
-            await read.wait { $0.completion != nil }
+            try await read.wait { $0.completion != nil }
             guard let error = read.failure() else {
                 return
             }

@@ -2,6 +2,7 @@ import Ripple
 import RippleBlueZSimulator
 import RippleDBus
 import RippleLoop
+import RippleTestKit
 import RippleTestSupport
 import Testing
 
@@ -42,14 +43,17 @@ final class PeripheralFixture: TestFixture {
     }
 
     /// Registers the application and advertises `advertisement`; returns once both are in place (the
-    /// collectors keep them so).
+    /// returned subscribers keep them so).
     func serve(
         _ advertisement: Advertisement = Advertisement(localName: "Ripple")
-    ) async -> (registration: Collector<RegistrationState>, advertising: Collector<AdvertisingState>) {
-        let registration = Collector(manager.register())
-        await registration.wait { $0.values.last == .registered || $0.completion != nil }
-        let advertising = Collector(manager.advertise(advertisement))
-        await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
+    ) async throws -> (
+        registration: TestSubscriber<RegistrationState, BluetoothError>,
+        advertising: TestSubscriber<AdvertisingState, BluetoothError>
+    ) {
+        let registration = TestSubscriber(manager.register())
+        try await registration.wait { $0.values.last == .registered || $0.completion != nil }
+        let advertising = TestSubscriber(manager.advertise(advertisement))
+        try await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
         return (registration, advertising)
     }
 
