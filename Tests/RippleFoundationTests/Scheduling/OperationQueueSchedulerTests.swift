@@ -18,9 +18,9 @@ struct OperationQueueSchedulerTests {
         }
         #expect(await events.wait(for: 1))
         #expect(events.values.first == "now")
-        #expect(await waitUntil { events.values.contains("later") })
+        #expect(await events.wait { $0.contains("later") })
         #expect(queue.now.date.timeIntervalSince(start.date) >= 0.035)
-        #expect(await waitUntil { events.values.filter { $0 == "tick" }.count >= 3 })
+        #expect(await events.wait { $0.filter { $0 == "tick" }.count >= 3 })
         repeating.cancel()
         try? await Task.sleep(for: .milliseconds(30))
         let ticks = events.values.filter { $0 == "tick" }.count
@@ -34,7 +34,14 @@ struct OperationQueueSchedulerTests {
         queue.schedule(after: queue.now.advanced(by: 30)) { events.append("never") }
         #expect(queue.operationCount == 1, "the delayed work waits in the queue")
         queue.cancelAllOperations()
-        #expect(await waitUntil { queue.operationCount == 0 })
+        // Foundation's own wait for the queue to empty (the cancelled operation leaves it at once).
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                queue.waitUntilAllOperationsAreFinished()
+                done.resume()
+            }
+        }
+        #expect(queue.operationCount == 0)
         #expect(events.values.isEmpty)
     }
 

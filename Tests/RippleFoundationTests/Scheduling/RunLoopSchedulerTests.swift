@@ -23,7 +23,7 @@ struct RunLoopSchedulerTests {
         }
         #expect(await runLoops.wait(for: 1))
         #expect(runLoops.values == [true], "the work runs on the run loop's thread")
-        let sawLater = await waitUntil { events.values.contains("later") }
+        let sawLater = await events.wait { $0.contains("later") }
         #expect(sawLater)
         // No order between "now" and "later" is asserted: a run loop starved for longer than the delay
         // (a loaded machine) fires the due timer in the same pass as the performed block, as Foundation's
@@ -71,14 +71,4 @@ struct RunLoopSchedulerTests {
         #expect(try JSONDecoder().decode(Time.self, from: encoded) == time)
         #expect(RunLoop.main.minimumTolerance == 0)
     }
-}
-
-/// Polls `condition` every 5 ms for at most `timeout` seconds; returns whether it became true.
-func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

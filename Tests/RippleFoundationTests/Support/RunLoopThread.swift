@@ -78,8 +78,14 @@ final class Collected<Value>: @unchecked Sendable {
     /// Waits until at least `count` values are collected, for at most `timeout` seconds; returns whether
     /// they were.
     func wait(for count: Int, timeout: TimeInterval = 10) async -> Bool {
+        await wait(timeout: timeout) { $0.count >= count }
+    }
+
+    /// Waits until `condition` holds for the values collected, checked now and after each new value (no
+    /// polling), for at most `timeout` seconds; returns whether it held.
+    func wait(timeout: TimeInterval = 10, until condition: @escaping @Sendable ([Value]) -> Bool) async -> Bool {
         do {
-            try await recorder.wait(timeout: .seconds(timeout)) { $0.valueCount >= count }
+            try await recorder.wait(timeout: .seconds(timeout)) { condition($0.values) }
             return true
         } catch {
             return false
