@@ -99,11 +99,6 @@ extension EventLoop {
     }
 }
 
-/// A subscription handed between threads in a test (Ripple's subscriptions are thread-safe).
-struct SubscriptionReference: @unchecked Sendable {
-    let subscription: any Subscription
-}
-
 /// A subscriber of poll events: RippleTestKit's `TestSubscriber` (the history, the demand the test
 /// chooses, waits woken by events), which also records whether each value and the completion arrived on the
 /// loop thread.

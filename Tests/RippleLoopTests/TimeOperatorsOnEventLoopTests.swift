@@ -1,4 +1,5 @@
 import Ripple
+import RippleTestKit
 import Testing
 
 @testable import RippleLoop
@@ -78,12 +79,21 @@ private final class Latch: Sendable {
 
 /// A subscriber that records every signal with the loop time it arrived at and whether it arrived on
 /// the loop thread, and lets the test react to each signal (send more, cancel, open a latch).
+///
+/// The recording itself is RippleTestKit's `TestSubscriber` (the history, the demand the test chooses, the
+/// subscription released at the end); this adds, for each value and the completion, when and where it came.
 private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equatable>: Subscriber, Sendable {
     typealias Event = LoopEvent<Input, Failure>
 
     /// One signal, when and where it arrived.
     struct Entry: Sendable {
         let event: Event
+        let time: LoopTime
+        let onLoop: Bool
+    }
+
+    /// When and where a signal arrived.
+    private struct Arrival: Sendable {
         let time: LoopTime
         let onLoop: Bool
     }
@@ -95,9 +105,10 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
     let completed = Latch()
     /// Whether `receive(subscription:)` ran on the loop thread (`nil` before it ran).
     let subscribedOnLoop = Box<Bool?>(nil)
-    private let entries = Recorder<Entry>()
-    private let subscriptionBox = Box<SubscriptionReference?>(nil)
-    private let initialDemand: Subscribers.Demand
+    /// Everything received and asked for.
+    let recorder: TestSubscriber<Input, Failure>
+    /// When and where each value and the completion arrived, in the order of `recorder`'s events.
+    private let arrivals = Recorder<Arrival>()
     private let onEvent: @Sendable (Event, TimedSink) -> Void
 
     init(
@@ -106,21 +117,26 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
         onEvent: @escaping @Sendable (Event, TimedSink) -> Void = { _, _ in }
     ) {
         self.loop = loop
-        self.initialDemand = initialDemand
+        recorder = TestSubscriber(initialDemand: initialDemand)
         self.onEvent = onEvent
     }
 
-    var all: [Entry] { entries.all }
+    var all: [Entry] {
+        let signals = recorder.events.compactMap { event -> Event? in
+            switch event {
+            case .value(let value): .value(value)
+            case .completion(.finished): .finished
+            case .completion(.failure(let error)): .failure(error)
+            case .subscription, .request, .cancel: nil
+            }
+        }
+        return zip(signals, arrivals.all).map { Entry(event: $0, time: $1.time, onLoop: $1.onLoop) }
+    }
     var events: [Event] { all.map(\.event) }
     var times: [LoopTime] { all.map(\.time) }
     var threads: [Bool] { all.map(\.onLoop) }
-    var values: [Input] {
-        all.compactMap { entry in
-            if case .value(let value) = entry.event { return value }
-            return nil
-        }
-    }
-    var valueCount: Int { values.count }
+    var values: [Input] { recorder.values }
+    var valueCount: Int { recorder.valueCount }
 
     /// The arrival time of the signal at `index`, if it arrived.
     func time(at index: Int) -> LoopTime? {
@@ -129,43 +145,40 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
     }
 
     func request(_ demand: Subscribers.Demand) {
-        subscriptionBox.value?.subscription.request(demand)
+        recorder.request(demand)
     }
 
     /// Cancels and releases the subscription (as a sink does), which ends the cycle between them.
     func cancel() {
-        let reference = subscriptionBox.value
-        subscriptionBox.value = nil
-        reference?.subscription.cancel()
+        recorder.cancel()
     }
 
     func receive(subscription: any Subscription) {
         subscribedOnLoop.value = loop.isInLoopThread
-        subscriptionBox.value = SubscriptionReference(subscription: subscription)
-        if initialDemand > .none {
-            subscription.request(initialDemand)
-        }
+        recorder.receive(subscription: subscription)
         subscribed.open()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        record(.value(input))
-        return .none
+        arrive()
+        let demand = recorder.receive(input)
+        onEvent(.value(input), self)
+        return demand
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        // The stream is over: its subscription is released (as a sink does), which ends the cycle between them.
-        subscriptionBox.value = nil
+        arrive()
+        recorder.receive(completion: completion)
         switch completion {
-        case .finished: record(.finished)
-        case .failure(let error): record(.failure(error))
+        case .finished: onEvent(.finished, self)
+        case .failure(let error): onEvent(.failure(error), self)
         }
         completed.open()
     }
 
-    private func record(_ event: Event) {
-        entries.append(Entry(event: event, time: loop.now, onLoop: loop.isInLoopThread))
-        onEvent(event, self)
+    /// Notes when and where the signal being received arrived.
+    private func arrive() {
+        arrivals.append(Arrival(time: loop.now, onLoop: loop.isInLoopThread))
     }
 }
 
