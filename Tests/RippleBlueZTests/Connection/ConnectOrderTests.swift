@@ -15,7 +15,7 @@ import Testing
     /// others after (the test checks that both happened).
     private static let seeds: [UInt64] = Array(1...16)
     /// The lab peripheral's path in the simulator's trace (shortened below `/org/bluez/`).
-    private static let device = "hci0/" + Lab.bluetoothAddress.bluezPathComponent
+    private static let device = "hci0/" + Lab.address.bluezPathComponent
 
     @Test func aReadInConnectsOwnTurnFindsItsCharacteristicInEveryOrder() async throws {
         var orders: Set<String> = []

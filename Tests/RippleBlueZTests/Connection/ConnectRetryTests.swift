@@ -8,7 +8,7 @@ import Testing
 /// The transient failures of `Connect()` that bluetoothd at normal priority produces are retried by the
 /// central itself, within the connect timeout (``ConnectRetryPolicy``).
 @Suite(.timeLimit(.minutes(1))) struct ConnectRetryTests {
-    private let lab: BluetoothAddress = Lab.bluetoothAddress
+    private let lab: BluetoothAddress = Lab.address
 
     static let transientFailures: [BlueZError] = [
         .failed("le-connection-abort-by-local"), .failed("Input/output error"), .inProgress,

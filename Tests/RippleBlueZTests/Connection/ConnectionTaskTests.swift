@@ -67,7 +67,7 @@ import Testing
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.connectPeripheral(
                 to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
-            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
             try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
             #expect(writes.values == [[0xA5], [0xA5]])
             task.cancel()

@@ -54,7 +54,7 @@ import Testing
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true
             }
-            try await fixture.simulator.setInRange(false, peripheral: Lab.bluetoothAddress)
+            try await fixture.simulator.setInRange(false, peripheral: Lab.address)
             do throws(BluetoothError) {
                 _ = try await fixture.central.connectPeripheral(to: Lab.address, timeout: .seconds(1))
                 Issue.record("connected to a peripheral out of range")
@@ -82,7 +82,7 @@ import Testing
                 #expect(error.kind == .timeout)
             }
             try await connecting.wait { $0.values == [[], [Lab.address], []] }
-            #expect(try await fixture.simulator.isConnected(Lab.bluetoothAddress) == false)
+            #expect(try await fixture.simulator.isConnected(Lab.address) == false)
         }
     }
 
@@ -97,7 +97,7 @@ import Testing
                 fixture.central.connectedPeripherals.map { $0.map(\.address) }.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
-            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: reason)
+            try await fixture.simulator.disconnect(peripheral: Lab.address, reason: reason)
             try await events.wait { !$0.values.isEmpty }
             #expect(events.values == [.disconnected(peripheral, reason)])
             try await connected.wait { $0.values == [[], [Lab.address], []] }
@@ -111,7 +111,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
-            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
             try await events.wait { $0.values.contains { $0.name == "disconnected" } }
             let again = try await fixture.connect()
             for try await _ in fixture.central.disconnect(again).values {}
@@ -130,7 +130,7 @@ import Testing
         var stored = Lab.peripheral
         stored.isKnown = true
         try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(stored)]))) { fixture in
-            try await fixture.simulator.inject(.delay(.seconds(5)), on: .connect, of: Lab.bluetoothAddress, times: nil)
+            try await fixture.simulator.inject(.delay(.seconds(5)), on: .connect, of: Lab.address, times: nil)
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let left = TestSubscriber(fixture.central.connect(to: Lab.address))
             try await events.wait { $0.values.map(\.name) == ["connecting"] }
@@ -185,7 +185,7 @@ import Testing
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: CharacteristicReference(Lab.sensor)))
             let discovery = TestSubscriber(fixture.central.startDiscovery())
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             fixture.central.close()
             try await listener.wait { $0.completion != nil }
             try await discovery.wait { $0.completion != nil }

@@ -13,7 +13,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: sensor))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
             try await listener.wait { $0.valueCount == 1 }
 
@@ -39,7 +39,7 @@ import Testing
             handOver.takeBack()
             try await waitingRead.wait { $0.completion != nil }
             #expect(waitingRead.completion == .finished)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[2]])
             try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])

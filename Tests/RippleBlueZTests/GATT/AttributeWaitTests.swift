@@ -19,7 +19,7 @@ import Testing
         case reconnection
     }
 
-    private let lab: BluetoothAddress = Lab.bluetoothAddress
+    private let lab: BluetoothAddress = Lab.address
     private static let added: BluetoothUUID = "5249504c-1ab0-4000-8000-0000000000ff"
     /// Long enough that the reads are asked for before the export even on a loaded machine.
     private let rediscovery: Duration = .milliseconds(2_500)

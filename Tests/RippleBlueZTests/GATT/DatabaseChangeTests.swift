@@ -7,7 +7,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DatabaseChangeTests {
     private let sensor = CharacteristicReference(Lab.sensor)
-    private let lab: BluetoothAddress = Lab.bluetoothAddress
+    private let lab: BluetoothAddress = Lab.address
 
     /// The lab's database after a firmware update: a new characteristic before the sensor, so that the
     /// sensor's handle and object path change.

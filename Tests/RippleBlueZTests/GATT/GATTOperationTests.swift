@@ -7,7 +7,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct GATTOperationTests {
     private let sensor = CharacteristicReference(Lab.sensor)
-    private let labAddress: BluetoothAddress = Lab.bluetoothAddress
+    private let labAddress: BluetoothAddress = Lab.address
 
     @Test func theTreeHasServicesCharacteristicsAndDescriptorsWithTheirUUIDs() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in

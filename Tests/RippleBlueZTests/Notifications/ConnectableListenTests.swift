@@ -17,7 +17,7 @@ import Testing
             let second = TestSubscriber(channel.map { $0 * 2 })
             let armed = channel.connect()
             let peripheral = try await fixture.connect()
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
             try await first.wait { $0.valueCount == 2 }
             try await second.wait { $0.valueCount == 2 }
@@ -26,7 +26,7 @@ import Testing
             // The link ends and a new one starts: the channel listens again, its subscribers see no end.
             try await peripheral.disconnectPeripheral()
             _ = try await fixture.central.connectPeripheral(to: Lab.address)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[3]])
             try await first.wait { $0.valueCount == 3 }
             #expect(first.values == [1, 2, 3])
@@ -43,7 +43,7 @@ import Testing
             let channel = fixture.central.connectableListen(to: sensor, of: Lab.address)
             let listener = TestSubscriber(channel)
             let armed = channel.connect()
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[7, 7]])
             try await listener.wait { $0.valueCount == 1 }
             #expect(listener.values == [[7, 7]])

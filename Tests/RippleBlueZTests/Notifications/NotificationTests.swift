@@ -14,7 +14,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: sensor))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2, 2], [3, 3, 3]])
             try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2, 2], [3, 3, 3]])
@@ -28,7 +28,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
             try await listener.wait { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
@@ -54,7 +54,7 @@ import Testing
             // answer, which may come after the simulator starts notifying, in the shuffled order; a link that
             // drops before it fails StartNotify and leaves no session).
             try await changes.wait { $0.values.contains(.boolean(true)) }
-            try await fixture.simulator.disconnect(peripheral: Lab.bluetoothAddress, reason: .remote)
+            try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
             try await listener.wait { $0.completion != nil }
             #expect(listener.failure()?.kind == .notConnected)
             try await changes.wait { $0.values.contains(.boolean(false)) }
@@ -66,9 +66,9 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
-                .fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: Lab.bluetoothAddress)
+                .fail(.notPermitted("Notify acquired")), on: .acquireNotify(Lab.sensor), of: Lab.address)
             let listener = TestSubscriber(peripheral.listen(to: sensor))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[4], [5]])
             try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[4], [5]])
@@ -81,7 +81,7 @@ import Testing
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: CharacteristicReference(Lab.indicator)))
             try await fixture.simulator.waitUntilNotifying(
-                peripheral: Lab.bluetoothAddress, characteristic: Lab.indicator)
+                peripheral: Lab.address, characteristic: Lab.indicator)
             try await fixture.notify(Lab.indicator, [[9], [8]])
             try await listener.wait { $0.valueCount == 2 }
             #expect(listener.values == [[9], [8]])
@@ -95,7 +95,7 @@ import Testing
             let peripheral = try await fixture.connect()
             let first = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             let second = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
             try await first.wait { $0.valueCount == 2 }
             try await second.wait { $0.valueCount == 2 }
@@ -113,7 +113,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
             try await listener.wait { $0.valueCount == 2 }
             #expect(try await peripheral.readValue(sensor) == [2])
@@ -129,9 +129,9 @@ import Testing
             let peripheral = try await fixture.connect()
             let overSocket = TestSubscriber(peripheral.listen(to: sensor))
             let overBus = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
-            try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
+            try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.address)
             await #expect(throws: BluetoothError.self) { _ = try await peripheral.readValue(sensor) }
             do throws(BluetoothError) {
                 _ = try await peripheral.readValue(sensor)
@@ -154,7 +154,7 @@ import Testing
     @Test func aReadInterruptedByTheLinkFailsWithNotConnected() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.disconnect(.remote), on: .read(Lab.sensor), of: Lab.address)
             do throws(BluetoothError) {
                 _ = try await peripheral.readValue(sensor)
                 Issue.record("the read succeeded")
@@ -175,8 +175,8 @@ import Testing
         let listener = TestSubscriber(
             peripheral.listen(to: sensor, buffering: slow, transport: .bus, statistics: statistics), demand: .none)
         let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
-        try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
-        try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+        try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
+        try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
         try await fixture.notify(Lab.sensor, (1...count).map { [UInt8($0)] })
         try await fixture.notify(Lab.marker, [[0xFF]])
         try await markers.wait { $0.valueCount == 1 }
@@ -259,8 +259,8 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let all = TestSubscriber(peripheral.listenToAll([sensor, marker], transport: .bus))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1]])
             try await fixture.notify(Lab.marker, [[2]])
             try await fixture.notify(Lab.sensor, [[3]])
@@ -278,7 +278,7 @@ import Testing
             let first = TestSubscriber(shared)
             let second = TestSubscriber(shared.map { $0.count })
             let connection = shared.connect()
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2, 2]])
             try await first.wait { $0.valueCount == 2 }
             try await second.wait { $0.valueCount == 2 }
@@ -317,7 +317,7 @@ import Testing
                 }
                 return received
             }
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1, 0], [0, 1]])
             #expect(try await task.value == [1, 256])
         }
@@ -327,7 +327,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             let listener = TestSubscriber(peripheral.listen(to: sensor, as: UInt16.self))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1, 0], [7]])
             try await listener.wait { $0.completion != nil }
             #expect(listener.values == [1])
@@ -349,7 +349,7 @@ import Testing
             let fast = TestSubscriber(shared)
             let slow = TestSubscriber(shared, demand: .none)
             let connection = shared.connect()
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
             try await fast.wait { $0.valueCount == 3 }
             // The slow subscriber's wait in its buffer.
@@ -381,7 +381,7 @@ import Testing
             let fast = TestSubscriber(shared)
             let slow = TestSubscriber(shared, demand: .none)
             let connection = shared.connect()
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
             try await fast.wait { $0.valueCount == 3 }
             #expect(slow.values.isEmpty)
@@ -413,8 +413,8 @@ import Testing
                     statistics: statistics))
             await loop.waitUntilSubscribed()
             let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1]])
             #expect(await loop.next() == [1])
             // The loop's body is awaiting: these arrive meanwhile, then the marker after them.
@@ -445,8 +445,8 @@ import Testing
                     statistics: statistics))
             await loop.waitUntilSubscribed()
             let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1]])
             #expect(await loop.next() == 1)
             try await fixture.notify(Lab.sensor, [[2], [3], [4], [5]])
@@ -473,8 +473,8 @@ import Testing
                     statistics: statistics),
                 demand: .none)
             let markers = TestSubscriber(peripheral.listen(to: marker, transport: .bus))
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.marker)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1], [2], [3], [4], [5]])
             try await fixture.notify(Lab.marker, [[0xFF]])
             try await markers.wait { $0.valueCount == 1 }

@@ -39,33 +39,33 @@ import Testing
     @Test func eachAsyncFormTakesItsPublishersTimeout() async throws {
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             let central = fixture.central
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.address)
             #expect(
                 await outcome { try await central.connectPeripheral(to: Lab.address, timeout: .milliseconds(300)) }
                     == .timeout)
             let known = try #require(central.peripheral(address: Lab.address))
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.address)
             #expect(
                 await outcome { try await central.connectPeripheral(to: known, timeout: .milliseconds(300)) }
                     == .timeout)
             let discovery = PeripheralDiscovery(peripheral: known)
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .connect, of: Lab.address)
             #expect(
                 await outcome { try await central.connectPeripheral(to: discovery, timeout: .milliseconds(300)) }
                     == .timeout)
             let peripheral = try await central.connectPeripheral(to: Lab.address)
             let sensor = self.sensor
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.address)
             #expect(await outcome { try await peripheral.readValue(sensor, timeout: .milliseconds(200)) } == .timeout)
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.address)
             #expect(
                 await outcome { try await peripheral.readValue(sensor, as: UInt8.self, timeout: .milliseconds(200)) }
                     == .timeout)
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.address)
             #expect(
                 await outcome { try await peripheral.writeValue([1], to: sensor, timeout: .milliseconds(200)) }
                     == .timeout)
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.address)
             #expect(
                 await outcome { try await peripheral.writeValue(UInt8(1), to: sensor, timeout: .milliseconds(200)) }
                     == .timeout)
@@ -82,7 +82,7 @@ import Testing
                 } == .timeout)
             // bluetoothd answers Disconnect() late: the caller stops waiting, the link still goes down.
             try await fixture.simulator.inject(
-                .delay(.seconds(1)), on: .disconnect, of: Lab.bluetoothAddress, times: 2)
+                .delay(.seconds(1)), on: .disconnect, of: Lab.address, times: 2)
             #expect(
                 await outcome { try await peripheral.disconnectPeripheral(timeout: .milliseconds(200)) } == .timeout)
             #expect(
@@ -95,21 +95,21 @@ import Testing
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             let central = fixture.central
             try await fixture.simulator.inject(
-                .delay(.seconds(1)), on: .connect, of: Lab.bluetoothAddress, times: 3)
+                .delay(.seconds(1)), on: .connect, of: Lab.address, times: 3)
             #expect(
                 await outcome(cancelled: true) { try await central.connectPeripheral(to: Lab.address) } == .cancelled)
             let known = try #require(central.peripheral(address: Lab.address))
             #expect(await outcome(cancelled: true) { try await central.connectPeripheral(to: known) } == .cancelled)
             let discovery = PeripheralDiscovery(peripheral: known)
             #expect(await outcome(cancelled: true) { try await central.connectPeripheral(to: discovery) } == .cancelled)
-            try await fixture.simulator.clearFaults(of: Lab.bluetoothAddress)
+            try await fixture.simulator.clearFaults(of: Lab.address)
             let peripheral = try await central.connectPeripheral(to: Lab.address)
             let sensor = self.sensor
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .read(Lab.sensor), of: Lab.address)
             #expect(await outcome(cancelled: true) { try await peripheral.readValue(sensor) } == .cancelled)
             #expect(
                 await outcome(cancelled: true) { try await peripheral.readValue(sensor, as: UInt8.self) } == .cancelled)
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .write(Lab.sensor), of: Lab.address)
             #expect(await outcome(cancelled: true) { try await peripheral.writeValue([1], to: sensor) } == .cancelled)
             #expect(
                 await outcome(cancelled: true) { try await peripheral.writeValue(UInt8(1), to: sensor) } == .cancelled)
@@ -121,7 +121,7 @@ import Testing
                 await outcome(cancelled: true) {
                     try await peripheral.writeValueAndListen(UInt8(1), to: sensor, reply: sensor, as: UInt8.self)
                 } == .cancelled)
-            try await fixture.simulator.inject(.delay(.seconds(1)), on: .disconnect, of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(1)), on: .disconnect, of: Lab.address)
             #expect(await outcome(cancelled: true) { try await peripheral.disconnectPeripheral() } == .cancelled)
             #expect(await outcome(cancelled: true) { try await central.disconnectPeripheral(peripheral) } == .cancelled)
         }

@@ -42,7 +42,7 @@ import Testing
             #expect(try await written.waitForCompletion() == .finished)
             #expect(written.values == [[4, 2]])
             #expect(
-                try await fixture.simulator.value(of: Lab.sensor, peripheral: Lab.bluetoothAddress) == [4, 2])
+                try await fixture.simulator.value(of: Lab.sensor, peripheral: Lab.address) == [4, 2])
 
             let disconnected = TestSubscriber<Void, BluetoothError>()
             try connectedLab(fixture.central).disconnect().subscribe(disconnected)
@@ -56,7 +56,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let raw = TestSubscriber<[UInt8], BluetoothError>()
             labConnection(fixture.central).listen(to: sensor).subscribe(raw)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
             #expect(try await raw.waitForValues(3) == [[1], [2], [3]])
             raw.cancel()
@@ -67,7 +67,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let typed = TestSubscriber<UInt8, BluetoothError>()
             labConnection(fixture.central).listen(to: sensor, as: UInt8.self).subscribe(typed)
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[4], [5]])
             #expect(try await typed.waitForValues(2) == [4, 5])
             typed.cancel()
@@ -93,7 +93,7 @@ import Testing
                 }
                 return received
             }
-            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.bluetoothAddress, characteristic: Lab.sensor)
+            try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[5], [6]])
             #expect(try await listening.value == [5, 6])
 

@@ -54,7 +54,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
-                .delay(.milliseconds(400)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+                .delay(.milliseconds(400)), on: .read(Lab.sensor), of: Lab.address)
             let slow = TestSubscriber(peripheral.read(sensor, timeout: .milliseconds(50)))
             let next = TestSubscriber(peripheral.read(sensor))
             try await slow.wait { $0.completion != nil }
@@ -75,7 +75,7 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world(loggingWritesTo: log))) { fixture in
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
-                .delay(.milliseconds(100)), on: .write(Lab.sensor), of: Lab.bluetoothAddress)
+                .delay(.milliseconds(100)), on: .write(Lab.sensor), of: Lab.address)
             let first = TestSubscriber(peripheral.write([1], to: sensor))
             let cancelled = TestSubscriber(peripheral.write([2], to: sensor))
             let third = TestSubscriber(peripheral.write([3], to: sensor))

@@ -8,7 +8,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
     private let sensor = CharacteristicReference(Lab.sensor)
-    private let lab: BluetoothAddress = Lab.bluetoothAddress
+    private let lab: BluetoothAddress = Lab.address
 
     private func connected(_ fixture: CentralFixture, policy: ReconnectPolicy) async throws -> Peripheral {
         _ = try await fixture.central.startDiscovery().first { $0.address == Lab.address }.values.first { _ in true }
@@ -150,7 +150,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct BluetoothdRestartTests {
     private let sensor = CharacteristicReference(Lab.sensor)
-    private let lab: BluetoothAddress = Lab.bluetoothAddress
+    private let lab: BluetoothAddress = Lab.address
 
     private func fixtureWithStoredLab() async throws -> CentralFixture {
         var stored = Lab.peripheral
@@ -220,7 +220,7 @@ import Testing
     @Test func anOperationInFlightWhenBluetoothdRestartsFailsClearly() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
-            try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: Lab.bluetoothAddress)
+            try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: Lab.address)
             let read = TestSubscriber(peripheral.read(CharacteristicReference(Lab.sensor)))
             try await fixture.simulator.restart(downtime: .milliseconds(20))
             try await read.wait { $0.completion != nil }

@@ -8,8 +8,6 @@ import Testing
 enum Lab {
     /// The lab peripheral's address: every test that needs one peripheral uses this one.
     static let address: BluetoothAddress = "C0:FF:EE:00:00:0A"
-    /// ``address`` by its older name (the client took text addresses then); both are one value.
-    static let bluetoothAddress = address
     /// bluetoothd's object path of the lab peripheral on hci0.
     static let devicePath = "/org/bluez/hci0/" + address.bluezPathComponent
     static let service: BluetoothUUID = "5249504c-1ab0-4000-8000-000000000000"
@@ -27,7 +25,7 @@ enum Lab {
 
     static var peripheral: SimulatedPeripheral {
         SimulatedPeripheral(
-            address: bluetoothAddress, name: "Ripple Lab", advertisedServices: [service], mtu: 185,
+            address: address, name: "Ripple Lab", advertisedServices: [service], mtu: 185,
             services: [
                 SimulatedService(
                     uuid: service,
