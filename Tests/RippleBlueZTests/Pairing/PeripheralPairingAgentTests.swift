@@ -1,8 +1,6 @@
 import Ripple
 import RippleBlueZ
-import RippleDBus
 import RippleTestSupport
-import Synchronization
 import Testing
 
 /// The peripheral side's pairing agent: registered through the ``PeripheralManager``'s connection, one per
@@ -30,29 +28,12 @@ import Testing
 
     @Test func aCallFromAnotherConnectionIsRefusedAndNeverReachesTheHandler() async throws {
         try await withFixture(PeripheralFixture(services: Self.services)) { fixture in
-            let asked = Mutex<[PairingRequest]>([])
-            let agent = try await fixture.manager.registerPairingAgent { request in
-                asked.withLock { $0.append(request) }
-                return .accept
+            try await expectTheAgentRefusesAnotherConnection(
+                owner: fixture.manager.connection, bus: fixture.bus, loop: fixture.thread.loop,
+                device: "/org/bluez/hci1/" + PeripheralFixture.centralAddress.bluezPathComponent
+            ) { handler in
+                try await fixture.manager.registerPairingAgent(handler: handler)
             }
-            let intruder = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
-            let device = DBusValue.objectPath(try DBusObjectPath("/org/bluez/hci1/dev_00_1A_7D_DA_71_13"))
-            for (member, arguments) in [
-                ("RequestConfirmation", [device, .uint32(123_456)]), ("RequestAuthorization", [device]),
-            ] {
-                do {
-                    _ = try await intruder.call(
-                        destination: fixture.manager.connection.uniqueName, path: agent.path,
-                        interface: "org.bluez.Agent1", member: member, arguments: arguments
-                    ).values.first { _ in true }
-                    Issue.record("\(member) from another connection was answered")
-                } catch let DBusError.remote(name, _) {
-                    #expect(name == "org.freedesktop.DBus.Error.AccessDenied")
-                }
-            }
-            #expect(asked.withLock { $0 }.isEmpty)
-            intruder.close()
-            agent.unregister()
         }
     }
 }
