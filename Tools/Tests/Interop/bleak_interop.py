@@ -18,9 +18,9 @@ import argparse
 import asyncio
 import json
 import os
-import struct
 import subprocess
-import sys
+
+from bleak_checks import check, check_numbered, check_writes, collect_numbered, connect, finish
 
 HEART_RATE_SERVICE = "0000180d-0000-1000-8000-00805f9b34fb"
 BODY_SENSOR_LOCATION = "00002a38-0000-1000-8000-00805f9b34fb"
@@ -28,19 +28,6 @@ BATTERY_LEVEL = "00002a19-0000-1000-8000-00805f9b34fb"
 CONTROL_NAME = "org.ripple.BlueZSimulator"
 CONTROL_PATH = "/org/ripple/BlueZSimulator"
 CONTROL_INTERFACE = "org.ripple.BlueZSimulator1"
-
-failures = []
-
-
-def check(condition, what, detail=""):
-    """Records and prints one check."""
-    if condition:
-        print(f"  ok    {what}")
-    else:
-        print(f"  FAIL  {what} {detail}")
-        failures.append(what)
-    return condition
-
 
 def start_simulator(executable, world):
     """Starts ripple-bluez-sim; returns the process and the bus address it printed first."""
@@ -55,25 +42,6 @@ def start_simulator(executable, world):
         process.kill()
         raise SystemExit(f"ripple-bluez-sim printed {line!r} instead of its bus address")
     return process, line[len(prefix):]
-
-
-async def collect_numbered(client, characteristic, count, **notify_arguments):
-    """Subscribes, takes `count` notifications, unsubscribes; returns the sequence numbers seen."""
-    received = []
-    done = asyncio.Event()
-
-    def on_notification(_, data):
-        received.append(struct.unpack_from("<I", data)[0] if len(data) >= 4 else -1)
-        if len(received) >= count:
-            done.set()
-
-    await client.start_notify(characteristic, on_notification, **notify_arguments)
-    try:
-        await asyncio.wait_for(done.wait(), timeout=60)
-    except asyncio.TimeoutError:
-        pass
-    await client.stop_notify(characteristic)
-    return received
 
 
 async def control(method, signature, body):
@@ -101,7 +69,7 @@ async def control(method, signature, body):
 
 
 async def run(world):
-    from bleak import BleakClient, BleakScanner
+    from bleak import BleakScanner
 
     hrm_name = world["hrm_name"]
     stream = world["stream_characteristic"]
@@ -137,8 +105,10 @@ async def run(world):
 
     disconnected = asyncio.Event()
     print("connecting")
-    async with BleakClient(device, disconnected_callback=lambda _: disconnected.set(), timeout=20) as client:
-        check(client.is_connected, "BleakClient connects")
+    client = await connect(device, disconnected_callback=lambda _: disconnected.set(), timeout=20)
+    if client is None:
+        return
+    try:
         services = {service.uuid for service in client.services}
         check(HEART_RATE_SERVICE in services, "the services list the heart-rate service", str(sorted(services)))
         for uuid in world["expected_services"]:
@@ -149,20 +119,12 @@ async def run(world):
         battery = await client.read_gatt_char(BATTERY_LEVEL)
         check(len(battery) == 1 and 0 <= battery[0] <= 100, "reads the battery level", battery.hex())
 
-        await client.write_gatt_char(writable, b"\x01\x02\x03", response=True)
-        check(bytes(await client.read_gatt_char(writable)) == b"\x01\x02\x03", "writes with response (read back)")
-        await client.write_gatt_char(writable, b"\x04\x05", response=False)
-        check(bytes(await client.read_gatt_char(writable)) == b"\x04\x05", "writes without response (read back)")
+        await check_writes(client, writable, b"\x01\x02\x03", b"\x04\x05")
 
-        print(f"{count} notifications over StartNotify")
-        sequence = await collect_numbered(client, stream, count)
-        check(sequence == list(range(count)), f"{count} notifications in order, none lost, over StartNotify",
-              f"(got {len(sequence)}, first wrong at {next((i for i, s in enumerate(sequence) if s != i), None)})")
-
-        print(f"{count} notifications over AcquireNotify")
-        sequence = await collect_numbered(client, stream, count, bluez={"use_start_notify": False})
-        check(sequence == list(range(count)), f"{count} notifications in order, none lost, over AcquireNotify",
-              f"(got {len(sequence)}, first wrong at {next((i for i, s in enumerate(sequence) if s != i), None)})")
+        for path, arguments in [("StartNotify", {}), ("AcquireNotify", {"bluez": {"use_start_notify": False}})]:
+            print(f"{count} notifications over {path}")
+            sequence = await collect_numbered(client, stream, count, timeout=60, **arguments)
+            check_numbered(sequence, count, path)
 
         print("the peripheral disconnects")
         await control("Disconnect", "ss", [device.address, "remote"])
@@ -172,6 +134,8 @@ async def run(world):
             pass
         check(disconnected.is_set(), "bleak sees the disconnect")
         check(not client.is_connected, "the client is no longer connected")
+    finally:
+        await client.disconnect()
 
 
 def expectations(path):
@@ -226,10 +190,7 @@ def main():
             print(process.communicate(timeout=20)[0], end="")
         except subprocess.TimeoutExpired:
             process.kill()
-    if failures:
-        print(f"bleak interop: {len(failures)} check(s) failed: {failures}")
-        sys.exit(1)
-    print("bleak interop: every check passed")
+    finish("bleak interop")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ Exit status 0 when every check passed; each check prints one line.
 
 import argparse
 import asyncio
-import struct
-import sys
+
+from bleak_checks import check, check_numbered, check_writes, collect_numbered, connect, finish
 
 NAME = "Ripple Served"
 SERVICE = "52495053-0000-4000-8000-0000000000d0"
@@ -21,43 +21,9 @@ STREAM = "52495053-0000-4000-8000-0000000000d1"
 WRITABLE = "52495053-0000-4000-8000-0000000000d2"
 COUNT = 500
 
-failures = []
-
-
-def check(condition, what, detail=""):
-    """Records and prints one check."""
-    if condition:
-        print(f"  ok    {what}")
-    else:
-        print(f"  FAIL  {what} {detail}")
-        failures.append(what)
-    return condition
-
-
-async def collect_numbered(client, count, **notify_arguments):
-    """Subscribes, takes `count` notifications (the peripheral starts at 0 for each subscription),
-    unsubscribes; returns the sequence numbers seen."""
-    received = []
-    done = asyncio.Event()
-
-    def on_notification(_, data):
-        received.append(struct.unpack_from("<I", data)[0] if len(data) >= 4 else -1)
-        if len(received) >= count:
-            done.set()
-
-    await client.start_notify(STREAM, on_notification, **notify_arguments)
-    try:
-        await asyncio.wait_for(done.wait(), timeout=30)
-    except asyncio.TimeoutError:
-        pass
-    await client.stop_notify(STREAM)
-    # The peripheral sees the subscription end before the next one starts its sequence again.
-    await asyncio.sleep(0.5)
-    return received
-
 
 async def run(adapter, label):
-    from bleak import BleakClient, BleakScanner
+    from bleak import BleakScanner
 
     print(f"bleak on {adapter} against the Ripple peripheral ({label})")
     device = await BleakScanner.find_device_by_filter(
@@ -65,37 +31,19 @@ async def run(adapter, label):
     )
     if not check(device is not None, f"BleakScanner finds {NAME!r} advertising its service"):
         return
-    for attempt in (1, 2, 3):
-        client = BleakClient(device, timeout=20, bluez={"adapter": adapter})
-        try:
-            await client.connect()
-            break
-        except Exception as error:  # bleak raises BleakError or a D-Bus error for a link that drops
-            # A link can drop while bluetoothd resolves the services; bleak's advice is to try again, with a
-            # new client (the failed one may still count itself connected).
-            print(f"  note  connecting failed (attempt {attempt}): {error}")
-            try:
-                await client.disconnect()
-            except Exception:
-                pass
-            if attempt == 3:
-                check(False, "BleakClient connects")
-                return
-            await asyncio.sleep(2)
+    # A link can drop while bluetoothd resolves the services; bleak's advice is to try again.
+    client = await connect(device, attempts=3, timeout=20, bluez={"adapter": adapter})
+    if client is None:
+        return
     try:
-        check(client.is_connected, "BleakClient connects")
         services = {service.uuid for service in client.services}
         check(SERVICE in services, "the services list the served service", str(sorted(services)))
-        await client.write_gatt_char(WRITABLE, b"\x12\x34", response=True)
-        check(bytes(await client.read_gatt_char(WRITABLE)) == b"\x12\x34", "writes with response (read back)")
-        await client.write_gatt_char(WRITABLE, b"\x56", response=False)
-        check(bytes(await client.read_gatt_char(WRITABLE)) == b"\x56", "writes without response (read back)")
+        await check_writes(client, WRITABLE, b"\x12\x34", b"\x56")
         for path, arguments in [("StartNotify", {"bluez": {"use_start_notify": True}}),
                                 ("AcquireNotify", {"bluez": {"use_start_notify": False}})]:
-            sequence = await collect_numbered(client, COUNT, **arguments)
-            first_wrong = next((i for i, s in enumerate(sequence) if s != i), None)
-            check(sequence == list(range(COUNT)), f"{COUNT} notifications in order, none lost, over bleak's {path}",
-                  f"(got {len(sequence)}, first wrong at {first_wrong})")
+            # The peripheral numbers each subscription from 0: let it see this one end before the next.
+            sequence = await collect_numbered(client, STREAM, COUNT, timeout=30, settle=0.5, **arguments)
+            check_numbered(sequence, COUNT, f"bleak's {path}")
     finally:
         await client.disconnect()
 
@@ -106,10 +54,7 @@ def main():
     parser.add_argument("--label", default="", help="what the peripheral runs, for the output")
     arguments = parser.parse_args()
     asyncio.run(asyncio.wait_for(run(arguments.adapter, arguments.label), timeout=180))
-    if failures:
-        print(f"bleak against the Ripple peripheral: {len(failures)} check(s) failed: {failures}")
-        sys.exit(1)
-    print("bleak against the Ripple peripheral: every check passed")
+    finish("bleak against the Ripple peripheral")
 
 
 if __name__ == "__main__":
