@@ -40,8 +40,7 @@ public struct ATTError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// "ATT error 0x80".
     public var description: String {
-        let hex = String(code, radix: 16)
-        return "ATT error 0x" + (hex.count < 2 ? "0" : "") + hex
+        "ATT error 0x" + Hex.digits(of: code, uppercase: false)
     }
 
     /// The D-Bus error an application replies so that bluetoothd 5.66 answers the central with this code.
@@ -52,7 +51,7 @@ public struct ATTError: Error, Sendable, Hashable, CustomStringConvertible {
         case 0x07: ("org.bluez.Error.InvalidOffset", description)
         case 0x08: ("org.bluez.Error.NotAuthorized", description)
         case 0x0D: ("org.bluez.Error.InvalidValueLength", description)
-        case 0x80...0x9F: ("org.bluez.Error.Failed", "0x" + String(code, radix: 16))
+        case 0x80...0x9F: ("org.bluez.Error.Failed", "0x" + Hex.digits(of: code, uppercase: false))
         // A number outside 0x80…0x9F is bluetoothd's "unlikely error".
         default: ("org.bluez.Error.Failed", "0x0e")
         }

@@ -69,8 +69,5 @@ struct LEDControl: AsyncParsableCommand {
 
 /// "10 03 01".
 func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
-    }.joined(separator: " ")
+    Hex.string(bytes, separator: " ")
 }

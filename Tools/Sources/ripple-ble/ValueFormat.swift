@@ -26,16 +26,12 @@ enum ValueFormat: String, ExpressibleByArgument, CaseIterable {
 
     /// Space-separated hexadecimal bytes (`0a 1b`), or `(empty)`.
     static func hex(_ bytes: [UInt8]) -> String {
-        guard !bytes.isEmpty else { return "(empty)" }
-        return bytes.map { compactHex([$0]) }.joined(separator: " ")
+        bytes.isEmpty ? "(empty)" : Hex.string(bytes, separator: " ", uppercase: false)
     }
 
     /// Hexadecimal bytes without separators (`0a1b`; empty for no bytes).
     static func compactHex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        Hex.string(bytes, uppercase: false)
     }
 
     /// The value decoded by its characteristic's standard format, or nil when Ripple does not know it or
@@ -58,21 +54,11 @@ enum ValueFormat: String, ExpressibleByArgument, CaseIterable {
     /// `isText`. Throws a `ValidationError` for anything else.
     static func parse(_ text: String, isText: Bool) throws -> [UInt8] {
         if isText { return Array(text.utf8) }
-        var digits = text.filter { $0 != " " && $0 != ":" && $0 != "-" }
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits.removeFirst(2) }
-        guard digits.count % 2 == 0, digits.allSatisfy(\.isHexDigit) else {
-            throw ValidationError("\"\(text)\" is not hexadecimal bytes (like 0a1b or \"0a 1b\"); --text writes text")
+        do {
+            return try Hex.bytes(text)
+        } catch {
+            throw ValidationError(
+                "\"\(text)\" is not hexadecimal bytes (like 0a1b or \"0a 1b\"); --text writes text")
         }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else {
-                throw ValidationError("\"\(text)\" is not hexadecimal bytes")
-            }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }
