@@ -28,11 +28,15 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Creates a race between the given publishers (zero or more).
+        ///
+        /// - Parameter publishers: The publishers that race.
         public init(_ publishers: Upstream...) {
             self.publishers = publishers
         }
 
         /// Creates a race between the publishers of a sequence (zero or more).
+        ///
+        /// - Parameter publishers: The publishers that race.
         public init<S: Swift.Sequence>(_ publishers: S) where S.Element == Upstream {
             self.publishers = Array(publishers)
         }
@@ -53,6 +57,9 @@ extension Publishers {
         }
 
         /// A race between these publishers and `other`.
+        ///
+        /// - Parameter other: Another publisher of the same type, to join the race.
+        /// - Returns: A publisher that mirrors the first of the racing publishers to send a value or a completion.
         public func amb(_ other: Upstream) -> Publishers.Amb<Upstream> {
             Publishers.Amb(publishers + [other])
         }
@@ -253,6 +260,9 @@ extension Publisher {
     /// or a completion, cancelling the rest (see ``Publishers/Amb``).
     ///
     /// **Ripple's addition**: Combine has no `amb`.
+    ///
+    /// - Parameter others: The publishers of the same type that race this one.
+    /// - Returns: A publisher that mirrors the first of the racing publishers to send a value or a completion.
     public func amb(_ others: Self...) -> Publishers.Amb<Self> {
         Publishers.Amb([self] + others)
     }
@@ -262,6 +272,9 @@ extension Publisher {
     /// ``Publishers/Amb``). Both are type-erased to race as one type.
     ///
     /// **Ripple's addition**: Combine has no `amb`.
+    ///
+    /// - Parameter other: The publisher that races this one.
+    /// - Returns: A publisher that mirrors the first of the racing publishers to send a value or a completion.
     public func amb<Other: Publisher>(_ other: Other) -> Publishers.Amb<AnyPublisher<Output, Failure>>
     where Other.Output == Output, Other.Failure == Failure {
         Publishers.Amb(eraseToAnyPublisher(), other.eraseToAnyPublisher())

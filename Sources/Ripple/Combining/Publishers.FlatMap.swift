@@ -117,6 +117,7 @@ extension Publisher {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
+    /// - Returns: A publisher of the values of the publishers `transform` makes, in arrival order.
     @inlinable public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
@@ -133,6 +134,7 @@ extension Publisher where Failure == Never {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
+    /// - Returns: A publisher of the values of the publishers `transform` makes, in arrival order.
     @inlinable public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
@@ -150,6 +152,7 @@ extension Publisher where Failure == Never {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
+    /// - Returns: A publisher of the values of the publishers `transform` makes, in arrival order.
     @inlinable public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
@@ -166,6 +169,7 @@ extension Publisher {
     /// - Parameters:
     ///   - maxPublishers: the most inner publishers subscribed at once; `.unlimited` by default.
     ///   - transform: makes the publisher for an element.
+    /// - Returns: A publisher of the values of the publishers `transform` makes, in arrival order.
     @inlinable public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P

@@ -45,6 +45,9 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with another publisher.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<P>(with other: P) -> Publishers.Merge3<A, B, P>
         where
             P: Publisher,
@@ -55,6 +58,11 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 2 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge4<A, B, Z, Y>
         where
             Z: Publisher,
@@ -68,6 +76,12 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 3 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge5<A, B, Z, Y, X>
         where
             Z: Publisher,
@@ -84,6 +98,13 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 4 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        ///   - w: The fourth publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge6<A, B, Z, Y, X, W>
         where
             Z: Publisher,
@@ -103,6 +124,14 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 5 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        ///   - w: The fourth publisher to add.
+        ///   - v: The fifth publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X, W, V>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V)
             -> Publishers.Merge7<A, B, Z, Y, X, W, V>
         where
@@ -126,6 +155,15 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 6 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        ///   - w: The fourth publisher to add.
+        ///   - v: The fifth publisher to add.
+        ///   - u: The sixth publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X, W, V, U>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U)
             -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
         where
@@ -206,6 +244,9 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with another publisher.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<P>(with other: P) -> Publishers.Merge4<A, B, C, P>
         where
             P: Publisher,
@@ -216,6 +257,11 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 2 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge5<A, B, C, Z, Y>
         where
             Z: Publisher,
@@ -229,6 +275,12 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 3 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge6<A, B, C, Z, Y, X>
         where
             Z: Publisher,
@@ -245,6 +297,13 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 4 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        ///   - w: The fourth publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
         where
             Z: Publisher,
@@ -264,6 +323,14 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 5 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        ///   - w: The fourth publisher to add.
+        ///   - v: The fifth publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X, W, V>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V)
             -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
         where
@@ -349,6 +416,9 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with another publisher.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<P>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
         where
             P: Publisher,
@@ -359,6 +429,11 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 2 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge6<A, B, C, D, Z, Y>
         where
             Z: Publisher,
@@ -372,6 +447,12 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 3 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
         where
             Z: Publisher,
@@ -388,6 +469,13 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 4 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        ///   - w: The fourth publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
         where
             Z: Publisher,
@@ -477,6 +565,9 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with another publisher.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<P>(with other: P) -> Publishers.Merge6<A, B, C, D, E, P>
         where
             P: Publisher,
@@ -487,6 +578,11 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 2 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge7<A, B, C, D, E, Z, Y>
         where
             Z: Publisher,
@@ -500,6 +596,12 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 3 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        ///   - x: The third publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
         where
             Z: Publisher,
@@ -594,6 +696,9 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with another publisher.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<P>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
         where
             P: Publisher,
@@ -604,6 +709,11 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with 2 more publishers.
+        ///
+        /// - Parameters:
+        ///   - z: The first publisher to add.
+        ///   - y: The second publisher to add.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge8<A, B, C, D, E, F, Z, Y>
         where
             Z: Publisher,
@@ -703,6 +813,9 @@ extension Publishers {
         }
 
         /// A publisher that merges this publisher's upstreams with another publisher.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         public func merge<P>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
         where
             P: Publisher,
@@ -901,6 +1014,9 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publisher {
     /// Interleaves this publisher's elements with `other`'s, in the order they arrive; finishes when
     /// both finished, fails with the first failure.
+    ///
+    /// - Parameter other: Another publisher with the same output and failure types.
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<P>(with other: P) -> Publishers.Merge<Self, P>
     where P: Publisher, Failure == P.Failure, Output == P.Output {
         Publishers.Merge(self, other)
@@ -908,6 +1024,11 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of 2 other publishers, in the order they
     /// arrive; finishes when all finished, fails with the first failure.
+    ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge (this one is the first).
+    ///   - c: The third publisher to merge (this one is the first).
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<B, C>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
     where
         B: Publisher,
@@ -922,6 +1043,12 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of 3 other publishers, in the order they
     /// arrive; finishes when all finished, fails with the first failure.
+    ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge (this one is the first).
+    ///   - c: The third publisher to merge (this one is the first).
+    ///   - d: The fourth publisher to merge (this one is the first).
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<B, C, D>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
     where
         B: Publisher,
@@ -939,6 +1066,13 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of 4 other publishers, in the order they
     /// arrive; finishes when all finished, fails with the first failure.
+    ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge (this one is the first).
+    ///   - c: The third publisher to merge (this one is the first).
+    ///   - d: The fourth publisher to merge (this one is the first).
+    ///   - e: The fifth publisher to merge (this one is the first).
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<B, C, D, E>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
     where
         B: Publisher,
@@ -959,6 +1093,14 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of 5 other publishers, in the order they
     /// arrive; finishes when all finished, fails with the first failure.
+    ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge (this one is the first).
+    ///   - c: The third publisher to merge (this one is the first).
+    ///   - d: The fourth publisher to merge (this one is the first).
+    ///   - e: The fifth publisher to merge (this one is the first).
+    ///   - f: The sixth publisher to merge (this one is the first).
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F)
         -> Publishers.Merge6<Self, B, C, D, E, F>
     where
@@ -983,6 +1125,15 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of 6 other publishers, in the order they
     /// arrive; finishes when all finished, fails with the first failure.
+    ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge (this one is the first).
+    ///   - c: The third publisher to merge (this one is the first).
+    ///   - d: The fourth publisher to merge (this one is the first).
+    ///   - e: The fifth publisher to merge (this one is the first).
+    ///   - f: The sixth publisher to merge (this one is the first).
+    ///   - g: The seventh publisher to merge (this one is the first).
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G)
         -> Publishers.Merge7<Self, B, C, D, E, F, G>
     where
@@ -1010,6 +1161,16 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of 7 other publishers, in the order they
     /// arrive; finishes when all finished, fails with the first failure.
+    ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge (this one is the first).
+    ///   - c: The third publisher to merge (this one is the first).
+    ///   - d: The fourth publisher to merge (this one is the first).
+    ///   - e: The fifth publisher to merge (this one is the first).
+    ///   - f: The sixth publisher to merge (this one is the first).
+    ///   - g: The seventh publisher to merge (this one is the first).
+    ///   - h: The eighth publisher to merge (this one is the first).
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H)
         -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
     where
@@ -1040,6 +1201,9 @@ extension Publisher {
 
     /// Interleaves this publisher's elements with those of `other`, a publisher of the same type, in the
     /// order they arrive; finishes when both finished, fails with the first failure.
+    ///
+    /// - Parameter other: Another publisher with the same output and failure types.
+    /// - Returns: A publisher of all the merged publishers' values, in arrival order.
     public func merge(with other: Self) -> Publishers.MergeMany<Self> {
         Publishers.MergeMany(self, other)
     }

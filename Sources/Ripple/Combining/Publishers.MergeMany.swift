@@ -16,11 +16,15 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Creates a publisher that merges the given publishers (zero or more).
+        ///
+        /// - Parameter upstream: The publishers to merge.
         @inlinable public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
         /// Creates a publisher that merges the publishers of a sequence (zero or more).
+        ///
+        /// - Parameter upstream: The publishers to merge.
         @inlinable public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
@@ -38,6 +42,9 @@ extension Publishers {
         }
 
         /// A publisher that merges these publishers and `other`.
+        ///
+        /// - Parameter other: Another publisher with the same output and failure types.
+        /// - Returns: A publisher of all the merged publishers' values, in arrival order.
         @inlinable public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
             Publishers.MergeMany(publishers + [other])
         }

@@ -17,6 +17,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that republishes the elements of `upstream`'s most recent publisher.
+        ///
+        /// - Parameter upstream: The publisher of publishers.
         @inlinable public init(upstream: Upstream) {
             self.upstream = upstream
         }
@@ -344,6 +346,8 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///
     /// The result finishes once this publisher and the latest inner publisher finished, and fails with
     /// the first failure of either.
+    ///
+    /// - Returns: A publisher of the values of the latest inner publisher.
     @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -353,6 +357,8 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// Republishes the elements of the most recent publisher this publisher (which cannot fail)
     /// emitted, cancelling the previous one each time a new one arrives; fails with the failure of the
     /// latest inner publisher.
+    ///
+    /// - Returns: A publisher of the values of the latest inner publisher.
     @inlinable public func switchToLatest()
         -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>>
     {
@@ -363,6 +369,8 @@ extension Publisher where Output: Publisher, Failure == Never {
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
     /// Republishes the elements of the most recent publisher this publisher emitted, cancelling the
     /// previous one each time a new one arrives; neither can fail.
+    ///
+    /// - Returns: A publisher of the values of the latest inner publisher.
     @inlinable public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -372,6 +380,8 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Republishes the elements of the most recent publisher (which cannot fail) this publisher
     /// emitted, cancelling the previous one each time a new one arrives; fails with this publisher's
     /// failure.
+    ///
+    /// - Returns: A publisher of the values of the latest inner publisher.
     @inlinable public func switchToLatest()
         -> Publishers.SwitchToLatest<
             Publishers.SetFailureType<Output, Failure>,

@@ -20,11 +20,15 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     private let publisher: P
 
     /// A sequence of `publisher`'s values.
+    ///
+    /// - Parameter publisher: The publisher whose values the sequence yields.
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the publisher and returns an iterator over its values.
+    ///
+    /// - Returns: An iterator over the publisher's values.
     public func makeAsyncIterator() -> Iterator {
         let subscriber = AsyncIteratorSubscriber<P.Output, Never>()
         publisher.subscribe(subscriber)
@@ -45,12 +49,17 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         }
 
         /// Requests one value and waits for it; `nil` once the publisher finished or the task was cancelled.
+        ///
+        /// - Returns: The next value, or `nil` once the publisher finished or the task was cancelled.
         public mutating func next() async -> P.Output? {
             await next(isolation: nil)
         }
 
         /// Requests one value and waits for it, staying on `actor`; `nil` once the publisher finished or
         /// the task was cancelled.
+        ///
+        /// - Parameter actor: The actor to stay on while waiting.
+        /// - Returns: The next value, or `nil` once the publisher finished or the task was cancelled.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> P.Output? {
             let subscriber = lifetime.subscriber
             let outcome = await withTaskCancellationHandler(

@@ -21,11 +21,15 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     private let publisher: P
 
     /// A sequence of `publisher`'s values.
+    ///
+    /// - Parameter publisher: The publisher whose values the sequence yields.
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the publisher and returns an iterator over its values.
+    ///
+    /// - Returns: An iterator over the publisher's values.
     public func makeAsyncIterator() -> Iterator {
         let subscriber = AsyncIteratorSubscriber<P.Output, P.Failure>()
         publisher.subscribe(subscriber)
@@ -47,12 +51,19 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
         /// Requests one value and waits for it; `nil` once the publisher finished or the task was
         /// cancelled. Throws the publisher's error if it failed.
+        ///
+        /// - Returns: The next value, or `nil` once the publisher finished or the task was cancelled.
+        /// - Throws: The publisher's failure, once it failed.
         public mutating func next() async throws -> P.Output? {
             try await next(isolation: nil)
         }
 
         /// Requests one value and waits for it, staying on `actor`; `nil` once the publisher finished or
         /// the task was cancelled. Throws the publisher's error if it failed.
+        ///
+        /// - Parameter actor: The actor to stay on while waiting.
+        /// - Returns: The next value, or `nil` once the publisher finished or the task was cancelled.
+        /// - Throws: The publisher's failure, once it failed.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
             let subscriber = lifetime.subscriber
             let outcome = await withTaskCancellationHandler(

@@ -10,6 +10,8 @@ extension Future where Output: Sendable {
     /// let profile = Future { try await api.fetchProfile() }   // Failure is `any Error`
     /// let reading = Future<Int, Never> { await sensor.next() }
     /// ```
+    ///
+    /// - Parameter operation: The work whose result the future publishes.
     public convenience init(_ operation: @escaping @Sendable () async throws(Failure) -> Output) {
         self.init { promise in
             let fulfil = FuturePromise(promise)

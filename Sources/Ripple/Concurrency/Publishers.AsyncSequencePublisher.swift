@@ -20,6 +20,8 @@ extension Publishers {
         public let base: Base
 
         /// A publisher of `base`'s elements.
+        ///
+        /// - Parameter base: The asynchronous sequence whose elements are published.
         public init(_ base: Base) {
             self.base = base
         }

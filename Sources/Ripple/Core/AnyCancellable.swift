@@ -10,6 +10,8 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     @usableFromInline nonisolated(unsafe) var cancellation: (() -> Void)?
 
     /// Creates a cancellable that runs `cancel` once, on the first ``cancel()`` or on deinit.
+    ///
+    /// - Parameter cancel: The closure to run on cancellation.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
         cancellation = cancel
@@ -17,6 +19,8 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
 
     /// Creates a cancellable that cancels `canceller` once, on the first ``cancel()`` or on deinit.
     /// Inlinable, so that the cancellation calls `canceller`'s own `cancel()` specialised in the client.
+    ///
+    /// - Parameter canceller: The cancellable to cancel.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
         cancellation = canceller.cancel
@@ -40,11 +44,15 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     }
 
     /// Appends this cancellable to `collection`.
+    ///
+    /// - Parameter collection: The collection to append to.
     public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
         collection.append(self)
     }
 
     /// Inserts this cancellable into `set`.
+    ///
+    /// - Parameter set: The set to insert into.
     public func store(in set: inout Set<AnyCancellable>) {
         set.insert(self)
     }
@@ -60,6 +68,8 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     }
 
     /// Hashes the instance's identity.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }

@@ -8,6 +8,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     internal let box: AnyPublisherBoxBase<Output, Failure>
 
     /// Wraps `publisher`.
+    ///
+    /// - Parameter publisher: The publisher to wrap.
     @inlinable
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
         if let erased = publisher as? AnyPublisher<Output, Failure> {
@@ -58,6 +60,8 @@ internal final class AnyPublisherBox<P: Publisher>: AnyPublisherBoxBase<P.Output
 
 extension Publisher {
     /// Wraps this publisher in an ``AnyPublisher``, hiding its type.
+    ///
+    /// - Returns: This publisher, wrapped in an ``AnyPublisher``.
     @inlinable
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
         AnyPublisher(self)

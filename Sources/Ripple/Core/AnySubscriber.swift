@@ -16,6 +16,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     private let mirrorBody: (() -> Mirror)?
 
     /// Wraps `subscriber`; its identifier, description and mirror show through.
+    ///
+    /// - Parameter subscriber: The subscriber to wrap.
     public init<S: Subscriber>(_ subscriber: S) where S.Input == Input, S.Failure == Failure {
         if let erased = subscriber as? AnySubscriber<Input, Failure> {
             self = erased
@@ -31,6 +33,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Wraps `subject`: the subscriber forwards subscriptions, values and completion to it and requests
     /// unlimited demand.
+    ///
+    /// - Parameter subject: The subject to forward to.
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
         self.init(
             receiveSubscription: { subscription in
@@ -49,6 +53,11 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// A subscriber that calls the given closures; a missing closure does nothing (a missing
     /// `receiveValue` asks for no more values).
+    ///
+    /// - Parameters:
+    ///   - receiveSubscription: Called with the subscription.
+    ///   - receiveValue: Called with each value; returns the additional demand.
+    ///   - receiveCompletion: Called with the completion.
     public init(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
@@ -76,18 +85,25 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public var playgroundDescription: Any { description }
 
     /// Forwards the subscription.
+    ///
+    /// - Parameter subscription: The subscription to forward.
     @inlinable
     public func receive(subscription: any Subscription) {
         receiveSubscriptionBody?(subscription)
     }
 
     /// Forwards the value and returns the wrapped subscriber's answer.
+    ///
+    /// - Parameter value: The value received.
+    /// - Returns: The wrapped subscriber's additional demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
         receiveValueBody?(value) ?? .none
     }
 
     /// Forwards the completion.
+    ///
+    /// - Parameter completion: How the publisher ended: finished, or failed with an error.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
         receiveCompletionBody?(completion)

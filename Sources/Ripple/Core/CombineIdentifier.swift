@@ -15,6 +15,8 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 
     /// Creates the identifier of `obj`: its address, as in Combine, so equal for the same instance and
     /// distinct for live distinct instances.
+    ///
+    /// - Parameter obj: The instance to identify.
     public init(_ obj: AnyObject) {
         rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
     }

@@ -28,6 +28,9 @@ extension Subscribers {
         public static var none: Demand { Demand(rawValue: 0) }
 
         /// At most `value` values. `value` must not be negative (that traps, as in Combine).
+        ///
+        /// - Parameter value: The most values; not negative.
+        /// - Returns: A demand of at most `value` values.
         @inlinable
         public static func max(_ value: Int) -> Demand {
             precondition(value >= 0, "demand cannot be negative")
@@ -46,6 +49,11 @@ extension Subscribers {
         }
 
         /// The saturating sum of two demands.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: The sum, saturating at unlimited.
         @inlinable
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
             if lhs.rawValue == unlimitedRaw || rhs.rawValue == unlimitedRaw { return .unlimited }
@@ -54,24 +62,42 @@ extension Subscribers {
         }
 
         /// Adds `rhs` to `lhs`, saturating.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to change in place.
+        ///   - rhs: The demand on the right.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Demand) {
             lhs = lhs + rhs
         }
 
         /// The saturating sum of a demand and a count (a negative count subtracts, down to `.none`).
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: The sum, saturating at unlimited.
         @inlinable
         public static func + (lhs: Demand, rhs: Int) -> Demand {
             rhs < 0 ? lhs - Demand(rawValue: rhs.magnitude) : lhs + Demand(rawValue: UInt(rhs))
         }
 
         /// Adds `rhs` to `lhs`, saturating.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to change in place.
+        ///   - rhs: The count of values on the right.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Int) {
             lhs = lhs + rhs
         }
 
         /// The saturating product of a demand and a count; a negative count traps, as a negative demand would.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: The product, saturating at unlimited.
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             if lhs.rawValue == unlimitedRaw { return .unlimited }
@@ -81,6 +107,10 @@ extension Subscribers {
         }
 
         /// Multiplies `lhs` by `rhs`, saturating.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to change in place.
+        ///   - rhs: The count of values on the right.
         @inlinable
         public static func *= (lhs: inout Demand, rhs: Int) {
             lhs = lhs * rhs
@@ -88,6 +118,11 @@ extension Subscribers {
 
         /// The difference of two demands: unlimited stays unlimited, unlimited subtracted gives `.none`,
         /// and a negative result is `.none`.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: The difference, no less than `.none`.
         @inlinable
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             if lhs.rawValue == unlimitedRaw { return .unlimited }
@@ -96,6 +131,10 @@ extension Subscribers {
         }
 
         /// Subtracts `rhs` from `lhs`, as `-(_:_:)`.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to change in place.
+        ///   - rhs: The demand on the right.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs
@@ -103,6 +142,11 @@ extension Subscribers {
 
         /// The difference of a demand and a count. A negative count adds; as in Combine, a sum beyond
         /// `Int.max` overflows to `.none`, and unlimited stays unlimited.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: The difference, no less than `.none`.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             guard rhs < 0 else { return lhs - Demand(rawValue: UInt(rhs)) }
@@ -112,60 +156,109 @@ extension Subscribers {
         }
 
         /// Subtracts `rhs` from `lhs`.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to change in place.
+        ///   - rhs: The count of values on the right.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Int) {
             lhs = lhs - rhs
         }
 
         /// Orders demands by count; unlimited is greater than every finite demand.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: Whether `lhs` is less than `rhs`.
         @inlinable
         public static func < (lhs: Demand, rhs: Demand) -> Bool {
             lhs.rawValue < rhs.rawValue
         }
 
         /// Whether the demand is greater than `rhs`; unlimited is greater than every count.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: Whether `lhs` is greater than `rhs`.
         @inlinable
         public static func > (lhs: Demand, rhs: Int) -> Bool {
             compare(lhs, rhs) > 0
         }
 
         /// Whether the demand is at least `rhs`; unlimited is at least every count.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: Whether `lhs` is at least `rhs`.
         @inlinable
         public static func >= (lhs: Demand, rhs: Int) -> Bool {
             compare(lhs, rhs) >= 0
         }
 
         /// Whether the demand is less than `rhs`; unlimited never is.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: Whether `lhs` is less than `rhs`.
         @inlinable
         public static func < (lhs: Demand, rhs: Int) -> Bool {
             compare(lhs, rhs) < 0
         }
 
         /// Whether the demand is at most `rhs`; unlimited never is.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: Whether `lhs` is at most `rhs`.
         @inlinable
         public static func <= (lhs: Demand, rhs: Int) -> Bool {
             compare(lhs, rhs) <= 0
         }
 
         /// Whether `lhs` is greater than the demand; never when it is unlimited.
+        ///
+        /// - Parameters:
+        ///   - lhs: The count of values on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: Whether `lhs` is greater than `rhs`.
         @inlinable
         public static func > (lhs: Int, rhs: Demand) -> Bool {
             compare(rhs, lhs) < 0
         }
 
         /// Whether `lhs` is at least the demand; never when it is unlimited.
+        ///
+        /// - Parameters:
+        ///   - lhs: The count of values on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: Whether `lhs` is at least `rhs`.
         @inlinable
         public static func >= (lhs: Int, rhs: Demand) -> Bool {
             compare(rhs, lhs) <= 0
         }
 
         /// Whether `lhs` is less than the demand; always when it is unlimited.
+        ///
+        /// - Parameters:
+        ///   - lhs: The count of values on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: Whether `lhs` is less than `rhs`.
         @inlinable
         public static func < (lhs: Int, rhs: Demand) -> Bool {
             compare(rhs, lhs) > 0
         }
 
         /// Whether `lhs` is at most the demand; always when it is unlimited.
+        ///
+        /// - Parameters:
+        ///   - lhs: The count of values on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: Whether `lhs` is at most `rhs`.
         @inlinable
         public static func <= (lhs: Int, rhs: Demand) -> Bool {
             compare(rhs, lhs) >= 0
@@ -183,6 +276,11 @@ extension Subscribers {
         }
 
         /// Whether the demand is not the finite count `rhs`.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand on the left.
+        ///   - rhs: The count of values on the right.
+        /// - Returns: Whether `lhs` and `rhs` differ.
         @inlinable
         public static func != (lhs: Demand, rhs: Int) -> Bool {
             compare(lhs, rhs) != 0
@@ -200,6 +298,11 @@ extension Subscribers {
         }
 
         /// Whether `lhs` is not the demand's finite count.
+        ///
+        /// - Parameters:
+        ///   - lhs: The count of values on the left.
+        ///   - rhs: The demand on the right.
+        /// - Returns: Whether `lhs` and `rhs` differ.
         @inlinable
         public static func != (lhs: Int, rhs: Demand) -> Bool {
             compare(rhs, lhs) != 0

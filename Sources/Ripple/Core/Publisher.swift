@@ -27,6 +27,8 @@ extension Publisher {
     /// chain of distinct functions, which the optimiser specialises for the concrete subscriber types in
     /// the client module (through this one generic forwarding function it would stop after one level,
     /// taking the growing subscriber types for an endless specialisation).
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
     @_transparent
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)

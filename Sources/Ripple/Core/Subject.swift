@@ -3,14 +3,20 @@
 /// Ripple's subjects accept `send` from any thread, also concurrently and re-entrantly.
 public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Delivers `value` to every subscriber that has demand for it.
+    ///
+    /// - Parameter value: The value to deliver.
     func send(_ value: Output)
 
     /// Ends the subject: every subscriber receives `completion`, later sends are ignored, and later
     /// subscribers receive `completion` at once.
+    ///
+    /// - Parameter completion: How the subject ends: finished, or failed with an error.
     func send(completion: Subscribers.Completion<Failure>)
 
     /// Tells the subject about an upstream subscription it is attached to; the subject requests
     /// unlimited demand from it.
+    ///
+    /// - Parameter subscription: The upstream subscription the subject is attached to.
     func send(subscription: any Subscription)
 }
 
@@ -25,6 +31,7 @@ extension Subject where Output == Void {
 extension Publisher {
     /// Attaches `subject` to this publisher: everything published is sent into the subject.
     ///
+    /// - Parameter subject: The subject to send into.
     /// - Returns: a cancellable that detaches the subject.
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {

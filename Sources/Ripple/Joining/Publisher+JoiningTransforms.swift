@@ -5,6 +5,9 @@ extension Publisher {
     /// Combines this publisher with `other` like ``combineLatest(_:)`` and publishes
     /// `transform(latestOfSelf, latestOfOther)` instead of the tuple.
     ///
+    /// - Parameters:
+    ///   - other: The publisher to join with this one.
+    ///   - transform: Makes one value of the latest value of each publisher.
     /// - Returns: a publisher that emits the transformed latest values whenever either upstream publishes
     ///   (once both have), finishes once both have finished and fails with the first failure.
     public func combineLatest<P: Publisher, T>(
@@ -17,6 +20,10 @@ extension Publisher {
     /// Combines this publisher with two others like `combineLatest(_:_:)` and publishes `transform`
     /// of the three latest values instead of the tuple.
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher (this one is the first).
+    ///   - publisher2: The third publisher (this one is the first).
+    ///   - transform: Makes one value of the latest value of each publisher.
     /// - Returns: a publisher that emits the transformed latest values whenever any upstream publishes
     ///   (once all have), finishes once all have finished and fails with the first failure.
     public func combineLatest<P: Publisher, Q: Publisher, T>(
@@ -31,6 +38,11 @@ extension Publisher {
     /// Combines this publisher with three others like `combineLatest(_:_:_:)` and publishes `transform`
     /// of the four latest values instead of the tuple.
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher (this one is the first).
+    ///   - publisher2: The third publisher (this one is the first).
+    ///   - publisher3: The fourth publisher (this one is the first).
+    ///   - transform: Makes one value of the latest value of each publisher.
     /// - Returns: a publisher that emits the transformed latest values whenever any upstream publishes
     ///   (once all have), finishes once all have finished and fails with the first failure.
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
@@ -46,6 +58,9 @@ extension Publisher {
     /// Pairs this publisher's values with `other`'s like ``zip(_:)`` and publishes
     /// `transform(valueOfSelf, valueOfOther)` instead of the tuple.
     ///
+    /// - Parameters:
+    ///   - other: The publisher to join with this one.
+    ///   - transform: Makes one value of each group of values.
     /// - Returns: a publisher that emits one transformed value per complete pair, finishes when an
     ///   upstream has finished with no value left to pair, and fails with the first failure.
     public func zip<P: Publisher, T>(
@@ -58,6 +73,10 @@ extension Publisher {
     /// Groups this publisher's values with two others' like `zip(_:_:)` and publishes `transform` of
     /// each group instead of the tuple.
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher (this one is the first).
+    ///   - publisher2: The third publisher (this one is the first).
+    ///   - transform: Makes one value of each group of values.
     /// - Returns: a publisher that emits one transformed value per complete group, finishes when an
     ///   upstream has finished with no value left to group, and fails with the first failure.
     public func zip<P: Publisher, Q: Publisher, T>(
@@ -71,6 +90,11 @@ extension Publisher {
     /// Groups this publisher's values with three others' like `zip(_:_:_:)` and publishes `transform`
     /// of each group instead of the tuple.
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher (this one is the first).
+    ///   - publisher2: The third publisher (this one is the first).
+    ///   - publisher3: The fourth publisher (this one is the first).
+    ///   - transform: Makes one value of each group of values.
     /// - Returns: a publisher that emits one transformed value per complete group, finishes when an
     ///   upstream has finished with no value left to group, and fails with the first failure.
     public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(

@@ -46,6 +46,8 @@ extension Publishers {
         @usableFromInline nonisolated(unsafe) var isConnecting = false
 
         /// Creates a publisher that connects `upstream` while it has subscribers.
+        ///
+        /// - Parameter upstream: The connectable publisher to connect.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream

@@ -29,6 +29,8 @@ extension Publishers {
         @usableFromInline let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
 
         /// Creates a connectable publisher over `upstream`.
+        ///
+        /// - Parameter upstream: The publisher to connect to on `connect()`.
         @inlinable
         public init(upstream: Upstream) {
             inner = upstream.multicast(subject: PassthroughSubject())

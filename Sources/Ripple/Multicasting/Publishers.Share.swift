@@ -34,6 +34,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that shares `upstream`.
+        ///
+        /// - Parameter upstream: The publisher to share.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream

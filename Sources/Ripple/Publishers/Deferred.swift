@@ -12,6 +12,8 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     public let createPublisher: () -> DeferredPublisher
 
     /// Creates a publisher that runs `createPublisher` for each new subscriber.
+    ///
+    /// - Parameter createPublisher: Makes the publisher each new subscriber is attached to.
     public init(createPublisher: @escaping () -> DeferredPublisher) {
         self.createPublisher = createPublisher
     }

@@ -7,12 +7,19 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     public let completeImmediately: Bool
 
     /// Creates an empty publisher that finishes at once, or never when `completeImmediately` is `false`.
+    ///
+    /// - Parameter completeImmediately: Whether the publisher finishes as soon as a subscriber arrives.
     public init(completeImmediately: Bool = true) {
         self.completeImmediately = completeImmediately
     }
 
     /// Creates an empty publisher, naming its output and failure types explicitly (for when they
     /// cannot be inferred).
+    ///
+    /// - Parameters:
+    ///   - completeImmediately: Whether the publisher finishes as soon as a subscriber arrives.
+    ///   - outputType: The output type.
+    ///   - failureType: The failure type.
     public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
         self.init(completeImmediately: completeImmediately)
     }

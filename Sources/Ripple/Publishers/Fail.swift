@@ -7,12 +7,18 @@ public struct Fail<Output, Failure: Error>: Publisher {
     public let error: Failure
 
     /// Creates a publisher that fails every subscriber with `error`.
+    ///
+    /// - Parameter error: The error to fail with.
     public init(error: Failure) {
         self.error = error
     }
 
     /// Creates a publisher that fails every subscriber with `failure`, naming the output type
     /// explicitly (for when it cannot be inferred).
+    ///
+    /// - Parameters:
+    ///   - outputType: The output type.
+    ///   - failure: The error to fail with.
     public init(outputType: Output.Type, failure: Failure) {
         self.error = failure
     }

@@ -10,6 +10,8 @@ public struct Just<Output>: Publisher {
     public let output: Output
 
     /// Creates a publisher that emits `output` once to each subscriber, then finishes.
+    ///
+    /// - Parameter output: The value to publish.
     public init(_ output: Output) {
         self.output = output
     }

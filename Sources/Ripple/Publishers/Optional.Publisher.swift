@@ -14,6 +14,8 @@ extension Optional {
         public let output: Wrapped?
 
         /// Creates a publisher that emits `output` if it is not `nil`, then finishes.
+        ///
+        /// - Parameter output: The value to publish, if any.
         public init(_ output: Output?) {
             self.output = output
         }

@@ -11,6 +11,7 @@
 extension Publishers.Sequence where Failure == Never {
     /// The smallest element by `areInIncreasingOrder`, found at once.
     ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument orders before its second.
     /// - Returns: a publisher that emits that element and finishes, or just finishes when the sequence
     ///   is empty.
     @inlinable
@@ -22,6 +23,7 @@ extension Publishers.Sequence where Failure == Never {
 
     /// The largest element by `areInIncreasingOrder`, found at once.
     ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument orders before its second.
     /// - Returns: a publisher that emits that element and finishes, or just finishes when the sequence
     ///   is empty.
     @inlinable
@@ -33,6 +35,7 @@ extension Publishers.Sequence where Failure == Never {
 
     /// The first element that satisfies `predicate`, found at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits that element and finishes, or just finishes when none does.
     @inlinable
     public func first(
@@ -45,6 +48,7 @@ extension Publishers.Sequence where Failure == Never {
 extension Publishers.Sequence {
     /// Whether every element satisfies `predicate`, decided at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits the answer and finishes.
     @inlinable
     public func allSatisfy(_ predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
@@ -53,6 +57,7 @@ extension Publishers.Sequence {
 
     /// Whether every element satisfies a throwing `predicate`, decided at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits the answer and finishes, or fails with the error `predicate`
     ///   threw.
     @inlinable
@@ -72,6 +77,7 @@ extension Publishers.Sequence {
 
     /// The non-`nil` results of `transform` applied to each element, computed at once.
     ///
+    /// - Parameter transform: The transform applied after this one's.
     /// - Returns: a sequence publisher of those results.
     @inlinable
     public func compactMap<ElementOfResult>(
@@ -82,6 +88,7 @@ extension Publishers.Sequence {
 
     /// Whether some element satisfies `predicate`, decided at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits the answer and finishes.
     @inlinable
     public func contains(where predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
@@ -90,6 +97,7 @@ extension Publishers.Sequence {
 
     /// Whether some element satisfies a throwing `predicate`, decided at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits the answer and finishes, or fails with the error `predicate`
     ///   threw.
     @inlinable
@@ -101,6 +109,7 @@ extension Publishers.Sequence {
 
     /// The elements after the leading ones that satisfy `predicate`.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a sequence publisher of the standard library's `DropWhileSequence`.
     @inlinable
     public func drop(
@@ -111,6 +120,7 @@ extension Publishers.Sequence {
 
     /// The elements after the first `count`.
     ///
+    /// - Parameter count: How many elements to skip.
     /// - Returns: a sequence publisher of the standard library's `DropFirstSequence`.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
@@ -119,6 +129,7 @@ extension Publishers.Sequence {
 
     /// The elements that satisfy `isIncluded`, selected at once.
     ///
+    /// - Parameter isIncluded: The predicate fused after this one.
     /// - Returns: a sequence publisher of those elements.
     @inlinable
     public func filter(
@@ -137,6 +148,7 @@ extension Publishers.Sequence {
 
     /// `transform` applied to each element, computed at once.
     ///
+    /// - Parameter transform: The transform applied after this one's.
     /// - Returns: a sequence publisher of the results.
     @inlinable
     public func map<ElementOfResult>(
@@ -147,6 +159,7 @@ extension Publishers.Sequence {
 
     /// At most the first `maxLength` elements.
     ///
+    /// - Parameter maxLength: The most values to republish; not negative.
     /// - Returns: a sequence publisher of the standard library's `PrefixSequence`.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
@@ -155,6 +168,7 @@ extension Publishers.Sequence {
 
     /// The leading elements that satisfy `predicate`, selected at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a sequence publisher of those elements.
     @inlinable
     public func prefix(
@@ -165,6 +179,9 @@ extension Publishers.Sequence {
 
     /// The elements combined with `nextPartialResult`, starting from `initialResult`, computed at once.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result.
     /// - Returns: a publisher that emits the final result and finishes.
     @inlinable
     public func reduce<Accumulator>(
@@ -177,6 +194,9 @@ extension Publishers.Sequence {
     /// The elements combined with a throwing `nextPartialResult`, starting from `initialResult`,
     /// computed at once.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result; it may throw.
     /// - Returns: a publisher that emits the final result and finishes, or fails with the error
     ///   `nextPartialResult` threw.
     @inlinable
@@ -189,6 +209,7 @@ extension Publishers.Sequence {
 
     /// The elements with every `nil` replaced by `output`, computed at once.
     ///
+    /// - Parameter output: The value that replaces each `nil`.
     /// - Returns: a sequence publisher of the elements, still of the optional type (as in Combine).
     @inlinable
     public func replaceNil<ElementOfResult>(
@@ -200,6 +221,9 @@ extension Publishers.Sequence {
     /// Every intermediate result of combining the elements with `nextPartialResult`, starting from
     /// `initialResult`, computed at once.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result.
     /// - Returns: a sequence publisher of the running results, one per element.
     @inlinable
     public func scan<ElementOfResult>(
@@ -217,6 +241,7 @@ extension Publishers.Sequence {
     /// The same elements, with the failure type changed to `NewFailure` (the publisher still never
     /// fails).
     ///
+    /// - Parameter failureType: The failure type to present.
     /// - Returns: a sequence publisher of the same sequence.
     @inlinable
     public func setFailureType<NewFailure: Error>(
@@ -242,6 +267,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
 
     /// Whether the sequence contains `output`, decided at once.
     ///
+    /// - Parameter output: The value to look for.
     /// - Returns: a publisher that emits the answer and finishes.
     @inlinable
     public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
@@ -278,6 +304,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
 
     /// The element at `index`.
     ///
+    /// - Parameter index: The position of the value, counting from 0.
     /// - Returns: a publisher that emits it and finishes, or just finishes when `index` is not a valid
     ///   index of the collection.
     @inlinable
@@ -297,6 +324,7 @@ extension Publishers.Sequence where Elements: Collection {
 
     /// The elements at the indices in `range` (which must be valid for the collection).
     ///
+    /// - Parameter range: The positions of the values, counting from 0.
     /// - Returns: a sequence publisher of those elements.
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
@@ -315,6 +343,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
 
     /// The last element that satisfies `predicate`, found at once.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits it and finishes, or just finishes when none does.
     @inlinable
     public func last(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
@@ -325,6 +354,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
 extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
     /// The element at `index`.
     ///
+    /// - Parameter index: The position of the value, counting from 0.
     /// - Returns: a publisher that emits it and finishes, or just finishes when `index` is not a valid
     ///   index of the collection.
     @inlinable
@@ -344,6 +374,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
 extension Publishers.Sequence where Elements: RandomAccessCollection {
     /// The elements at the indices in `range` (which must be valid for the collection).
     ///
+    /// - Parameter range: The positions of the values, counting from 0.
     /// - Returns: a sequence publisher of those elements.
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
@@ -362,6 +393,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
 extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// `elements` followed by this sequence's elements, joined at once.
     ///
+    /// - Parameter elements: The values to emit, in order.
     /// - Returns: a sequence publisher of the joined collection.
     @inlinable
     public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
@@ -370,6 +402,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// `elements` followed by this sequence's elements, joined at once.
     ///
+    /// - Parameter elements: The values to emit, in order.
     /// - Returns: a sequence publisher of the joined collection.
     @inlinable
     public func prepend<OtherSequence: Swift.Sequence>(
@@ -384,6 +417,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// `publisher`'s elements followed by this sequence's elements, joined at once.
     ///
+    /// - Parameter publisher: The publisher whose elements come first.
     /// - Returns: a sequence publisher of the joined collection.
     @inlinable
     public func prepend(
@@ -396,6 +430,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// This sequence's elements followed by `elements`, joined at once.
     ///
+    /// - Parameter elements: The values to emit, in order.
     /// - Returns: a sequence publisher of the joined collection.
     @inlinable
     public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
@@ -404,6 +439,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// This sequence's elements followed by `elements`, joined at once.
     ///
+    /// - Parameter elements: The values to emit, in order.
     /// - Returns: a sequence publisher of the joined collection.
     @inlinable
     public func append<OtherSequence: Swift.Sequence>(
@@ -416,6 +452,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// This sequence's elements followed by `publisher`'s, joined at once.
     ///
+    /// - Parameter publisher: The publisher whose elements follow this sequence's.
     /// - Returns: a sequence publisher of the joined collection.
     @inlinable
     public func append(

@@ -19,6 +19,8 @@ extension Publishers {
         public let sequence: Elements
 
         /// Creates a publisher of the elements of `sequence`.
+        ///
+        /// - Parameter sequence: The elements to publish, in order.
         @inlinable
         public init(sequence: Elements) {
             self.sequence = sequence

@@ -12,6 +12,8 @@ public struct Record<Output, Failure: Error>: Publisher {
     ///
     /// `record` receives an empty ``Recording`` and adds values and (optionally) a completion to it;
     /// without one, the completion is `.finished`.
+    ///
+    /// - Parameter record: Fills in the recording.
     public init(record: (inout Recording) -> Void) {
         var recording = Recording()
         record(&recording)
@@ -19,11 +21,17 @@ public struct Record<Output, Failure: Error>: Publisher {
     }
 
     /// Creates a publisher that replays `recording`.
+    ///
+    /// - Parameter recording: The recording to replay.
     public init(recording: Recording) {
         self.recording = recording
     }
 
     /// Creates a publisher that replays `output`, then `completion`.
+    ///
+    /// - Parameters:
+    ///   - output: The values to replay, in order.
+    ///   - completion: How the publisher ended: finished, or failed with an error.
     public init(output: [Output], completion: Subscribers.Completion<Failure>) {
         self.init(recording: Recording(output: output, completion: completion))
     }
@@ -89,6 +97,8 @@ public struct Record<Output, Failure: Error>: Publisher {
 
         /// Appends `input` to the recorded values. Recording a value after the completion traps (as in
         /// Combine: it is a programming error).
+        ///
+        /// - Parameter input: The value received.
         public mutating func receive(_ input: Input) {
             precondition(phase == .receivingInput, "Receiving values after completion is not allowed")
             output.append(input)
@@ -96,6 +106,8 @@ public struct Record<Output, Failure: Error>: Publisher {
 
         /// Records `completion` and closes the recording. Recording a second completion traps (as in
         /// Combine: it is a programming error).
+        ///
+        /// - Parameter completion: How the publisher ended: finished, or failed with an error.
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
             precondition(phase == .receivingInput, "Receiving completion more than once is not allowed")
             self.completion = completion
@@ -128,6 +140,9 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Encodes the recording as `output` and `completion`, as ``encode(to:)``.
+    ///
+    /// - Parameter encoder: The encoder to write into.
+    /// - Throws: What the encoder throws.
     public func encode(into encoder: any Encoder) throws {
         try encode(to: encoder)
     }

@@ -13,16 +13,22 @@ extension Result {
         public let result: Result<Success, Failure>
 
         /// Creates a publisher of `result`.
+        ///
+        /// - Parameter result: The result to publish.
         public init(_ result: Result<Success, Failure>) {
             self.result = result
         }
 
         /// Creates a publisher that emits `output` once, then finishes.
+        ///
+        /// - Parameter output: The value to publish.
         public init(_ output: Output) {
             self.init(.success(output))
         }
 
         /// Creates a publisher that fails with `failure`.
+        ///
+        /// - Parameter failure: The error to fail with.
         public init(_ failure: Failure) {
             self.init(.failure(failure))
         }

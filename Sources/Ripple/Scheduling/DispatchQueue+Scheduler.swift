@@ -7,6 +7,8 @@ extension DispatchQueue: Scheduler {
         public var dispatchTime: DispatchTime
 
         /// The point `time`.
+        ///
+        /// - Parameter time: The dispatch time.
         public init(_ time: DispatchTime) {
             dispatchTime = time
         }
@@ -14,6 +16,9 @@ extension DispatchQueue: Scheduler {
         /// The signed distance in nanoseconds from this time to `other`, as Combine measures it: a distance
         /// too large for `Int` (either way, as to or from `DispatchTime.distantFuture`) is `Int.max`
         /// nanoseconds.
+        ///
+        /// - Parameter other: The time to measure to.
+        /// - Returns: The signed distance in nanoseconds.
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.rawValue
             let end = other.dispatchTime.rawValue
@@ -25,6 +30,9 @@ extension DispatchQueue: Scheduler {
         /// This time moved by `n`, as Dispatch adds intervals (and Combine with it): `Int.max` nanoseconds is
         /// `DispatchTime.distantFuture`, a sum past the end of the clock is `distantFuture`, and one before its
         /// start is the earliest time Dispatch represents (1 ns).
+        ///
+        /// - Parameter n: The interval to move by.
+        /// - Returns: The moved time.
         public func advanced(by n: Stride) -> SchedulerTimeType {
             n.magnitude == .max
                 ? SchedulerTimeType(.distantFuture) : SchedulerTimeType(dispatchTime + .nanoseconds(n.magnitude))
@@ -49,6 +57,8 @@ extension DispatchQueue: Scheduler {
         }
 
         /// Hashes the uptime.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dispatchTime.uptimeNanoseconds)
         }
@@ -94,6 +104,8 @@ extension DispatchQueue: Scheduler {
             }
 
             /// The interval `timeInterval`; `.never` is the largest interval.
+            ///
+            /// - Parameter timeInterval: The dispatch time interval.
             public init(_ timeInterval: DispatchTimeInterval) {
                 switch timeInterval {
                 case .seconds(let s): self = .seconds(s)
@@ -121,49 +133,98 @@ extension DispatchQueue: Scheduler {
 
             /// `source` seconds (clamped to the largest or smallest interval, as in Combine), if `source` fits
             /// in an `Int`.
+            ///
+            /// - Parameter source: The number of seconds.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int(exactly: source) else { return nil }
                 self = .seconds(seconds)
             }
 
             /// Orders intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval on the left.
+            ///   - rhs: The interval on the right.
+            /// - Returns: Whether `lhs` is less than `rhs`.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// Zero, as Combine's product of two dispatch intervals is (whatever their lengths).
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval on the left.
+            ///   - rhs: The interval on the right.
+            /// - Returns: Zero.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: 0)
             }
             /// The sum of two intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval on the left.
+            ///   - rhs: The interval on the right.
+            /// - Returns: The sum.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude)
             }
             /// The difference of two intervals.
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval on the left.
+            ///   - rhs: The interval on the right.
+            /// - Returns: The difference.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude &- rhs.magnitude)
             }
             /// Subtracts in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval to change in place.
+            ///   - rhs: The interval on the right.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Sets `lhs` to zero, as Combine's in-place product of two dispatch intervals does.
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval to change in place.
+            ///   - rhs: The interval on the right.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
             /// Adds in place.
+            ///
+            /// - Parameters:
+            ///   - lhs: The interval to change in place.
+            ///   - rhs: The interval on the right.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// `s` seconds.
+            ///
+            /// - Parameter s: The number of seconds.
+            /// - Returns: The interval.
             public static func seconds(_ s: Int) -> Stride {
                 Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000))
             }
             /// `s` seconds, to the nanosecond.
+            ///
+            /// - Parameter s: The number of seconds.
+            /// - Returns: The interval.
             public static func seconds(_ s: Double) -> Stride {
                 Stride(nanoseconds: Int(clampingNanoseconds: s * 1_000_000_000))
             }
             /// `ms` milliseconds.
+            ///
+            /// - Parameter ms: The number of milliseconds.
+            /// - Returns: The interval.
             public static func milliseconds(_ ms: Int) -> Stride {
                 Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000))
             }
             /// `us` microseconds.
+            ///
+            /// - Parameter us: The number of microseconds.
+            /// - Returns: The interval.
             public static func microseconds(_ us: Int) -> Stride {
                 Stride(nanoseconds: us.multipliedClamped(by: 1_000))
             }
             /// `ns` nanoseconds.
+            ///
+            /// - Parameter ns: The number of nanoseconds.
+            /// - Returns: The interval.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }
     }
@@ -201,6 +262,10 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs `action` asynchronously on this queue.
+    ///
+    /// - Parameters:
+    ///   - options: The scheduler's options, if it takes any.
+    ///   - action: The work to run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = ScheduledAction(action)
         let options = options ?? SchedulerOptions()
@@ -208,6 +273,12 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs `action` on this queue at `date`.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work.
+    ///   - tolerance: How much later than asked the work may run.
+    ///   - options: The scheduler's options, if it takes any.
+    ///   - action: The work to run.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -221,6 +292,14 @@ extension DispatchQueue: Scheduler {
 
     /// Runs `action` on this queue at `date` and every `interval` after, on a dispatch timer, until the
     /// returned cancellable is cancelled.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work first.
+    ///   - interval: The time between two runs.
+    ///   - tolerance: How much later than asked the work may run.
+    ///   - options: The scheduler's options, if it takes any.
+    ///   - action: The work to run.
+    /// - Returns: A cancellable that stops the repetitions.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,

@@ -15,9 +15,19 @@ public protocol Scheduler<SchedulerTimeType> {
     var minimumTolerance: SchedulerTimeType.Stride { get }
 
     /// Runs `action` as soon as possible.
+    ///
+    /// - Parameters:
+    ///   - options: The scheduler's options, if it takes any.
+    ///   - action: The work to run.
     func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void)
 
     /// Runs `action` once at `date` (or later, within `tolerance`).
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work.
+    ///   - tolerance: How much later than asked the work may run.
+    ///   - options: The scheduler's options, if it takes any.
+    ///   - action: The work to run.
     func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -26,6 +36,14 @@ public protocol Scheduler<SchedulerTimeType> {
     )
 
     /// Runs `action` at `date` and then every `interval` until the returned cancellable is cancelled.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work first.
+    ///   - interval: The time between two runs.
+    ///   - tolerance: How much later than asked the work may run.
+    ///   - options: The scheduler's options, if it takes any.
+    ///   - action: The work to run.
+    /// - Returns: A cancellable that stops the repetitions.
     func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -37,18 +55,29 @@ public protocol Scheduler<SchedulerTimeType> {
 
 extension Scheduler {
     /// Runs `action` as soon as possible, with no options.
+    ///
+    /// - Parameter action: The work to run.
     @inlinable
     public func schedule(_ action: @escaping () -> Void) {
         schedule(options: nil, action)
     }
 
     /// Runs `action` once at `date`, with the minimum tolerance and no options.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work.
+    ///   - action: The work to run.
     @inlinable
     public func schedule(after date: SchedulerTimeType, _ action: @escaping () -> Void) {
         schedule(after: date, tolerance: minimumTolerance, options: nil, action)
     }
 
     /// Runs `action` once at `date` within `tolerance`, with no options.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work.
+    ///   - tolerance: How much later than asked the work may run.
+    ///   - action: The work to run.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType,
@@ -59,6 +88,13 @@ extension Scheduler {
     }
 
     /// Runs `action` at `date` and every `interval` after, within `tolerance`, until cancelled.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work first.
+    ///   - interval: The time between two runs.
+    ///   - tolerance: How much later than asked the work may run.
+    ///   - action: The work to run.
+    /// - Returns: A cancellable that stops the repetitions.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType,
@@ -70,6 +106,12 @@ extension Scheduler {
     }
 
     /// Runs `action` at `date` and every `interval` after, until cancelled.
+    ///
+    /// - Parameters:
+    ///   - date: When to run the work first.
+    ///   - interval: The time between two runs.
+    ///   - action: The work to run.
+    /// - Returns: A cancellable that stops the repetitions.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType,

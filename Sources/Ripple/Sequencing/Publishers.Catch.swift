@@ -303,6 +303,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 extension Publisher {
     /// Replaces this publisher, if it fails, with the publisher `handler` makes from the error.
     ///
+    /// - Parameter handler: Makes the publisher that replaces this one after its failure.
     /// - Returns: a publisher that emits this publisher's values, and after a failure the values of
     ///   `handler(error)`; it finishes when this publisher finishes, or completes as the replacement does.
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
@@ -313,6 +314,7 @@ extension Publisher {
     /// Replaces this publisher, if it fails, with the publisher the error-throwing `handler` makes from
     /// the error.
     ///
+    /// - Parameter handler: Makes the publisher that replaces this one after its failure; it may throw.
     /// - Returns: a publisher that emits this publisher's values, and after a failure the values of
     ///   `handler(error)`; it fails with the error `handler` throws, or completes as the replacement does.
     public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>

@@ -239,6 +239,7 @@ extension Publishers.Concatenate {
 extension Publisher {
     /// Emits the values of `publisher` before those of this publisher.
     ///
+    /// - Parameter publisher: The publisher whose values come first.
     /// - Returns: a publisher that emits every value of `publisher`, then, once it finishes, every value of
     ///   this publisher; it fails as soon as either fails.
     public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
@@ -248,6 +249,7 @@ extension Publisher {
 
     /// Emits the values of `publisher` after this publisher finishes.
     ///
+    /// - Parameter publisher: The publisher whose values follow this one's.
     /// - Returns: a publisher that emits every value of this publisher, then, once it finishes, every value
     ///   of `publisher`; it fails as soon as either fails.
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>

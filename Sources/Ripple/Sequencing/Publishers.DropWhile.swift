@@ -187,6 +187,7 @@ extension Publisher {
     /// Omits values while `predicate` returns `true`, then republishes every value from the first one for
     /// which it returns `false`.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that completes or fails when the upstream does.
     public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
         Publishers.DropWhile(upstream: self, predicate: predicate)
@@ -194,6 +195,7 @@ extension Publisher {
 
     /// Omits values while the error-throwing `predicate` returns `true`, then republishes every later value.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that completes when the upstream does, and fails with the upstream's error or
     ///   with the error `predicate` throws (cancelling the upstream).
     public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {

@@ -201,6 +201,7 @@ private final class PrefixWhileInner<Downstream: Subscriber, UpstreamFailure: Er
 extension Publisher {
     /// Republishes values while `predicate` returns `true`, then finishes.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits values until the first one for which `predicate` is `false`
     ///   (not emitted); it then cancels the upstream and finishes. It fails if the upstream fails first.
     public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
@@ -209,6 +210,7 @@ extension Publisher {
 
     /// Republishes values while the error-throwing `predicate` returns `true`, then finishes.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits values until the first one for which `predicate` is `false`
     ///   (not emitted), then finishes; if `predicate` throws, it cancels the upstream and fails with the
     ///   error.

@@ -18,12 +18,18 @@ extension Publishers {
 
         /// Creates a publisher that subscribes to `upstream` again after up to `retries` failures (without
         /// limit when `retries` is `nil`).
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to subscribe to, again after a failure.
+        ///   - retries: How many failures to retry after; `nil` for no limit.
         public init(upstream: Upstream, retries: Int?) {
             self.upstream = upstream
             self.retries = retries
         }
 
         /// Subscribes `subscriber` to the upstream through a retrying subscription.
+        ///
+        /// - Parameter subscriber: The subscriber to attach.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(upstream: upstream, retries: retries, downstream: subscriber))
         }

@@ -18,6 +18,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
     }
 
     /// Creates a subject whose current value is `value`.
+    ///
+    /// - Parameter value: The first current value.
     @inlinable public init(_ value: Output) {
         core = SubjectCore(
             name: "CurrentValueSubject", replay: LatestValueReplay(value: value), requestsUpstreamAtOnce: true)
@@ -29,23 +31,31 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
 
     /// Attaches `subscriber`; it receives the current value once it has demand. After a completion it
     /// receives that completion at once.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
     @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber, parent: self)
     }
 
     /// Makes `value` the current value and delivers it to every subscriber with demand. Ignored after a
     /// completion (unlike setting ``value``, as in Combine).
+    ///
+    /// - Parameter value: The value to deliver.
     @inlinable public func send(_ value: Output) {
         core.send(value)
     }
 
     /// Ends the subject: every subscriber receives `completion`; later sends are ignored.
+    ///
+    /// - Parameter completion: How the subject ends: finished, or failed with an error.
     @inlinable public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }
 
     /// Keeps `subscription` (an upstream this subject was attached to with `subscribe(_:)`), requests
     /// unlimited values from it at once (as Combine's does), and cancels it when the subject goes away.
+    ///
+    /// - Parameter subscription: The upstream subscription the subject is attached to.
     @inlinable public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }

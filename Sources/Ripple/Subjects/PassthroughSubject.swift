@@ -20,22 +20,30 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable
     }
 
     /// Attaches `subscriber`; after a completion it receives that completion at once.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
     @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.subscribe(subscriber, parent: self)
     }
 
     /// Delivers `value` to every subscriber with outstanding demand. Ignored after a completion.
+    ///
+    /// - Parameter value: The value to deliver.
     @inlinable public func send(_ value: Output) {
         core.send(value)
     }
 
     /// Ends the subject: every subscriber receives `completion`; later sends are ignored.
+    ///
+    /// - Parameter completion: How the subject ends: finished, or failed with an error.
     @inlinable public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }
 
     /// Keeps `subscription` (an upstream this subject was attached to with `subscribe(_:)`), requests
     /// unlimited values from it once any subscriber has demand, and cancels it when the subject goes away.
+    ///
+    /// - Parameter subscription: The upstream subscription the subject is attached to.
     @inlinable public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }

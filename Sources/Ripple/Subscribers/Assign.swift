@@ -45,6 +45,8 @@ extension Subscribers {
         public var playgroundDescription: Any { description }
 
         /// Stores `subscription` and requests unlimited values; a second subscription is cancelled.
+        ///
+        /// - Parameter subscription: The subscription through which the subscriber requests values.
         public func receive(subscription: any Subscription) {
             let accepted = lock.withLock { status.accept(subscription) }
             if accepted {
@@ -56,6 +58,9 @@ extension Subscribers {
 
         /// Writes `value` to the property; as in Combine, a value before the subscription or after the
         /// completion is ignored.
+        ///
+        /// - Parameter value: The value received.
+        /// - Returns: The additional demand: none, as the subscriber asked for everything at once.
         public func receive(_ value: Input) -> Subscribers.Demand {
             let object = lock.withLock { status.isSubscribed ? target : nil }
             object?[keyPath: keyPath] = value
@@ -63,6 +68,8 @@ extension Subscribers {
         }
 
         /// Releases the object.
+        ///
+        /// - Parameter completion: How the publisher ended: finished, or failed with an error.
         public func receive(completion: Subscribers.Completion<Never>) {
             // Released after unlocking: releasing the object may run arbitrary deinit code.
             let released: (Root?, SubscriptionLifecycle) = lock.withLock {
@@ -89,6 +96,9 @@ extension Subscribers {
 extension Publisher where Failure == Never {
     /// Writes each value to `object[keyPath: keyPath]`.
     ///
+    /// - Parameters:
+    ///   - keyPath: The property each value is written to.
+    ///   - object: The object whose property is written; kept until the subscription ends.
     /// - Returns: a cancellable that cancels the subscription; dropping it cancels too.
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)

@@ -83,6 +83,8 @@ extension Subscribers {
         /// is known: the `request(.unlimited)` below is then a direct call of that subscription's own
         /// `request`, specialised for this sink (a synchronous source delivers everything inside it), rather
         /// than a call through the `Subscription` existential into unspecialised generic code.
+        ///
+        /// - Parameter subscription: The subscription through which the subscriber requests values.
         @inlinable @inline(__always)
         public func receive(subscription: any Subscription) {
             let accepted = lock.withLock { status.accept(subscription) }
@@ -94,6 +96,9 @@ extension Subscribers {
         }
 
         /// Calls the value closure; returns `.none` (the demand is already unlimited).
+        ///
+        /// - Parameter value: The value received.
+        /// - Returns: The additional demand: none, as the subscriber asked for everything at once.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             let before = delivery.bitwiseOr(SinkDelivery.delivering, ordering: .acquiring).oldValue
@@ -163,6 +168,8 @@ extension Subscribers {
         }
 
         /// Calls the completion closure, then releases both closures.
+        ///
+        /// - Parameter completion: How the publisher ended: finished, or failed with an error.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let handlers: Handlers? = lock.withLock {
@@ -239,6 +246,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Subscribes with a ``Subscribers/Sink`` that calls `receiveValue` with each value.
     ///
+    /// - Parameter receiveValue: Called with each value.
     /// - Returns: a cancellable that cancels the subscription; dropping it cancels too.
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {

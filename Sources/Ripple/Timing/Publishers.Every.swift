@@ -75,6 +75,7 @@ extension Publishers {
     ///   - tolerance: how late a tick may be; `nil` uses the scheduler's `minimumTolerance`.
     ///   - scheduler: the scheduler that runs the timer and delivers the ticks.
     ///   - options: scheduler options for the timer.
+    /// - Returns: A publisher of the scheduler's time, every `interval`.
     public static func every<S: Scheduler>(
         _ interval: S.SchedulerTimeType.Stride,
         tolerance: S.SchedulerTimeType.Stride? = nil,

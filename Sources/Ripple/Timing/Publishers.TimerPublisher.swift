@@ -170,6 +170,7 @@ extension Scheduler {
     ///   - interval: the time between ticks.
     ///   - tolerance: how late a tick may be; `nil` uses the scheduler's `minimumTolerance`.
     ///   - options: scheduler options for the timer.
+    /// - Returns: A connectable publisher of this scheduler's time, every `interval`.
     public func timerPublisher(
         every interval: SchedulerTimeType.Stride,
         tolerance: SchedulerTimeType.Stride? = nil,

@@ -141,6 +141,7 @@ extension Publishers.TryAllSatisfy {
 extension Publisher {
     /// Publishes whether every value satisfies `predicate`.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits `false` as soon as a value fails `predicate` (cancelling the
     ///   upstream), or `true` when the upstream finishes, then finishes.
     @inlinable
@@ -150,6 +151,7 @@ extension Publisher {
 
     /// Publishes whether every value satisfies a throwing `predicate`.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits `true` or `false` as ``allSatisfy(_:)`` does; if `predicate` throws,
     ///   it cancels the upstream and fails with the error.
     @inlinable

@@ -16,6 +16,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that collects all of `upstream`'s values.
+        ///
+        /// - Parameter upstream: The publisher whose values are collected.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream

@@ -149,6 +149,7 @@ extension Publishers.CollectByCount {
 extension Publisher {
     /// Groups the values into arrays of `count`.
     ///
+    /// - Parameter count: How many values go into each array (the last may hold fewer).
     /// - Returns: a publisher that emits an array each time `count` values have arrived, then, when the
     ///   upstream finishes, an array of the remaining values (if any) and `.finished`. A failure discards
     ///   the remaining values and passes through. Demand is counted in arrays: requesting `n` asks the

@@ -112,6 +112,9 @@ extension Publishers.CompactMap {
     }
 
     /// Fuses a second `compactMap` into this one: one `CompactMap` applying both closures.
+    ///
+    /// - Parameter transform: The transform applied after this one's.
+    /// - Returns: One `CompactMap` applying both closures.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -119,6 +122,9 @@ extension Publishers.CompactMap {
     }
 
     /// Fuses a `map` into this `compactMap`: one `CompactMap` applying `transform` to the non-`nil` results.
+    ///
+    /// - Parameter transform: The transform applied after this one's.
+    /// - Returns: One `CompactMap` applying `transform` to the non-`nil` results.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -158,6 +164,9 @@ extension Publishers.TryCompactMap {
     }
 
     /// Fuses a throwing `compactMap` into this one: one `TryCompactMap` applying both closures.
+    ///
+    /// - Parameter transform: The transform applied after this one's.
+    /// - Returns: One `TryCompactMap` applying both closures.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform
@@ -168,6 +177,7 @@ extension Publishers.TryCompactMap {
 extension Publisher {
     /// Transforms every value and republishes the non-`nil` results.
     ///
+    /// - Parameter transform: The closure applied to each value.
     /// - Returns: a publisher that emits `transform(value)` when it is not `nil` and completes as the
     ///   upstream does; each dropped value is replaced by asking the upstream for one more.
     @inlinable
@@ -177,6 +187,7 @@ extension Publisher {
 
     /// Transforms every value with a throwing closure and republishes the non-`nil` results.
     ///
+    /// - Parameter transform: The closure applied to each value; it may throw.
     /// - Returns: a publisher that emits the non-`nil` results; if `transform` throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable

@@ -184,6 +184,7 @@ extension Publisher where Output: Comparable {
 extension Publisher {
     /// Publishes the smallest value by `areInIncreasingOrder` when the upstream finishes.
     ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument orders before its second.
     /// - Returns: a publisher that emits the minimum (nothing if the upstream was empty) and finishes.
     @inlinable
     public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
@@ -192,6 +193,7 @@ extension Publisher {
 
     /// Publishes the smallest value by a throwing `areInIncreasingOrder` when the upstream finishes.
     ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument orders before its second; it may throw.
     /// - Returns: a publisher that emits the minimum and finishes; if the ordering throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable
@@ -203,6 +205,7 @@ extension Publisher {
 
     /// Publishes the greatest value by `areInIncreasingOrder` when the upstream finishes.
     ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument orders before its second.
     /// - Returns: a publisher that emits the maximum (nothing if the upstream was empty) and finishes.
     @inlinable
     public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
@@ -211,6 +214,7 @@ extension Publisher {
 
     /// Publishes the greatest value by a throwing `areInIncreasingOrder` when the upstream finishes.
     ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument orders before its second; it may throw.
     /// - Returns: a publisher that emits the maximum and finishes; if the ordering throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable

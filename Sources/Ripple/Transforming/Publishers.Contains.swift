@@ -208,6 +208,7 @@ extension Publishers.TryContainsWhere {
 extension Publisher where Output: Equatable {
     /// Publishes whether the upstream emits `output`.
     ///
+    /// - Parameter output: The value to look for.
     /// - Returns: a publisher that emits `true` as soon as a value equals `output` (cancelling the
     ///   upstream), or `false` when the upstream finishes without one, then finishes.
     @inlinable
@@ -219,6 +220,7 @@ extension Publisher where Output: Equatable {
 extension Publisher {
     /// Publishes whether the upstream emits a value satisfying `predicate`.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits `true` as soon as a value matches (cancelling the upstream), or
     ///   `false` when the upstream finishes without a match, then finishes.
     @inlinable
@@ -228,6 +230,7 @@ extension Publisher {
 
     /// Publishes whether the upstream emits a value satisfying a throwing `predicate`.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits `true` or `false` as ``contains(where:)`` does; if `predicate`
     ///   throws, it cancels the upstream and fails with the error.
     @inlinable

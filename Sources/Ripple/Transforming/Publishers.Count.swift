@@ -14,6 +14,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that counts `upstream`'s values.
+        ///
+        /// - Parameter upstream: The publisher whose values are counted.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream

@@ -112,6 +112,9 @@ extension Publishers.Filter {
     }
 
     /// Fuses a second predicate into this filter: one `Filter` accepting values both predicates accept.
+    ///
+    /// - Parameter isIncluded: The predicate fused after this one.
+    /// - Returns: One `Filter` accepting values both predicates accept.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
@@ -119,6 +122,9 @@ extension Publishers.Filter {
     }
 
     /// Fuses a throwing predicate into this filter: one `TryFilter` accepting values both predicates accept.
+    ///
+    /// - Parameter isIncluded: The predicate fused after this one; it may throw.
+    /// - Returns: One `TryFilter` accepting values both predicates accept.
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
@@ -159,6 +165,9 @@ extension Publishers.TryFilter {
     }
 
     /// Fuses a predicate into this one: one `TryFilter` accepting values both predicates accept.
+    ///
+    /// - Parameter isIncluded: The predicate fused after this one.
+    /// - Returns: One `TryFilter` accepting values both predicates accept.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
@@ -166,6 +175,9 @@ extension Publishers.TryFilter {
     }
 
     /// Fuses a throwing predicate into this one: one `TryFilter` accepting values both predicates accept.
+    ///
+    /// - Parameter isIncluded: The predicate fused after this one; it may throw.
+    /// - Returns: One `TryFilter` accepting values both predicates accept.
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
@@ -176,6 +188,7 @@ extension Publishers.TryFilter {
 extension Publisher {
     /// Republishes only the values `isIncluded` accepts.
     ///
+    /// - Parameter isIncluded: Whether a value is republished.
     /// - Returns: a publisher that emits the upstream values for which `isIncluded` returns `true` and
     ///   completes as the upstream does; each rejected value is replaced by asking the upstream for one more.
     @inlinable
@@ -185,6 +198,7 @@ extension Publisher {
 
     /// Republishes only the values a throwing predicate accepts.
     ///
+    /// - Parameter isIncluded: Whether a value is republished; it may throw.
     /// - Returns: a publisher that emits the upstream values for which `isIncluded` returns `true`; if the
     ///   predicate throws, it cancels the upstream and fails with the error.
     @inlinable

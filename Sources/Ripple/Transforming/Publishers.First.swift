@@ -15,6 +15,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that publishes `upstream`'s first value.
+        ///
+        /// - Parameter upstream: The publisher whose first value is published.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
@@ -215,6 +217,7 @@ extension Publisher {
 
     /// Publishes the first value satisfying `predicate` and finishes.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits the first matching value (cancelling the upstream) and finishes, or
     ///   just finishes if the upstream finishes without a match.
     @inlinable
@@ -224,6 +227,7 @@ extension Publisher {
 
     /// Publishes the first value satisfying a throwing `predicate` and finishes.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits the first matching value and finishes; if `predicate` throws, it
     ///   cancels the upstream and fails with the error.
     @inlinable

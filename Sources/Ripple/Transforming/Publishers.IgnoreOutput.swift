@@ -12,6 +12,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that only passes on `upstream`'s completion.
+        ///
+        /// - Parameter upstream: The publisher whose completion is passed on.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream

@@ -14,6 +14,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that publishes `upstream`'s last value.
+        ///
+        /// - Parameter upstream: The publisher whose last value is published.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
@@ -211,6 +213,7 @@ extension Publisher {
 
     /// Publishes the last value satisfying `predicate` when the upstream finishes.
     ///
+    /// - Parameter predicate: The condition each value is tested with.
     /// - Returns: a publisher that emits the last matching value (nothing if none matched) and finishes.
     @inlinable
     public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
@@ -219,6 +222,7 @@ extension Publisher {
 
     /// Publishes the last value satisfying a throwing `predicate` when the upstream finishes.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits the last matching value and finishes; if `predicate` throws, it
     ///   cancels the upstream and fails with the error.
     @inlinable

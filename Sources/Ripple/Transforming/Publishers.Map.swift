@@ -106,6 +106,9 @@ extension Publishers.Map {
     }
 
     /// Fuses a second transform into this map: one `Map` applying `transform` after this one's.
+    ///
+    /// - Parameter transform: The transform applied after this one's.
+    /// - Returns: One `Map` applying `transform` after this one's.
     @inlinable
     public func map<Result>(_ transform: @escaping (Output) -> Result) -> Publishers.Map<Upstream, Result> {
         let first = self.transform
@@ -113,6 +116,9 @@ extension Publishers.Map {
     }
 
     /// Fuses a throwing transform into this map: one `TryMap` applying `transform` after this one's.
+    ///
+    /// - Parameter transform: The transform applied after this one's; it may throw.
+    /// - Returns: One `TryMap` applying `transform` after this one's.
     @inlinable
     public func tryMap<Result>(
         _ transform: @escaping (Output) throws -> Result
@@ -152,6 +158,9 @@ extension Publishers.TryMap {
     }
 
     /// Fuses a transform into this one: one `TryMap` applying `transform` after this one's.
+    ///
+    /// - Parameter transform: The transform applied after this one's.
+    /// - Returns: One `TryMap` applying `transform` after this one's.
     @inlinable
     public func map<Result>(_ transform: @escaping (Output) -> Result) -> Publishers.TryMap<Upstream, Result> {
         let first = self.transform
@@ -159,6 +168,9 @@ extension Publishers.TryMap {
     }
 
     /// Fuses a throwing transform into this one: one `TryMap` applying `transform` after this one's.
+    ///
+    /// - Parameter transform: The transform applied after this one's; it may throw.
+    /// - Returns: One `TryMap` applying `transform` after this one's.
     @inlinable
     public func tryMap<Result>(
         _ transform: @escaping (Output) throws -> Result
@@ -171,6 +183,7 @@ extension Publishers.TryMap {
 extension Publisher {
     /// Transforms every value with `transform`.
     ///
+    /// - Parameter transform: The closure applied to each value.
     /// - Returns: a publisher that emits `transform(value)` for each upstream value and completes as the
     ///   upstream does; demand and cancellation pass straight through.
     @inlinable
@@ -180,6 +193,7 @@ extension Publisher {
 
     /// Transforms every value with a throwing closure.
     ///
+    /// - Parameter transform: The closure applied to each value; it may throw.
     /// - Returns: a publisher that emits `transform(value)` for each upstream value; if `transform` throws,
     ///   it cancels the upstream and fails with the thrown error. Upstream failures pass through as
     ///   `any Error`.
@@ -190,6 +204,7 @@ extension Publisher {
 
     /// Replaces each `nil` value with `output`.
     ///
+    /// - Parameter output: The value that replaces each `nil`.
     /// - Returns: a `Map` that emits the unwrapped value, or `output` for `nil`, and completes as the
     ///   upstream does.
     @inlinable

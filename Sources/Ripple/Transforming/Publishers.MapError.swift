@@ -14,6 +14,10 @@ extension Publishers {
         public let transform: (Upstream.Failure) -> Failure
 
         /// Creates a publisher that fails with `map(error)` when `upstream` fails with `error`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose failure is converted.
+        ///   - map: Converts the upstream's failure.
         @inlinable
         public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
@@ -80,6 +84,7 @@ extension Publishers.MapError {
 extension Publisher {
     /// Converts the failure with `transform`.
     ///
+    /// - Parameter transform: Converts the upstream's failure.
     /// - Returns: a publisher that emits the upstream's values unchanged and, if the upstream fails with
     ///   `error`, fails with `transform(error)`.
     @inlinable

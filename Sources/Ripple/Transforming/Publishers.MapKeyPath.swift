@@ -164,6 +164,7 @@ where Downstream.Failure == Failure {
 extension Publisher {
     /// Reads one key path of every value.
     ///
+    /// - Parameter keyPath: The key path to read.
     /// - Returns: a publisher that emits `value[keyPath: keyPath]` for each upstream value and completes as
     ///   the upstream does.
     @inlinable
@@ -173,6 +174,9 @@ extension Publisher {
 
     /// Reads two key paths of every value.
     ///
+    /// - Parameters:
+    ///   - keyPath0: The key path of the first value of each tuple.
+    ///   - keyPath1: The key path of the second value of each tuple.
     /// - Returns: a publisher that emits a tuple of both values for each upstream value and completes as the
     ///   upstream does.
     @inlinable
@@ -185,6 +189,10 @@ extension Publisher {
 
     /// Reads three key paths of every value.
     ///
+    /// - Parameters:
+    ///   - keyPath0: The key path of the first value of each tuple.
+    ///   - keyPath1: The key path of the second value of each tuple.
+    ///   - keyPath2: The key path of the third value of each tuple.
     /// - Returns: a publisher that emits a tuple of the three values for each upstream value and completes as
     ///   the upstream does.
     @inlinable

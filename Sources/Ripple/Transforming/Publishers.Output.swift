@@ -153,6 +153,7 @@ extension Publishers.Output {
 extension Publisher {
     /// Republishes only the value at position `index` (counting from 0).
     ///
+    /// - Parameter index: The position of the value, counting from 0.
     /// - Returns: a publisher that emits the value at `index`, then finishes when the next value arrives
     ///   (cancelling the upstream) or when the upstream completes.
     @inlinable
@@ -162,6 +163,7 @@ extension Publisher {
 
     /// Republishes only the values whose positions (counting from 0) fall in `range`.
     ///
+    /// - Parameter range: The positions of the values, counting from 0.
     /// - Returns: a publisher that emits the values in `range`, then finishes when the first value after it
     ///   arrives (cancelling the upstream) or when the upstream completes.
     @inlinable
@@ -172,6 +174,7 @@ extension Publisher {
     /// Republishes at most the first `maxLength` values. `maxLength` must not be negative (that traps, as
     /// in Combine).
     ///
+    /// - Parameter maxLength: The most values to republish; not negative.
     /// - Returns: a publisher that emits the first `maxLength` values, then finishes — as Combine's
     ///   `prefix(_:)`, when the next value arrives (cancelling the upstream) or when the upstream completes.
     @inlinable

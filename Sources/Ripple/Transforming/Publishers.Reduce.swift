@@ -159,6 +159,9 @@ extension Publishers.TryReduce {
 extension Publisher {
     /// Folds all the values into one result, published when the upstream finishes.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result.
     /// - Returns: a publisher that emits the final `nextPartialResult` fold (or `initialResult` if the
     ///   upstream is empty) and finishes; an upstream failure passes through.
     @inlinable
@@ -170,6 +173,9 @@ extension Publisher {
 
     /// Folds all the values into one result with a throwing closure.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result; it may throw.
     /// - Returns: a publisher that emits the final fold and finishes; if the closure throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable

@@ -175,6 +175,7 @@ extension Publisher {
 
     /// Drops a value that a throwing `predicate` says duplicates the previous one.
     ///
+    /// - Parameter predicate: The condition each value is tested with; it may throw.
     /// - Returns: a publisher that emits the values that are not duplicates; if `predicate` throws, it
     ///   cancels the upstream and fails with the error.
     @inlinable

@@ -159,6 +159,7 @@ extension Publishers.ReplaceEmpty {
 extension Publisher {
     /// Replaces an empty stream with `output`.
     ///
+    /// - Parameter output: The value to publish when the upstream finishes without one.
     /// - Returns: a publisher that emits the upstream's values; if the upstream finishes without any, it
     ///   emits `output` and finishes. Failures pass through.
     @inlinable

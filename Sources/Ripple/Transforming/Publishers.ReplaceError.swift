@@ -154,6 +154,7 @@ extension Publishers.ReplaceError {
 extension Publisher {
     /// Replaces a failure with `output`.
     ///
+    /// - Parameter output: The value to publish, before finishing, in place of a failure.
     /// - Returns: a publisher that never fails: it emits the upstream's values and, if the upstream fails,
     ///   emits `output` (once the downstream has demand) and finishes.
     @inlinable

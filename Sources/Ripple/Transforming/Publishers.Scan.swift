@@ -175,6 +175,9 @@ extension Publishers.TryScan {
 extension Publisher {
     /// Publishes every intermediate result of folding the values, starting from `initialResult`.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result.
     /// - Returns: a publisher that emits `nextPartialResult(previousResult, value)` for each upstream value
     ///   and completes as the upstream does.
     @inlinable
@@ -185,6 +188,9 @@ extension Publisher {
 
     /// Publishes every intermediate result of folding the values with a throwing closure.
     ///
+    /// - Parameters:
+    ///   - initialResult: The result before any value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result; it may throw.
     /// - Returns: a publisher that emits each running result; if the closure throws, it cancels the
     ///   upstream and fails with the error.
     @inlinable

@@ -11,6 +11,8 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that behaves as `upstream` with the failure type `Failure`.
+        ///
+        /// - Parameter upstream: The publisher that cannot fail.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
@@ -25,6 +27,9 @@ extension Publishers {
         }
 
         /// Changes the failure type again, keeping a single `SetFailureType` over the same upstream.
+        ///
+        /// - Parameter failure: The new failure type.
+        /// - Returns: A single `SetFailureType` over the same upstream.
         @inlinable
         public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
             Publishers.SetFailureType(upstream: upstream)
@@ -71,6 +76,7 @@ extension Publishers.SetFailureType {
 extension Publisher where Failure == Never {
     /// Presents this publisher, which cannot fail, as one failing with `failureType`.
     ///
+    /// - Parameter failureType: The failure type to present.
     /// - Returns: a publisher that emits the upstream's values and finishes as it does, never failing.
     @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
