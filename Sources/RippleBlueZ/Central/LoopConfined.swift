@@ -7,7 +7,9 @@ import RippleLoop
 /// (``CentralCore/perform(_:)``), so the machines need no lock and see every event in one order.
 final class LoopConfined<Value>: Sendable {
     private let loop: EventLoop
-    nonisolated(unsafe) private var storage: Value
+    /// Read and changed only on the loop thread, as the precondition of ``value`` checks; the dynamic
+    /// exclusivity check (a thread-local look-up per access, several per notification) is skipped.
+    @exclusivity(unchecked) nonisolated(unsafe) private var storage: Value
 
     /// Confines `value` to `loop`'s thread.
     ///

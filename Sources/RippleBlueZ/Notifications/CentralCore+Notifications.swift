@@ -270,13 +270,16 @@ extension CentralCore {
     }
 
     private func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
-        guard let record = confined.value.sessions[path] else { return }
-        guard record.machine.deliversValues else {
+        // One look-up of the path; the record is read in place (not copied: a copy retains and releases
+        // each of its fields), and only its listeners are copied out before calling them.
+        guard let index = confined.value.sessions.index(forKey: path) else { return }
+        guard confined.value.sessions.values[index].machine.deliversValues else {
             // Held for a read's answer (the machine keeps it) or dropped.
-            _ = confined.value.sessions[path]?.machine.route(value)
+            _ = confined.value.sessions.values[index].machine.route(value)
             return
         }
-        for listener in record.listeners.values { listener.offer(value) }
+        let listeners = confined.value.sessions.values[index].listeners
+        for listener in listeners.values { listener.offer(value) }
     }
 
     /// Packets from an acquired socket go to the characteristic's listeners.

@@ -147,8 +147,8 @@ struct DBusByteArrayPropertyTap {
 
     /// The last object path a tap read, as libdbus's bytes and as the path handed on (loop thread only).
     final class PathCache: Sendable {
-        nonisolated(unsafe) private var characters: [CChar] = []
-        nonisolated(unsafe) private var path: DBusObjectPath?
+        @exclusivity(unchecked) nonisolated(unsafe) private var characters: [CChar] = []
+        @exclusivity(unchecked) nonisolated(unsafe) private var path: DBusObjectPath?
 
         /// The path whose characters are `raw`: the one of the last call when they are the same (no new
         /// string, no validation), else a new one, remembered.

@@ -32,7 +32,7 @@ final class SignalRouter: Sendable {
             didSet { ownerCString = owner.map { Array($0.utf8CString) } }
         }
         /// ``owner`` as a NUL-terminated C string, for comparing a message's sender in place.
-        nonisolated(unsafe) private(set) var ownerCString: [CChar]?
+        @exclusivity(unchecked) nonisolated(unsafe) private(set) var ownerCString: [CChar]?
         /// Whether `GetNameOwner` has answered.
         nonisolated(unsafe) var known = false
         /// How many routes and owner streams depend on this record.
@@ -43,10 +43,11 @@ final class SignalRouter: Sendable {
         nonisolated(unsafe) var watchers: [ObjectIdentifier: OwnerWatcher] = [:]
     }
 
-    private nonisolated(unsafe) var routes: [Route] = []
+    // Loop thread only, read per message: the dynamic exclusivity checks are skipped.
+    @exclusivity(unchecked) private nonisolated(unsafe) var routes: [Route] = []
     /// Fast paths that take some signals before they are decoded (see ``DBusByteArrayPropertyTap``), each
     /// with the owner record of its sender (held, not looked up by name, per message).
-    private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap.Installed] = []
+    @exclusivity(unchecked) private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap.Installed] = []
     /// How many active routes use each rule (by its text): `AddMatch` on the first, `RemoveMatch` after the last.
     private nonisolated(unsafe) var ruleUsers: [String: Int] = [:]
     /// Tracked well-known names.

@@ -24,18 +24,18 @@ final class ConnectionCore: Sendable {
     let uniqueName: String
 
     /// The libdbus connection; nil once closed and released.
-    private nonisolated(unsafe) var connection: OpaquePointer?
+    @exclusivity(unchecked) private nonisolated(unsafe) var connection: OpaquePointer?
     /// Whether `connection` has been attached to the loop (watch functions set).
     private nonisolated(unsafe) var attached = false
     /// Whether a dispatch loop is running (libdbus must not be dispatched re-entrantly).
-    private nonisolated(unsafe) var dispatching = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var dispatching = false
     /// Whether a dispatch has been scheduled on the loop and not run yet.
-    private nonisolated(unsafe) var dispatchScheduled = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var dispatchScheduled = false
     /// Whether libdbus is reading or writing for a ready watch (``handle(_:flags:)``), which dispatches
     /// what it read right after.
-    private nonisolated(unsafe) var handlingWatch = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var handlingWatch = false
     /// Why the connection closed, once it has.
-    private nonisolated(unsafe) var closeReason: DBusCloseReason?
+    @exclusivity(unchecked) private nonisolated(unsafe) var closeReason: DBusCloseReason?
 
     /// Header strings received recently, reused when they come again (loop thread only).
     private nonisolated(unsafe) let headerNames = HeaderNameCache()
