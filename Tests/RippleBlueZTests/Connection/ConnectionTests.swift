@@ -189,6 +189,9 @@ import Testing
             fixture.central.close()
             try await listener.wait { $0.completion != nil }
             try await discovery.wait { $0.completion != nil }
+            // The connection events are an event stream of their own, delivered on the loop: the listener's end
+            // does not wait for them (under TSan the disconnection came after it). They finish after their last.
+            try await events.wait { $0.completion != nil }
             #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
             #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
             #expect(
