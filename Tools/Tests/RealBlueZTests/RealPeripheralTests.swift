@@ -205,9 +205,11 @@ struct RealPeripheralTests {
         return try await link.central.connectPeripheral(to: discovery.address)
     }
 
-    /// First: on the guest's virtual controllers (btvirt, kernel 6.1), hci0's discovery does not receive the
-    /// first advertisement hci1 starts after boot until an advertising instance has been removed; this test
-    /// removes one (cause not found: see notes/peripheral.md).
+    /// First, as it always was. (The guest's virtual controllers (btvirt) report an advertisement once: when
+    /// it starts, or when a scan starts while it is on; and kernel 6.1 drops a report that arrives while its
+    /// discovery is still starting. So an advertisement already on when hci0 starts scanning is not seen:
+    /// the tests that discover start scanning before the peripheral advertises again, see
+    /// ``anAdapterPowerCycleKeepsBothRegistrationsAndServesAgain()``.)
     @Test func anAdvertisementTooLongFailsItsStartWithBluetoothdsError() async throws {
         try await Self.withLink { link in
             let tooLong = Recorded(
@@ -220,6 +222,40 @@ struct RealPeripheralTests {
             // The first advertisement is still on.
             #expect(link.advertising.values.last == .advertising)
         }
+    }
+
+    /// bluetoothd keeps the application and the advertisement registered while the adapter is powered off and
+    /// on (the simulator plays it so): the link drops, the manager's streams go on, and a central connects
+    /// and reads again.
+    @Test func anAdapterPowerCycleKeepsBothRegistrationsAndServesAgain() async throws {
+        try await Self.withLink { link in
+            let before = try await Self.connected(link)
+            #expect(try await before.readValue(Self.sensor) == [1, 2, 3])
+            try await Self.setPowered(false, adapter: "hci1", on: link.manager.connection)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while before.isConnected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(!before.isConnected, "the link outlived the power-off")
+            // Scanning before hci1 advertises again (see the first test).
+            async let found = Self.discover(link, advertising: nil)
+            try await Task.sleep(for: .seconds(2))
+            try await Self.setPowered(true, adapter: "hci1", on: link.manager.connection)
+            _ = try await found
+            let after = try await link.central.connectPeripheral(to: link.peripheralAddress)
+            #expect(try await after.readValue(Self.sensor) == [1, 2, 3])
+            #expect(link.registration.completion == nil && link.registration.values.last == .registered)
+            #expect(link.advertising.completion == nil && link.advertising.values.last == .advertising)
+            print("power cycle: registration \(link.registration.values), advertising \(link.advertising.values)")
+            try await after.disconnectPeripheral()
+        }
+    }
+
+    /// Sets an adapter's `Powered` through bluetoothd.
+    static func setPowered(_ powered: Bool, adapter: String, on connection: DBusConnection) async throws {
+        _ = try await connection.call(
+            destination: "org.bluez", path: DBusObjectPath("/org/bluez/\(adapter)"),
+            interface: "org.freedesktop.DBus.Properties", member: "Set",
+            arguments: [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.boolean(powered))]
+        ).values.first { _ in true }
     }
 
     @Test func readsAndWritesWithAndWithoutResponseReachTheApp() async throws {
