@@ -8,7 +8,8 @@ subscribes, sends --count numbered 20-byte notifications (a little-endian UInt32
 - --transport auto: the characteristic has NotifyAcquired, so bluetoothd acquires a socket
   (AcquireNotify) and each notification is one packet written to it; a full socket is retried after
   0.2 ms, as the Ripple peripheral under test does;
-- --transport bus: each notification is a PropertiesChanged signal of Value (StartNotify).
+- --transport bus: each notification is a PropertiesChanged signal of Value (StartNotify); --rate paces
+  them (that many a second; 0: unpaced, 64 at a time between two turns of the event loop).
 It then waits for SIGTERM or SIGINT. The same UUIDs as `ripple-ble bench`'s stream.
 """
 
@@ -49,9 +50,10 @@ class Service(ServiceInterface):
 
 
 class Characteristic(ServiceInterface):
-    def __init__(self, count, acquires):
+    def __init__(self, count, acquires, rate):
         super().__init__("org.bluez.GattCharacteristic1")
         self.count = count
+        self.rate = rate
         self.acquires = acquires
         self.value = b""
         self.sender = None
@@ -120,10 +122,15 @@ class Characteristic(ServiceInterface):
             self.socket = None
 
     async def send_on_bus(self):
+        loop = asyncio.get_running_loop()
+        start = loop.time()
         for sequence in range(self.count):
             self.value = payload(sequence)
             self.emit_properties_changed({"Value": self.value})
-            if sequence % 64 == 63:
+            if self.rate:
+                # On a schedule from the first one, so that the pace does not drift.
+                await asyncio.sleep(max(0.0, start + (sequence + 1) / self.rate - loop.time()))
+            elif sequence % 64 == 63:
                 await asyncio.sleep(0)
 
     async def send_on_socket(self):
@@ -182,11 +189,12 @@ async def main():
     parser.add_argument("--adapter", default="hci1")
     parser.add_argument("--count", type=int, default=20000)
     parser.add_argument("--transport", choices=["auto", "bus"], default="auto")
+    parser.add_argument("--rate", type=int, default=0, help="bus path: notifications a second (0: unpaced)")
     arguments = parser.parse_args()
 
     bus = await MessageBus(bus_type=BusType.SYSTEM, negotiate_unix_fd=True).connect()
     acquires = arguments.transport == "auto"
-    characteristic = (NotifyAcquiredCharacteristic if acquires else Characteristic)(arguments.count, acquires)
+    characteristic = (NotifyAcquiredCharacteristic if acquires else Characteristic)(arguments.count, acquires, arguments.rate)
     bus.export(SERVICE_PATH, Service())
     bus.export(CHARACTERISTIC_PATH, characteristic)
     bus.export(ADVERTISEMENT_PATH, Advertisement())

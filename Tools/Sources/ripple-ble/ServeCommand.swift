@@ -147,6 +147,9 @@ struct ServedPeripheral: Sendable {
 
 /// Sends a notification source's values while a central listens: `count` of them per subscription (no
 /// end when nil) at `rate` a second, or as fast as the path takes them when the source has no rate.
+/// A paced source keeps to a schedule counted from the subscription (each timer tick sends what is due,
+/// 64 at most), so that a late timer does not lower the rate: on a busy or coarse-timed machine it sends
+/// the same number a second as a Python peripheral that sleeps until each one's time.
 ///
 /// It runs on the manager's loop thread, driven by the manager's streams: an unpaced source sends while
 /// ``PeripheralManager/isReadyToSend(_:)`` is true and, when the socket is full, waits for it to turn true
@@ -164,6 +167,9 @@ final class Notifier: Sendable {
         var burstScheduled = false
         /// The paced source's timer, while a central listens.
         var ticker: (any Cancellable)?
+        /// When the paced source's schedule started, and how many it has sent since.
+        var pacedFrom = ContinuousClock.now
+        var pacedSent = 0
         var stopped = false
     }
 
@@ -214,7 +220,9 @@ final class Notifier: Sendable {
         state.ticker?.cancel()
         state.ticker = nil
         guard listening else { return }
-        state.ticker = loop.every(.milliseconds(Int64(1000 / max(rate, 0.001)))) { [self] in tick() }
+        state.pacedFrom = ContinuousClock.now
+        state.pacedSent = 0
+        state.ticker = loop.every(.milliseconds(Int64(1000 / max(rate, 0.001)))) { [self] in tick(rate: rate) }
     }
 
     private func readinessChanged(_ ready: Bool) {
@@ -223,11 +231,16 @@ final class Notifier: Sendable {
         if ready, source.rate == nil { sendBurst() }
     }
 
-    /// One paced notification (a full socket drops it; the next one goes out on time).
-    private func tick() {
-        guard !state.stopped, state.listening, hasMore else { return }
-        _ = try? manager.send(source.payload(sequence: state.sequence), on: characteristic)
-        state.sequence &+= 1
+    /// The paced notifications due by now (a full socket drops one; the next goes out on time).
+    private func tick(rate: Double) {
+        let due = Int((ContinuousClock.now - state.pacedFrom) / .seconds(1) * rate)
+        var sent = 0
+        while !state.stopped, state.listening, hasMore, state.pacedSent < due, sent < Self.burst {
+            _ = try? manager.send(source.payload(sequence: state.sequence), on: characteristic)
+            state.sequence &+= 1
+            state.pacedSent += 1
+            sent += 1
+        }
     }
 
     /// Sends until the path is full (then ``readinessChanged(_:)`` resumes) or a turn's worth is sent (then
