@@ -273,25 +273,16 @@ extension TestSubscriber {
             guard let self else { return }
             abandon(id, with: timeoutError(after: timeout))
         }
-        let outcome: Result<Void, any Error>
-        do {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    lock.withLock { state.waiters[id] = Waiter(condition: condition, continuation: continuation) }
-                    if Task.isCancelled { abandon(id, with: CancellationError()) }
-                    notifyWaiters()
-                }
-            } onCancel: {
-                abandon(id, with: CancellationError())
+        defer { watchdog.cancel() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.withLock { state.waiters[id] = Waiter(condition: condition, continuation: continuation) }
+                if Task.isCancelled { abandon(id, with: CancellationError()) }
+                notifyWaiters()
             }
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
+        } onCancel: {
+            abandon(id, with: CancellationError())
         }
-        // The watchdog has ended (and let go of this subscriber) by the time the wait returns.
-        watchdog.cancel()
-        _ = await watchdog.result
-        try outcome.get()
     }
 
     /// Waits until `count` values have arrived, or the publisher completed.
