@@ -192,6 +192,10 @@ import Testing
             try await fixture.simulator.setPowered(false, adapter: "hci0")
             try await events.wait { $0.values.contains { $0.name == "disconnected" } }
             try await fixture.simulator.setPowered(true, adapter: "hci0")
+            // bluetoothd keeps the StartNotify session while the link is down, so the simulator reports it
+            // as notifying at once; a notification before the reconnection would go nowhere (no link), as it
+            // would from a real peripheral. Notify once the central is back.
+            try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[2]])
             try await listener.wait { $0.valueCount == 2 }
