@@ -98,8 +98,8 @@ extension CentralFixture {
         _ characteristic: BluetoothUUID, _ values: [[UInt8]], peripheral: BluetoothAddress = Lab.address,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        for value in values {
-            try await watched("the simulator's notification of \(characteristic)", sourceLocation: sourceLocation) {
+        try await watched("the simulator's notifications of \(characteristic)", sourceLocation: sourceLocation) {
+            for value in values {
                 try await simulator.notify(peripheral: peripheral, characteristic: characteristic, value: value)
             }
         }

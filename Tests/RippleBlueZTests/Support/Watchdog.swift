@@ -11,13 +11,12 @@ import Testing
 /// - Returns: what `operation` returns.
 /// - Throws: what `operation` throws.
 func watched<T>(
-    _ step: @autoclosure () -> String, seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
+    _ step: String, seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
     isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> sending T
 ) async rethrows -> sending T {
-    let description = step()
     let watchdog = Task {
         try await Task.sleep(for: .seconds(seconds))
-        Issue.record("\(description) did not return within \(seconds) s", sourceLocation: sourceLocation)
+        Issue.record("\(step) did not return within \(seconds) s", sourceLocation: sourceLocation)
     }
     defer { watchdog.cancel() }
     return try await operation()
