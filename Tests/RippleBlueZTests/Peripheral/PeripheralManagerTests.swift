@@ -178,24 +178,32 @@ private final class RequestLog: Sendable {
             let other = try await fixture.anotherCentral()
             let second = try await fixture.connect(from: other)
             let statistics = EventStatistics()
-            // One request fits; the subscriber asks for none yet.
+            let drops = TestSubscriber(statistics.drops.setFailureType(to: BluetoothError.self))
+            defer { drops.cancel() }
+            // One request fits; the subscriber asks for none yet. Both centrals write at once: the request
+            // that comes first waits in the buffer, the other is answered with an ATT error at once.
             let requests = TestSubscriber(
                 fixture.manager.writes(to: CharacteristicReference(control), capacity: 1, statistics: statistics),
                 demand: .none)
-            let waiting = Task { try await first.writeValue([1], to: CharacteristicReference(control)) }
-            while statistics.received < 1 { try await Task.sleep(for: .milliseconds(5)) }
-            do throws(BluetoothError) {
-                try await second.writeValue([2], to: CharacteristicReference(control))
-                Issue.record("a write past the buffer was accepted")
-            } catch {
-                #expect(error.kind == .attError(0x0E))
+            let writes = [(first, [UInt8(1)]), (second, [2])].map { central, value in
+                Task { () async -> BluetoothError? in
+                    do throws(BluetoothError) {
+                        try await central.writeValue(value, to: CharacteristicReference(control))
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
             }
-            #expect(statistics.dropped == 1)
+            try await drops.wait { $0.values.last == 1 }
             requests.request(.max(1))
             try await requests.wait { $0.valueCount == 1 }
-            #expect(requests.values.map(\.value) == [[1]])
             requests.values.first?.respond()
-            try await waiting.value
+            let outcomes = [await writes[0].value, await writes[1].value]
+            let accepted = try #require(outcomes.firstIndex { $0 == nil })
+            #expect(outcomes[1 - accepted]?.kind == .attError(0x0E))
+            #expect(requests.values.map(\.value) == [[UInt8(accepted + 1)]])
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 1, 1])
             other.close()
             withExtendedLifetime(served) {}
         }
@@ -216,18 +224,19 @@ private final class RequestLog: Sendable {
         }
     }
 
-    /// Waits until the characteristic `sensor` of the peripheral, as `adapter` sees it, has notifications on.
-    private func waitUntilNotifying(_ fixture: PeripheralFixture, on adapter: String) async throws {
+    /// Whether the characteristic `sensor` of the peripheral, as `adapter` sees it, has notifications on: its
+    /// `Notifying` changes from now on (bluetoothd sets it before answering `StartNotify`).
+    private func notifying(_ fixture: PeripheralFixture, on adapter: String) async throws
+        -> TestSubscriber<DBusValue, BluetoothError>
+    {
         let path = try DBusObjectPath("/org/bluez/\(adapter)/dev_00_1A_7D_DA_71_14/service0001/char0002")
-        for _ in 0..<1_000 {
-            let reply = try await fixture.manager.connection.call(
-                destination: "org.bluez", path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                arguments: [.string("org.bluez.GattCharacteristic1"), .string("Notifying")]
-            ).values.first { _ in true }
-            if reply?.body.first?.unwrappingVariants == .boolean(true) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("notifications never came on for \(adapter)")
+        let connection = fixture.manager.connection
+        let changes = TestSubscriber(
+            connection.propertiesChanged(path: path, interface: "org.bluez.GattCharacteristic1")
+                .compactMap { $0.changed["Notifying"] }
+                .mapError { BluetoothError($0, during: "watching Notifying") })
+        for try await _ in connection.synchronize().values {}
+        return changes
     }
 
     @Test(arguments: [NotificationTransport.automatic, .bus])
@@ -238,11 +247,17 @@ private final class RequestLog: Sendable {
             let other = try await fixture.anotherCentral()
             let second = try await fixture.connect(from: other)
             let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
+            let notifyingOnFirst = try await notifying(fixture, on: "hci0")
+            let notifyingOnSecond = try await notifying(fixture, on: "hci2")
+            defer {
+                notifyingOnFirst.cancel()
+                notifyingOnSecond.cancel()
+            }
             let one = TestSubscriber(first.listen(to: CharacteristicReference(sensor), transport: .bus))
             let two = TestSubscriber(second.listen(to: CharacteristicReference(sensor), transport: .bus))
             try await subscribed.wait { $0.values.last == true }
-            try await waitUntilNotifying(fixture, on: "hci0")
-            try await waitUntilNotifying(fixture, on: "hci2")
+            try await notifyingOnFirst.wait { $0.values.contains(.boolean(true)) }
+            try await notifyingOnSecond.wait { $0.values.contains(.boolean(true)) }
             try fixture.manager.send([1], on: CharacteristicReference(sensor))
             try await one.wait { $0.values == [[1]] }
             try await two.wait { $0.values == [[1]] }
