@@ -65,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "RippleDBus",
-            dependencies: ["Ripple", "RippleLoop", "CDBus"],
+            dependencies: ["Ripple", "RippleLoop", "CDBus", "CLibUV"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleDBusTests",
-            dependencies: ["RippleTestKit", "RippleDBus", "RippleLoop", "Ripple", "CDBus"],
+            dependencies: ["RippleTestKit", "RippleDBus", "RippleLoop", "Ripple", "CDBus", "CLibUV"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -103,9 +103,8 @@ struct EventLoopLifecycleTests {
         for round in 0..<1_000 {
             let owner = try EventLoopThread(name: "round")
             let loop = owner.loop
-            var descriptors: [Int32] = [-1, -1]
-            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-            let cancellable = loop.poll(descriptors[0], for: .readable).sink(
+            let (watched, peer) = try closeOnExecSocketPair()
+            let cancellable = loop.poll(watched, for: .readable).sink(
                 receiveCompletion: { _ in }, receiveValue: { _ in })
             loop.schedule(after: loop.now.advanced(by: .seconds(60))) {}
             let ticks = loop.schedule(after: loop.now.advanced(by: .seconds(60)), interval: .seconds(1)) {}
@@ -116,8 +115,8 @@ struct EventLoopLifecycleTests {
             #expect(loop.closeState == (closed: true, status: 0))
             ticks.cancel()
             cancellable.cancel()
-            close(descriptors[0])
-            close(descriptors[1])
+            close(watched)
+            close(peer)
         }
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Ripple
 import RippleTestKit
 import Synchronization
@@ -25,6 +26,18 @@ final class Recorder<Element: Sendable>: Sendable {
     var count: Int {
         lock.withLock { entries.count }
     }
+}
+
+/// A new connected pair of Unix stream sockets, both close-on-exec from the moment they exist
+/// (`SOCK_CLOEXEC`), so that a process another test spawns meanwhile (a `dbus-daemon`, a simulator) keeps
+/// no copy of either: a copy kept open there would hide a closed peer from the test. The caller closes both.
+///
+/// - Returns: The two descriptors.
+/// - Throws: When the pair cannot be made.
+func closeOnExecSocketPair() throws -> (Int32, Int32) {
+    var descriptors: [Int32] = [-1, -1]
+    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0)
+    return (descriptors[0], descriptors[1])
 }
 
 /// An object whose release the tests can observe (to check that dropped closures are freed).

@@ -41,7 +41,7 @@ public struct RFKillSwitch: Sendable, Hashable, CustomStringConvertible {
 
     /// The first line of the file at `path`, without its newline; nil when it cannot be read.
     private static func readLine(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
+        guard let file = fopen(path, "re") else { return nil }  // "e": close-on-exec
         defer { fclose(file) }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = fread(&buffer, 1, buffer.count, file)

@@ -1,3 +1,4 @@
+import CLibUV
 import Synchronization
 
 #if canImport(Glibc)
@@ -105,7 +106,7 @@ public final class PrivateDBusDaemon: Sendable {
     }
 
     private static func write(_ text: String, to path: String) throws(DBusError) {
-        guard let file = fopen(path, "w") else {
+        guard let file = fopen(path, "we") else {  // "e": close-on-exec
             throw .connectionFailed(name: "fopen", message: String(cString: strerror(errno)))
         }
         let bytes = Array(text.utf8)
@@ -121,11 +122,9 @@ public final class PrivateDBusDaemon: Sendable {
     /// raise its descriptor limit — stay out of the caller's output; they are quoted if it fails to start).
     private static func spawnDaemon(configurationPath: String, logPath: String) throws(DBusError) -> (Int32, String) {
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            throw .connectionFailed(name: "pipe", message: String(cString: strerror(errno)))
-        }
-        for end in pipeEnds {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        // Close-on-exec from the start: a daemon another thread spawns meanwhile inherits neither end.
+        guard ripple_pipe_close_on_exec(&pipeEnds) == 0 else {
+            throw .connectionFailed(name: "pipe2", message: String(cString: strerror(errno)))
         }
         let readEnd = pipeEnds[0]
         let writeEnd = pipeEnds[1]
@@ -187,7 +186,7 @@ public final class PrivateDBusDaemon: Sendable {
 
     /// The first kilobyte of the daemon's log, trimmed.
     private static func readLog(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
+        guard let file = fopen(path, "re") else { return "" }
         defer { fclose(file) }
         var bytes = [UInt8](repeating: 0, count: 1024)
         let count = fread(&bytes, 1, bytes.count, file)

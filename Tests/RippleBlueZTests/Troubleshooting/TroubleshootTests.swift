@@ -21,7 +21,7 @@ import Glibc
         #expect(made)
         let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         func write(_ path: String, _ text: String) {
-            guard let file = fopen(directory + "/" + path, "w") else { return }
+            guard let file = fopen(directory + "/" + path, "we") else { return }  // "e": close-on-exec
             fputs(text, file)
             fclose(file)
         }

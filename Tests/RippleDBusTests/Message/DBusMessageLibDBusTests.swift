@@ -11,16 +11,13 @@ import Glibc
 /// messages libdbus builds that RippleDBus would refuse to write, and bytes that are not a valid message.
 @Suite struct DBusMessageLibDBusTests {
     @Test func fileDescriptorsCrossThroughALibDBusMessage() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        // Close-on-exec: a process another test spawns meanwhile keeps no copy of either end.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(ends[0]) }
-        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)  // a leaked write end fails the test instead of blocking it
-        try sendThroughALibDBusMessage(ends[1], readingFrom: ends[0])
-        close(ends[1])
+        let ends = try #require(closeOnExecPipe())
+        defer { close(ends.readEnd) }
+        _ = fcntl(ends.readEnd, F_SETFL, O_NONBLOCK)  // a leaked write end fails the test instead of blocking it
+        try sendThroughALibDBusMessage(ends.writeEnd, readingFrom: ends.readEnd)
+        close(ends.writeEnd)
         var byte: UInt8 = 0
-        #expect(Glibc.read(ends[0], &byte, 1) == 0, "every copy of the write end was closed: no descriptor leaked")
+        #expect(Glibc.read(ends.readEnd, &byte, 1) == 0, "every copy of the write end was closed: no descriptor leaked")
     }
 
     /// Sends a duplicate of `writeEnd` three times in a message through libdbus, reads the message back, and
@@ -55,12 +52,9 @@ import Glibc
     }
 
     @Test func fileDescriptorsCannotBeWireBytes() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        // Close-on-exec: a process another test spawns meanwhile keeps no copy of either end.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        close(ends[1])
-        let descriptor = DBusFileDescriptor(taking: ends[0])
+        let ends = try #require(closeOnExecPipe())
+        close(ends.writeEnd)
+        let descriptor = DBusFileDescriptor(taking: ends.readEnd)
         let message = try DBusMessage.signal(path: .root, interface: "a.b", member: "S", body: [.unixFD(descriptor)])
         #expect(
             throws: DBusError.invalidArgument("a D-Bus message carrying file descriptors cannot be marshalled to bytes")

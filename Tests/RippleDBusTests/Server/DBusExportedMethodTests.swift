@@ -246,23 +246,21 @@ import Glibc
                         },
                         // Returns the write end of a pipe whose read end the test keeps.
                         DBusMethod(name: "Open", outputSignature: .test("h")) { _ throws(DBusError) in
-                            var fds: [Int32] = [-1, -1]
-                            guard pipe(&fds) == 0 else { throw .invalidArgument("pipe failed") }
-                            defer { close(fds[1]) }
-                            kept.value = fds[0]
-                            return [.unixFD(try DBusFileDescriptor(duplicating: fds[1]))]
+                            guard let ends = closeOnExecPipe() else { throw .invalidArgument("pipe failed") }
+                            defer { close(ends.writeEnd) }
+                            kept.value = ends.readEnd
+                            return [.unixFD(try DBusFileDescriptor(duplicating: ends.writeEnd))]
                         },
                     ])
             ])
         try pair.server.export(object)
 
-        var fds: [Int32] = [-1, -1]
-        #expect(pipe(&fds) == 0)
-        let writeEnd = try DBusFileDescriptor(duplicating: fds[1])
-        close(fds[1])
+        let ends = try #require(closeOnExecPipe())
+        let writeEnd = try DBusFileDescriptor(duplicating: ends.writeEnd)
+        close(ends.writeEnd)
         #expect(try await pair.call("/fd", "com.example.Pipes", "Fill", [.unixFD(writeEnd)]) == [])
-        #expect(readAll(fds[0], count: 11) == "from server")
-        close(fds[0])
+        #expect(readAll(ends.readEnd, count: 11) == "from server")
+        close(ends.readEnd)
 
         let reply = try await pair.call("/fd", "com.example.Pipes", "Open")
         let received = try #require(reply.first?.unixFD)

@@ -12,12 +12,7 @@ private struct TestPipe {
     let writeEnd: Int32
 
     init() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        // Close-on-exec: a process another test spawns meanwhile keeps no copy of either end.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        (readEnd, writeEnd) = try #require(closeOnExecPipe())
         _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)  // a leaked write end fails a test instead of blocking it
     }
 

@@ -51,12 +51,9 @@ import Glibc
     }
 
     @Test func fileDescriptorDecodesAsTheSameObject() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        // Close-on-exec: a process another test spawns meanwhile keeps no copy of either end.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        close(ends[1])
-        let descriptor = DBusFileDescriptor(taking: ends[0])
+        let ends = try #require(closeOnExecPipe())
+        close(ends.writeEnd)
+        let descriptor = DBusFileDescriptor(taking: ends.readEnd)
         #expect(DBusFileDescriptor.dbusType == .unixFD)
         #expect(descriptor.dbusValue == .unixFD(descriptor))
         #expect(try DBusFileDescriptor(dbusValue: .unixFD(descriptor)) === descriptor)

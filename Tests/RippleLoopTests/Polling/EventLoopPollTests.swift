@@ -15,11 +15,7 @@ struct EventLoopPollTests {
         let second: Int32
 
         init() throws {
-            var descriptors: [Int32] = [-1, -1]
-            let status = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors)
-            try #require(status == 0)
-            first = descriptors[0]
-            second = descriptors[1]
+            (first, second) = try closeOnExecSocketPair()
         }
 
         deinit {
@@ -158,12 +154,11 @@ struct EventLoopPollTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        var descriptors: [Int32] = [-1, -1]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-        defer { close(descriptors[0]) }
+        let (watched, peer) = try closeOnExecSocketPair()
+        defer { close(watched) }
         let watcher = PollRecorder(loop: loop, initialDemand: .max(1))
-        loop.poll(descriptors[0], for: [.readable, .disconnect]).subscribe(watcher)
-        close(descriptors[1])
+        loop.poll(watched, for: [.readable, .disconnect]).subscribe(watcher)
+        close(peer)
         await watcher.waitForEvents(1)
         guard case .value(let events) = watcher.events.first else {
             Issue.record("expected a value, got \(watcher.events)")
@@ -177,7 +172,7 @@ struct EventLoopPollTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let file = open("/proc/self/exe", O_RDONLY)
+        let file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
         try #require(file >= 0)
         defer { close(file) }
         let regular = PollRecorder(loop: loop, initialDemand: .unlimited)
