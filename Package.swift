@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleTests",
-            dependencies: ["Ripple", "RippleTestKit"],
+            dependencies: ["Ripple", "RippleTestKit", "RippleTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -101,12 +101,14 @@ let package = Package(
         ),
         .testTarget(
             name: "RippleLoopTests",
-            dependencies: ["RippleTestKit", "RippleLoop", "Ripple"],
+            dependencies: ["RippleTestKit", "RippleTestSupport", "RippleLoop", "Ripple"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RippleDBusTests",
-            dependencies: ["RippleTestKit", "RippleDBus", "RippleLoop", "Ripple", "CDBus", "CLibUV"],
+            dependencies: [
+                "RippleTestKit", "RippleTestSupport", "RippleDBus", "RippleLoop", "Ripple", "CDBus", "CLibUV",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -122,9 +124,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What the BLE test targets share (not a product): fixtures that stop themselves.
+        // What the test targets share (not a product): fixtures that stop themselves, a locked box.
         .target(
             name: "RippleTestSupport",
+            dependencies: ["Ripple"],
             path: "Tests/RippleTestSupport",
             swiftSettings: swiftSettings
         ),

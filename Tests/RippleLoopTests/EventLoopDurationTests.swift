@@ -1,4 +1,5 @@
 import Ripple
+import RippleTestSupport
 import Testing
 
 @testable import RippleLoop
@@ -36,12 +37,12 @@ struct EventLoopDurationTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let fired = Recorder<String>()
+        let fired = LockedBox<[String]>()
         let kept = loop.after(.milliseconds(10)) { fired.append("kept") }
         let cancelled = loop.after(.milliseconds(40)) { fired.append("cancelled") }
         cancelled.cancel()
         await marker(on: loop, after: .milliseconds(100))
-        #expect(fired.all == ["kept"])
+        #expect(fired.value == ["kept"])
         _ = kept
     }
 
@@ -49,20 +50,20 @@ struct EventLoopDurationTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let ticks = Recorder<Int>()
-        let counter = Box(0)
+        let ticks = LockedBox<[Int]>()
+        let counter = LockedBox(0)
         let repeating = loop.every(.milliseconds(5)) {
             ticks.append(
-                counter.update { value -> Int in
+                counter.withLock { value -> Int in
                     value += 1
                     return value
                 })
         }
-        while ticks.count < 3 { await marker(on: loop, after: .milliseconds(5)) }
+        while ticks.value.count < 3 { await marker(on: loop, after: .milliseconds(5)) }
         repeating.cancel()
-        let seen = ticks.count
+        let seen = ticks.value.count
         await marker(on: loop, after: .milliseconds(40))
-        #expect(ticks.count == seen)
-        #expect(ticks.all == Array(1...seen))
+        #expect(ticks.value.count == seen)
+        #expect(ticks.value == Array(1...seen))
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Ripple
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
 struct EventLoopLifecycleTests {
     @Test func stopRunsClosuresScheduledBeforeItAndDropsTimersAndLaterClosures() throws {
         let loop = try EventLoop()
-        let log = Recorder<Int>()
-        let released = Recorder<String>()
+        let log = LockedBox<[Int]>()
+        let released = LockedBox<[String]>()
         for index in 0..<100 {
             loop.schedule { log.append(index) }
         }
@@ -24,7 +25,7 @@ struct EventLoopLifecycleTests {
         _ = consume pendingTimer
         let repeating = loop.schedule(after: loop.now, interval: .milliseconds(1)) { log.append(-2) }
         loop.stop()
-        #expect(released.all == ["timer"], "pending timers are dropped by stop()")
+        #expect(released.value == ["timer"], "pending timers are dropped by stop()")
         loop.stop()
         let late = ReleaseSentinel("late closure", releases: released)
         loop.schedule {
@@ -35,14 +36,14 @@ struct EventLoopLifecycleTests {
             _ = late
             log.append(-4)
         }
-        #expect(released.count == 1)
+        #expect(released.value.count == 1)
         _ = consume late
-        #expect(released.all == ["timer", "late closure"], "closures scheduled after stop() are released at once")
+        #expect(released.value == ["timer", "late closure"], "closures scheduled after stop() are released at once")
 
         // The loop was stopped before it ran: `run()` does the final work and returns.
         try loop.run()
-        #expect(log.all == Array(0..<100))
-        #expect(released.count == 2)
+        #expect(log.value == Array(0..<100))
+        #expect(released.value.count == 2)
         #expect(loop.closeState == (closed: true, status: 0))
         repeating.cancel()
     }
@@ -50,7 +51,7 @@ struct EventLoopLifecycleTests {
     @Test func stoppingARunningLoopRunsWhatWasQueuedBeforeTheStop() async throws {
         let owner = try EventLoopThread(name: "a name longer than fifteen bytes")
         let loop = owner.loop
-        let log = Recorder<Int>()
+        let log = LockedBox<[Int]>()
         let hold = DispatchSemaphore(value: 0)
         loop.schedule { hold.wait() }
         for index in 0..<1_000 {
@@ -64,7 +65,7 @@ struct EventLoopLifecycleTests {
         loop.schedule { log.append(-2) }
         hold.signal()
         owner.stop()
-        #expect(log.all == Array(0..<1_000))
+        #expect(log.value == Array(0..<1_000))
         #expect(loop.closeState == (closed: true, status: 0))
         owner.stop()
     }
@@ -72,7 +73,7 @@ struct EventLoopLifecycleTests {
     @Test func stopFromInsideALoopCallback() async throws {
         let owner = try EventLoopThread()
         let loop = owner.loop
-        let log = Recorder<String>()
+        let log = LockedBox<[String]>()
         loop.schedule {
             log.append("a")
             loop.stop()
@@ -80,12 +81,12 @@ struct EventLoopLifecycleTests {
         }
         loop.schedule { log.append("c") }
         owner.stop()
-        #expect(log.all == ["a", "b", "c"])
+        #expect(log.value == ["a", "b", "c"])
     }
 
     @Test func aTimerThatStopsTheLoopDropsTheOtherDueTimers() throws {
         let loop = try EventLoop()
-        let log = Recorder<String>()
+        let log = LockedBox<[String]>()
         let due = loop.now.advanced(by: .seconds(-1))
         loop.schedule(after: due) {
             log.append("first")
@@ -94,7 +95,7 @@ struct EventLoopLifecycleTests {
         loop.schedule(after: due) { log.append("second") }
         loop.schedule(after: due.advanced(by: .nanoseconds(1))) { log.append("third") }
         try loop.run()
-        #expect(log.all == ["first"])
+        #expect(log.value == ["first"])
         #expect(loop.closeState == (closed: true, status: 0))
     }
 
@@ -140,9 +141,9 @@ struct EventLoopLifecycleTests {
     }
 
     @Test func releasingTheThreadOnItsOwnLoopThreadDoesNotDeadlock() async throws {
-        let holder = Box<EventLoopThread?>(try EventLoopThread())
+        let holder = LockedBox<EventLoopThread?>(try EventLoopThread())
         guard let loop = holder.value?.loop else { return }
-        let released = Recorder<String>()
+        let released = LockedBox<[String]>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.schedule {
                 holder.value = nil
@@ -152,7 +153,7 @@ struct EventLoopLifecycleTests {
         let sentinel = ReleaseSentinel("dropped", releases: released)
         loop.schedule { _ = sentinel }
         _ = consume sentinel
-        #expect(released.all == ["dropped"], "the loop has stopped")
+        #expect(released.value == ["dropped"], "the loop has stopped")
     }
 
     @Test func errorsDescribeThemselves() {
@@ -168,11 +169,11 @@ struct EventLoopLifecycleTests {
         let loop = EventLoop(openingLibUV: ())
         loop.stop()
         #expect(loop.startupError == nil)
-        let released = Recorder<String>()
+        let released = LockedBox<[String]>()
         let sentinel = ReleaseSentinel("dropped", releases: released)
         loop.schedule { _ = sentinel }
         _ = consume sentinel
-        #expect(released.count == 1)
+        #expect(released.value.count == 1)
     }
 }
 

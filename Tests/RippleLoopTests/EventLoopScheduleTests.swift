@@ -1,4 +1,5 @@
 import Ripple
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -70,7 +71,7 @@ struct EventLoopScheduleTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let log = Recorder<String>()
+        let log = LockedBox<[String]>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.schedule {
                 log.append("outer begins")
@@ -84,12 +85,12 @@ struct EventLoopScheduleTests {
                 log.append("outer ends")
             }
         }
-        #expect(log.all == ["outer begins", "outer ends", "inner", "timer from inner"])
+        #expect(log.value == ["outer begins", "outer ends", "inner", "timer from inner"])
     }
 
     @Test func runOnTheCallersThreadUntilStopped() throws {
         let loop = try EventLoop()
-        let log = Recorder<String>()
+        let log = LockedBox<[String]>()
         loop.schedule {
             log.append("first on loop thread: \(loop.isInLoopThread)")
             loop.schedule {
@@ -99,13 +100,13 @@ struct EventLoopScheduleTests {
             }
         }
         try loop.run()
-        #expect(log.all == ["first on loop thread: true", "second"])
+        #expect(log.value == ["first on loop thread: true", "second"])
         #expect(!loop.isInLoopThread)
         #expect(loop.closeState == (closed: true, status: 0))
         // A closed loop returns at once and drops new work.
         try loop.run()
         loop.schedule { log.append("never") }
-        #expect(log.count == 2)
+        #expect(log.value.count == 2)
     }
 
     @Test func runWhileRunningThrows() async throws {

@@ -2,31 +2,11 @@ import Dispatch
 import Glibc
 import Ripple
 import RippleTestKit
+import RippleTestSupport
 import Synchronization
 import Testing
 
 @testable import RippleLoop
-
-/// A thread-safe list of things that happened, in order.
-///
-/// Guarded by RippleLoop's `Lock` rather than a bare `Mutex`, whose ordering ThreadSanitizer does not
-/// see on Linux.
-final class Recorder<Element: Sendable>: Sendable {
-    private let lock = Lock()
-    private nonisolated(unsafe) var entries: [Element] = []
-
-    func append(_ element: Element) {
-        lock.withLock { entries.append(element) }
-    }
-
-    var all: [Element] {
-        lock.withLock { entries }
-    }
-
-    var count: Int {
-        lock.withLock { entries.count }
-    }
-}
 
 /// A new connected pair of Unix stream sockets, both close-on-exec from the moment they exist
 /// (`SOCK_CLOEXEC`), so that a process another test spawns meanwhile (a `dbus-daemon`, a simulator) keeps
@@ -42,35 +22,16 @@ func closeOnExecSocketPair() throws -> (Int32, Int32) {
 
 /// An object whose release the tests can observe (to check that dropped closures are freed).
 final class ReleaseSentinel: Sendable {
-    private let released: Recorder<String>
+    private let released: LockedBox<[String]>
     private let name: String
 
-    init(_ name: String, releases: Recorder<String>) {
+    init(_ name: String, releases: LockedBox<[String]>) {
         self.name = name
         released = releases
     }
 
     deinit {
         released.append(name)
-    }
-}
-
-/// A lock-protected value shared between threads in a test.
-final class Box<Value: Sendable>: Sendable {
-    private let lock = Lock()
-    private nonisolated(unsafe) var storage: Value
-
-    init(_ value: Value) {
-        storage = value
-    }
-
-    var value: Value {
-        get { lock.withLock { storage } }
-        set { lock.withLock { storage = newValue } }
-    }
-
-    func update<R: Sendable>(_ body: (inout Value) -> R) -> R {
-        lock.withLock { body(&storage) }
     }
 }
 
@@ -128,7 +89,7 @@ final class PollRecorder: Subscriber, Sendable {
 
     let subscriber: TestSubscriber<EventLoop.PollEvents, EventLoopError>
     /// For each value and the completion, whether it arrived on the loop thread.
-    let threads = Recorder<Bool>()
+    let threads = LockedBox<[Bool]>()
     private let loop: EventLoop
 
     init(

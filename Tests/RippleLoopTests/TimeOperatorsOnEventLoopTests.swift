@@ -1,5 +1,6 @@
 import Ripple
 import RippleTestKit
+import RippleTestSupport
 import Testing
 
 @testable import RippleLoop
@@ -41,11 +42,11 @@ private final class Latch: Sendable {
         var waiter: CheckedContinuation<Bool, Never>?
     }
 
-    private let state = Box(State())
+    private let state = LockedBox(State())
 
     /// Opens the latch, resuming the waiter if there is one. Later calls do nothing.
     func open() {
-        let waiter = state.update { state -> CheckedContinuation<Bool, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard !state.isOpen else { return nil }
             state.isOpen = true
             defer { state.waiter = nil }
@@ -57,7 +58,7 @@ private final class Latch: Sendable {
     /// Waits until the latch is open (true) or `limit` has passed on `loop`'s clock (false).
     func wait(on loop: EventLoop, atMost limit: LoopStride = .seconds(2)) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let isOpen = state.update { state -> Bool in
+            let isOpen = state.withLock { state -> Bool in
                 if state.isOpen { return true }
                 state.waiter = continuation
                 return false
@@ -67,7 +68,7 @@ private final class Latch: Sendable {
                 return
             }
             loop.schedule(after: loop.now.advanced(by: limit)) {
-                let waiter = self.state.update { state -> CheckedContinuation<Bool, Never>? in
+                let waiter = self.state.withLock { state -> CheckedContinuation<Bool, Never>? in
                     defer { state.waiter = nil }
                     return state.waiter
                 }
@@ -104,11 +105,11 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
     /// Opened by the completion.
     let completed = Latch()
     /// Whether `receive(subscription:)` ran on the loop thread (`nil` before it ran).
-    let subscribedOnLoop = Box<Bool?>(nil)
+    let subscribedOnLoop = LockedBox<Bool?>(nil)
     /// Everything received and asked for.
     let recorder: TestSubscriber<Input, Failure>
     /// When and where each value and the completion arrived, in the order of `recorder`'s events.
-    private let arrivals = Recorder<Arrival>()
+    private let arrivals = LockedBox<[Arrival]>()
     private let onEvent: @Sendable (Event, TimedSink) -> Void
 
     init(
@@ -130,7 +131,7 @@ private final class TimedSink<Input: Equatable & Sendable, Failure: Error & Equa
             case .subscription, .request, .cancel: nil
             }
         }
-        return zip(signals, arrivals.all).map { Entry(event: $0, time: $1.time, onLoop: $1.onLoop) }
+        return zip(signals, arrivals.value).map { Entry(event: $0, time: $1.time, onLoop: $1.onLoop) }
     }
     var events: [Event] { all.map(\.event) }
     var times: [LoopTime] { all.map(\.time) }
@@ -255,7 +256,7 @@ struct TimeOperatorsOnEventLoopTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let upstreamCalls = Recorder<String>()
+        let upstreamCalls = LockedBox<[String]>()
         let upstream = [1, 2, 3].publisher.handleEvents(
             receiveSubscription: { _ in upstreamCalls.append("subscription on loop: \(loop.isInLoopThread)") },
             receiveRequest: { demand in upstreamCalls.append("request \(demand) on loop: \(loop.isInLoopThread)") }
@@ -265,7 +266,7 @@ struct TimeOperatorsOnEventLoopTests {
         upstream.subscribe(on: loop).subscribe(sink)
 
         #expect(await sink.completed.wait(on: loop))
-        #expect(upstreamCalls.all == ["subscription on loop: true", "request unlimited on loop: true"])
+        #expect(upstreamCalls.value == ["subscription on loop: true", "request unlimited on loop: true"])
         #expect(sink.subscribedOnLoop.value == true)
         #expect(sink.events == [.value(1), .value(2), .value(3), .finished])
         // The sequence answers the request synchronously, so its values arrive on the loop thread.
@@ -278,7 +279,7 @@ struct TimeOperatorsOnEventLoopTests {
         defer { owner.stop() }
         let loop = owner.loop
         let subject = PassthroughSubject<Int, TimingFailure>()
-        let upstreamCalls = Recorder<String>()
+        let upstreamCalls = LockedBox<[String]>()
         let requested = Latch()
         let cancelled = Latch()
         let upstream = subject.handleEvents(
@@ -310,7 +311,7 @@ struct TimeOperatorsOnEventLoopTests {
         #expect(await cancelled.wait(on: loop))
         subject.send(2)
 
-        #expect(upstreamCalls.all == ["request max(2) on loop: true", "cancel on loop: true"])
+        #expect(upstreamCalls.value == ["request max(2) on loop: true", "cancel on loop: true"])
         #expect(sink.events == [.value(1)])
         #expect(sink.threads == [false])
     }
@@ -325,7 +326,7 @@ struct TimeOperatorsOnEventLoopTests {
         let sink = TimedSink<Int, TimingFailure>(loop: loop)
         subject.delay(for: .milliseconds(50), scheduler: loop).subscribe(sink)
 
-        let sentAt = Recorder<LoopTime>()
+        let sentAt = LockedBox<[LoopTime]>()
         let start = loop.now
         loop.schedule(after: start) {
             sentAt.append(loop.now)
@@ -343,7 +344,7 @@ struct TimeOperatorsOnEventLoopTests {
         #expect(await sink.completed.wait(on: loop))
         #expect(sink.events == [.value(1), .value(2), .finished])
         #expect(sink.threads == [true, true, true])
-        let sent = sentAt.all
+        let sent = sentAt.value
         #expect(sent.count == 3)
         for (index, sentTime) in sent.enumerated() {
             expectElapsed(from: sentTime, to: sink.time(at: index), atLeast: .milliseconds(45), "signal \(index)")
@@ -358,7 +359,7 @@ struct TimeOperatorsOnEventLoopTests {
         let sink = TimedSink<Int, TimingFailure>(loop: loop)
         subject.delay(for: .milliseconds(50), scheduler: loop).subscribe(sink)
 
-        let sentAt = Box<LoopTime?>(nil)
+        let sentAt = LockedBox<LoopTime?>(nil)
         loop.schedule {
             sentAt.value = loop.now
             subject.send(1)
@@ -380,7 +381,7 @@ struct TimeOperatorsOnEventLoopTests {
         defer { owner.stop() }
         let loop = owner.loop
         let subject = PassthroughSubject<Int, TimingFailure>()
-        let sentAt = Box<[Int: LoopTime]>([:])
+        let sentAt = LockedBox<[Int: LoopTime]>([:])
 
         /// Sends `values` 10 ms apart from now (well within the 50 ms due time), then finishes 10 ms
         /// after the last one if asked.
@@ -388,7 +389,7 @@ struct TimeOperatorsOnEventLoopTests {
             let start = loop.now
             for (index, value) in values.enumerated() {
                 loop.schedule(after: start.plus(milliseconds: 10 * index)) {
-                    sentAt.update { $0[value] = loop.now }
+                    sentAt.withLock { $0[value] = loop.now }
                     subject.send(value)
                 }
             }
@@ -434,7 +435,7 @@ struct TimeOperatorsOnEventLoopTests {
         defer { owner.stop() }
         let loop = owner.loop
         let subject = PassthroughSubject<Int, TimingFailure>()
-        let fifthSentAt = Box<LoopTime?>(nil)
+        let fifthSentAt = LockedBox<LoopTime?>(nil)
         let sink = TimedSink<Int, TimingFailure>(loop: loop) { event, sink in
             guard case .value = event else { return }
             switch sink.valueCount {
@@ -492,10 +493,10 @@ struct TimeOperatorsOnEventLoopTests {
         defer { owner.stop() }
         let loop = owner.loop
         let subject = PassthroughSubject<Int, TimingFailure>()
-        let cancelledOnLoop = Box<Bool?>(nil)
+        let cancelledOnLoop = LockedBox<Bool?>(nil)
         let sink = TimedSink<Int, TimingFailure>(loop: loop)
         let upstream = subject.handleEvents(receiveCancel: { cancelledOnLoop.value = loop.isInLoopThread })
-        let secondSentAt = Box<LoopTime?>(nil)
+        let secondSentAt = LockedBox<LoopTime?>(nil)
 
         // Values 80 ms apart, within the 150 ms interval, keep the stream alive; then it goes quiet.
         loop.schedule {
@@ -523,7 +524,7 @@ struct TimeOperatorsOnEventLoopTests {
         defer { owner.stop() }
         let loop = owner.loop
         let subject = PassthroughSubject<Int, TimingFailure>()
-        let cancelledOnLoop = Box<Bool?>(nil)
+        let cancelledOnLoop = LockedBox<Bool?>(nil)
         let sink = TimedSink<Int, TimingFailure>(loop: loop)
 
         let start = await loop.onLoop {
@@ -723,7 +724,7 @@ struct TimeOperatorsOnEventLoopTests {
         defer { owner.stop() }
         let loop = owner.loop
         let timer = loop.timerPublisher(every: .milliseconds(40))
-        let connection = Box<AnyCancellable?>(nil)
+        let connection = LockedBox<AnyCancellable?>(nil)
         let firstDone = Latch()
         let secondDone = Latch()
         // The first subscriber cancels the connection on the loop thread at its third tick; the tick

@@ -1,7 +1,7 @@
 import Ripple
 import RippleDBus
 import RippleLoop
-import Synchronization
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZSimulator
@@ -19,14 +19,14 @@ private final class RecordingSimulator: SimulatorScripting {
     }
 
     static let known: BluetoothAddress = "C0:FF:EE:00:00:01"
-    private let recorded = Mutex<[Call]>([])
+    private let recorded = LockedBox<[Call]>()
     let statistics = SimulatorStatistics()
 
-    var calls: [Call] { recorded.withLock { $0 } }
+    var calls: [Call] { recorded.value }
 
     private func record(_ call: Call, peripheral: BluetoothAddress? = nil) throws(SimulatorError) {
         if let peripheral, peripheral != Self.known { throw .unknownPeripheral(peripheral) }
-        recorded.withLock { $0.append(call) }
+        recorded.append(call)
     }
 
     func disconnect(peripheral: BluetoothAddress, reason: DisconnectReason) async throws(SimulatorError) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Ripple
 import RippleLoop
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -196,7 +197,7 @@ import Glibc
                         },
                         // Calls the bus from inside the handler and answers with what the bus said.
                         DBusMethod(name: "AskBus", outputSignature: .test("s")) { invocation in
-                            let box = ServerTestBox<AnyCancellable?>(nil)
+                            let box = LockedBox<AnyCancellable?>(nil)
                             box.value = server.call(
                                 destination: "org.freedesktop.DBus", path: .test("/org/freedesktop/DBus"),
                                 interface: "org.freedesktop.DBus", member: "GetId"
@@ -228,7 +229,7 @@ import Glibc
 
     @Test func fileDescriptorsPassBothWays() async throws {
         let pair = try ServerPair()
-        let kept = ServerTestBox<Int32>(-1)
+        let kept = LockedBox<Int32>(-1)
         let object = try DBusExportedObject(
             path: .test("/fd"),
             interfaces: [

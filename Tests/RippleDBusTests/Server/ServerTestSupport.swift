@@ -1,6 +1,5 @@
 import Ripple
 import RippleLoop
-import Synchronization
 import Testing
 
 @testable import RippleDBus
@@ -56,24 +55,6 @@ final class ServerPair: Sendable {
         let recorder = Recorder(client.signals(from: server.uniqueName, interface: interface, member: member))
         try await client.settle()
         return recorder
-    }
-}
-
-/// A value set once from any thread and read later.
-final class ServerTestBox<Value: Sendable>: Sendable {
-    private let state: Mutex<Value>
-
-    init(_ value: Value) {
-        state = Mutex(value)
-    }
-
-    var value: Value {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
-    }
-
-    func update(_ body: (inout Value) -> Void) {
-        state.withLock { body(&$0) }
     }
 }
 

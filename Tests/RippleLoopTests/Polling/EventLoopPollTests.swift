@@ -2,6 +2,7 @@ import CLibUV
 import Dispatch
 import Glibc
 import Ripple
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -40,12 +41,12 @@ struct EventLoopPollTests {
         defer { owner.stop() }
         let loop = owner.loop
         let sockets = try SocketPair()
-        let received = Recorder<String>()
-        let arrivals = Box<CheckedContinuation<Void, Never>?>(nil)
+        let received = LockedBox<[String]>()
+        let arrivals = LockedBox<CheckedContinuation<Void, Never>?>(nil)
         let reader = PollRecorder(loop: loop, initialDemand: .unlimited) { event in
             if event == .value(.readable) {
                 received.append(sockets.receive(on: sockets.first))
-                arrivals.update { $0.take() }?.resume()
+                arrivals.withLock { $0.take() }?.resume()
             }
         }
         loop.poll(sockets.first, for: .readable).subscribe(reader)
@@ -55,9 +56,9 @@ struct EventLoopPollTests {
                 sockets.send(message, from: sockets.second)
             }
         }
-        #expect(received.all == ["one", "two"])
+        #expect(received.value == ["one", "two"])
         #expect(reader.events == [.value(.readable), .value(.readable)])
-        #expect(reader.threads.all.allSatisfy { $0 })
+        #expect(reader.threads.value.allSatisfy { $0 })
         #expect(await loop.onLoop { loop.openPollerCount } == 1)
 
         reader.subscription?.cancel()
@@ -66,7 +67,7 @@ struct EventLoopPollTests {
         sockets.send("three", from: sockets.second)
         await loop.wait(.milliseconds(20))
         #expect(reader.events.count == 2, "nothing after cancel")
-        #expect(received.all == ["one", "two"])
+        #expect(received.value == ["one", "two"])
     }
 
     /// libdbus removes its watch and closes the socket in one call: the watching must have stopped by then,
@@ -183,7 +184,7 @@ struct EventLoopPollTests {
         await negative.waitForEvents(1)
         #expect(regular.events == [.failure(.libuv(code: UV_EPERM.rawValue))])
         #expect(negative.events == [.failure(.libuv(code: UV_EBADF.rawValue))])
-        #expect(regular.threads.all == [true])
+        #expect(regular.threads.value == [true])
         #expect(await loop.onLoop { loop.openPollerCount } == 0)
     }
 
@@ -216,13 +217,13 @@ struct EventLoopPollTests {
         await loop.flush()
         owner.stop()
         #expect(reader.events == [.finished])
-        #expect(reader.threads.all == [true])
+        #expect(reader.threads.value == [true])
         #expect(loop.closeState == (closed: true, status: 0))
 
         let late = PollRecorder(loop: loop, initialDemand: .unlimited)
         loop.poll(sockets.first, for: .readable).subscribe(late)
         #expect(late.events == [.finished])
-        #expect(late.threads.all == [false], "finished at once, on the subscribing thread")
+        #expect(late.threads.value == [false], "finished at once, on the subscribing thread")
     }
 
     @Test func pollEventsDescribeThemselves() {

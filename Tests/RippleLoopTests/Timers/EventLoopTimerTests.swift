@@ -1,5 +1,6 @@
 import Dispatch
 import Ripple
+import RippleTestSupport
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ struct EventLoopTimerTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let fired = Recorder<Firing>()
+        let fired = LockedBox<[Firing]>()
         var generator = SystemRandomNumberGenerator()
         // The loop thread waits while the timers are scheduled, so that however long that takes, they
         // are all in the heap before the first can fire.
@@ -32,13 +33,13 @@ struct EventLoopTimerTests {
                 fired.append(Firing(deadline: deadline.nanoseconds, order: order, firedAt: loop.now.nanoseconds))
             }
         }
-        let allFired = Box<CheckedContinuation<Void, Never>?>(nil)
+        let allFired = LockedBox<CheckedContinuation<Void, Never>?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             allFired.value = continuation
-            loop.schedule(after: start.advanced(by: .milliseconds(201))) { allFired.update { $0.take() }?.resume() }
+            loop.schedule(after: start.advanced(by: .milliseconds(201))) { allFired.withLock { $0.take() }?.resume() }
             scheduled.signal()
         }
-        let all = fired.all
+        let all = fired.value
         #expect(all.count == 10_000)
         let expected = all.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         #expect(all.map(\.order) == expected.map(\.order))
@@ -50,7 +51,7 @@ struct EventLoopTimerTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let fired = Recorder<Int>()
+        let fired = LockedBox<[Int]>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.schedule {
                 let start = loop.now
@@ -60,7 +61,7 @@ struct EventLoopTimerTests {
                 loop.schedule(after: start.advanced(by: .milliseconds(41))) { continuation.resume() }
             }
         }
-        #expect(fired.all == [0, 10, 10, 20, 30, 40])
+        #expect(fired.value == [0, 10, 10, 20, 30, 40])
     }
 
     @Test func scheduleAfterFiresAtItsDeadlineWithinLooseBounds() async throws {
@@ -95,9 +96,9 @@ struct EventLoopTimerTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let ticks = Recorder<Int>()
-        let cancellable = Box<AnyCancellable?>(nil)
-        let start = Box(loop.now)
+        let ticks = LockedBox<[Int]>()
+        let cancellable = LockedBox<AnyCancellable?>(nil)
+        let start = LockedBox(loop.now)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             // Scheduled on the loop thread so the cancellable is stored before the first tick can run.
             loop.schedule {
@@ -105,7 +106,7 @@ struct EventLoopTimerTests {
                 let timer = loop.schedule(after: loop.now.advanced(by: .milliseconds(10)), interval: .milliseconds(10))
                 {
                     ticks.append(loop.now.nanoseconds)
-                    if ticks.count == 5 {
+                    if ticks.value.count == 5 {
                         cancellable.value?.cancel()
                         continuation.resume()
                     }
@@ -114,7 +115,7 @@ struct EventLoopTimerTests {
             }
         }
         await loop.wait(.milliseconds(60))
-        let times = ticks.all
+        let times = ticks.value
         #expect(times.count == 5, "no tick after a cancel made on the loop thread")
         for (index, time) in times.enumerated() {
             #expect(time >= start.value.advanced(by: .milliseconds(10 * (index + 1))).nanoseconds)
@@ -127,13 +128,13 @@ struct EventLoopTimerTests {
         defer { owner.stop() }
         let loop = owner.loop
         let count = Atomic<Int>(0)
-        let reachedThree = Box<CheckedContinuation<Void, Never>?>(nil)
+        let reachedThree = LockedBox<CheckedContinuation<Void, Never>?>(nil)
         var timer: (any Cancellable)?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             reachedThree.value = continuation
             timer = loop.schedule(after: loop.now, interval: .milliseconds(5)) {
                 if count.add(1, ordering: .relaxed).newValue == 3 {
-                    reachedThree.update { $0.take() }?.resume()
+                    reachedThree.withLock { $0.take() }?.resume()
                 }
             }
         }
@@ -166,23 +167,23 @@ struct EventLoopTimerTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let ticks = Recorder<Int>()
+        let ticks = LockedBox<[Int]>()
         let start = loop.now
         var timer: (any Cancellable)?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             timer = loop.schedule(after: start.advanced(by: .milliseconds(10)), interval: .milliseconds(10)) {
                 ticks.append(loop.now.nanoseconds)
-                if ticks.count == 1 {
+                if ticks.value.count == 1 {
                     // Keep the loop thread busy past four more ticks' deadlines.
                     while loop.now < start.advanced(by: .milliseconds(55)) {}
                 }
-                if ticks.count == 2 {
+                if ticks.value.count == 2 {
                     continuation.resume()
                 }
             }
         }
         timer?.cancel()
-        let times = ticks.all
+        let times = ticks.value
         #expect(times.count >= 2)
         #expect(times[1] >= start.advanced(by: .milliseconds(60)).nanoseconds, "the ticks at 20-50 ms were skipped")
     }
@@ -191,11 +192,11 @@ struct EventLoopTimerTests {
         let owner = try EventLoopThread()
         defer { owner.stop() }
         let loop = owner.loop
-        let fired = Recorder<Int>()
-        let released = Recorder<String>()
+        let fired = LockedBox<[Int]>()
+        let released = LockedBox<[String]>()
         // The loop thread waits until every timer is scheduled and the first cancels are made, however
         // long that takes; then, before any timer can fire, it cancels more from the loop thread.
-        let cancelFromLoop = Box<[AnyCancellable]>([])
+        let cancelFromLoop = LockedBox<[AnyCancellable]>([])
         let ready = await loop.hold {
             for cancellable in cancelFromLoop.value {
                 cancellable.cancel()
@@ -219,7 +220,7 @@ struct EventLoopTimerTests {
         }
         // ...which is half the heap: the cancelled entries are removed and released at once.
         #expect(loop.timers.count == total / 2)
-        #expect(released.count == total / 2)
+        #expect(released.value.count == total / 2)
         // Indices 1 mod 4 are cancelled on the loop thread.
         cancelFromLoop.value = cancellables.enumerated().filter { $0.offset % 4 == 1 }.map(\.element)
         ready.signal()
@@ -228,13 +229,13 @@ struct EventLoopTimerTests {
         }
         await loop.flush()
         let expected = Array(stride(from: 3, to: total, by: 4))
-        #expect(fired.all.sorted() == expected)
+        #expect(fired.value.sorted() == expected)
         #expect(loop.timers.count == 0)
         // Cancelling again, or after firing, does nothing.
         cancellables.forEach { $0.cancel() }
         cancellables.removeAll()
         cancelFromLoop.value = []
-        #expect(released.count == total)
+        #expect(released.value.count == total)
     }
 
     @Test func aCancellableTimerThatIsNotCancelledFiresOnce() async throws {

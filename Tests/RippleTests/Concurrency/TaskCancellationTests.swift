@@ -1,3 +1,4 @@
+import RippleTestSupport
 import Testing
 
 @testable import Ripple
@@ -14,7 +15,7 @@ struct TaskCancellationTests {
             receiveOutput: { _ in received.signal() },
             receiveCancel: { cancelled.signal() },
             receiveRequest: { demand in
-                requests.mutate { $0.append(demand) }
+                requests.withLock { $0.append(demand) }
                 requested.signal()
             }
         )

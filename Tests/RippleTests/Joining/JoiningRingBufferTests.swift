@@ -1,3 +1,4 @@
+import RippleTestSupport
 import Testing
 
 @testable import Ripple

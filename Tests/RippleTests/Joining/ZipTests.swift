@@ -1,4 +1,5 @@
 import Foundation
+import RippleTestSupport
 import Testing
 
 @testable import Ripple

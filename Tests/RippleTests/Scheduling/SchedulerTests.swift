@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RippleTestSupport
 import Testing
 
 @testable import Ripple
@@ -39,12 +40,12 @@ struct DispatchQueueSchedulerTests {
         let seen = LockedBox<[Int?]>([])
         group.enter()
         queue.schedule(options: .init(qos: .userInitiated)) {
-            seen.mutate { $0.append(DispatchQueue.getSpecific(key: key)) }
+            seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
             group.leave()
         }
         group.enter()
         queue.schedule(after: queue.now.advanced(by: .milliseconds(5))) {
-            seen.mutate { $0.append(DispatchQueue.getSpecific(key: key)) }
+            seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
             group.leave()
         }
         group.wait()
@@ -56,7 +57,7 @@ struct DispatchQueueSchedulerTests {
         let semaphore = DispatchSemaphore(value: 0)
         let count = LockedBox(0)
         let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
-            count.mutate { $0 += 1 }
+            count.withLock { $0 += 1 }
             if count.value == 3 { semaphore.signal() }
         }
         semaphore.wait()

@@ -1,4 +1,5 @@
 import Dispatch
+import RippleTestSupport
 import Testing
 
 @testable import Ripple
@@ -9,7 +10,7 @@ struct BufferTests {
     func asksTheUpstreamBeforeHandingOutTheSubscription(prefetch: Publishers.PrefetchStrategy) {
         final class Holder: @unchecked Sendable { var subscriber: TestSubscriber<Int, TestError>? }
         let holder = Holder()
-        let eventsAtRequest = SequencingLocked<[Int]>([])
+        let eventsAtRequest = LockedBox<[Int]>([])
         let publisher = TestPublisher<Int, TestError>(onRequest: { _ in
             let count = holder.subscriber?.events.count ?? -1
             eventsAtRequest.withLock { $0.append(count) }

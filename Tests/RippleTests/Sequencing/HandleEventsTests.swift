@@ -1,4 +1,5 @@
 import Dispatch
+import RippleTestSupport
 import Testing
 
 @testable import Ripple
@@ -13,7 +14,7 @@ private enum Seen: Equatable, Sendable {
 }
 
 private final class SeenLog: Sendable {
-    private let state = SequencingLocked<[Seen]>([])
+    private let state = LockedBox<[Seen]>([])
     var all: [Seen] { state.withLock { $0 } }
     func append(_ seen: Seen) { state.withLock { $0.append(seen) } }
 }

@@ -1,3 +1,4 @@
+import RippleTestSupport
 import Synchronization
 
 @testable import Ripple
@@ -101,22 +102,10 @@ struct SequencingSyncPublisher<Output, Failure: Error>: Publisher {
     }
 }
 
-/// A value guarded by Ripple's ``Lock`` (whose ordering ThreadSanitizer sees, unlike a bare `Mutex`).
-final class SequencingLocked<Value>: @unchecked Sendable {
-    private let lock = Lock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-}
-
 /// The requests and cancellations a test publisher received, and how many subscribers it had.
 final class SequencingCallLog: Sendable {
     typealias Call = TestPublisher<Int, Never>.Call
-    private let state = SequencingLocked<(calls: [Call], subscriptions: Int)>(([], 0))
+    private let state = LockedBox<(calls: [Call], subscriptions: Int)>(([], 0))
 
     init() {}
 
@@ -179,7 +168,7 @@ final class SequencingLatestPublisher<Output, Failure: Error>: Publisher, @unche
 
 /// A text stream that records what is written to it, from any thread.
 final class SequencingTextStream: TextOutputStream, Sendable {
-    private let state = SequencingLocked<[String]>([])
+    private let state = LockedBox<[String]>([])
 
     init() {}
 

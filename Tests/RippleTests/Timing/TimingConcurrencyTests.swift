@@ -1,4 +1,5 @@
 import Dispatch
+import RippleTestSupport
 import Testing
 
 @testable import Ripple
@@ -70,7 +71,7 @@ struct TimingConcurrencyTests {
                     subscriber.request(.max(2))
                     if step == 150 { subscriber.cancel() }
                 default:
-                    sendTurns.mutate { turns in
+                    sendTurns.withLock { turns in
                         turns += 1
                         upstream.send(worker * 1_000 + step)
                     }
