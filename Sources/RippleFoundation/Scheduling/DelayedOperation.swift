@@ -4,8 +4,8 @@ import Ripple
 
 /// An operation that is not ready until its time: what `OperationQueue`'s scheduler adds for work at a
 /// later date. A dispatch timer makes it ready at that time; until then the queue holds it without running
-/// it. When it belongs to a ``Repetition``, running it adds the next one. It is `Cancellable` (through
-/// `Operation.cancel()`), as Combine's is.
+/// it. When it belongs to a ``Repetition``, running it adds the next one, and cancelling it ends the
+/// repetition. It is `Cancellable` (through `Operation.cancel()`), as Combine's is.
 final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
     private let lock = Lock()
     private let time: Date
@@ -44,6 +44,9 @@ final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
     override func cancel() {
         lock.withLock { action = nil }
         super.cancel()
+        // Cancelling any operation of a repetition ends it: `cancelAllOperations` may cancel this one while it
+        // runs, before it has added the next one, which the queue's cancel then misses.
+        repetition?.cancel()
         // A cancelled operation must become ready for the queue to remove it.
         becomeDue()
     }

@@ -90,7 +90,8 @@ struct DataTaskPublisherTests {
         let subscription = try #require(recorder.subscription)
         #expect(String(describing: subscription) == "DataTaskPublisher")
         #expect(Mirror(reflecting: subscription).children.map(\.label) == ["task", "downstream", "parent", "demand"])
-        try? await Task.sleep(for: .milliseconds(50))
+        // The data task is made at the first request: without one, nothing can load.
+        #expect(isNil(Mirror(reflecting: subscription).descendant("task")))
         #expect(recorder.events == [.subscription("DataTaskPublisher")], "nothing is loaded before a request")
         recorder.request(.max(1))
         try await recorder.waitForCompletion()
@@ -101,9 +102,19 @@ struct DataTaskPublisherTests {
         let cancelledSubscription = cancelled.subscription
         cancelled.cancel()
         cancelledSubscription?.request(.max(1))
-        try? await Task.sleep(for: .milliseconds(50))
+        // Cancelled, the subscription made no task and let its subscriber go: nothing can reach it later.
+        let remains = try #require(cancelledSubscription.map { Mirror(reflecting: $0) })
+        #expect(isNil(remains.descendant("task")))
+        #expect(isNil(remains.descendant("downstream")))
         #expect(cancelled.events == [.subscription("DataTaskPublisher")], "a cancelled subscription loads nothing")
     }
+}
+
+/// Whether a mirror's child holds an optional that is nil (false for a missing child or any other value).
+private func isNil(_ child: Any?) -> Bool {
+    guard let child else { return false }
+    let mirror = Mirror(reflecting: child)
+    return mirror.displayStyle == .optional && mirror.children.isEmpty
 }
 
 extension Subscribers.Completion<URLError> {

@@ -22,10 +22,10 @@ struct OperationQueueSchedulerTests {
         #expect(queue.now.date.timeIntervalSince(start.date) >= 0.035)
         #expect(await events.wait { $0.filter { $0 == "tick" }.count >= 3 })
         repeating.cancel()
-        try? await Task.sleep(for: .milliseconds(30))
-        let ticks = events.values.filter { $0 == "tick" }.count
-        try? await Task.sleep(for: .milliseconds(60))
-        #expect(events.values.filter { $0 == "tick" }.count == ticks, "no tick after cancel")
+        // The repetition lives as one pending operation in the queue: once the queue is empty (a tick under
+        // way has ended, the cancelled operation has left), no tick can follow.
+        #expect(await queue.emptied(), "no tick after cancel: nothing left in the queue")
+        #expect(queue.operationCount == 0)
     }
 
     @Test func delayedWorkIsAnOperationOfTheQueueFromTheStart() async {
@@ -35,12 +35,7 @@ struct OperationQueueSchedulerTests {
         #expect(queue.operationCount == 1, "the delayed work waits in the queue")
         queue.cancelAllOperations()
         // Foundation's own wait for the queue to empty (the cancelled operation leaves it at once).
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                queue.waitUntilAllOperationsAreFinished()
-                done.resume()
-            }
-        }
+        #expect(await queue.emptied())
         #expect(queue.operationCount == 0)
         #expect(events.values.isEmpty)
     }
@@ -51,10 +46,28 @@ struct OperationQueueSchedulerTests {
         let repeating = queue.schedule(after: queue.now, interval: .milliseconds(10)) { events.append("tick") }
         #expect(await events.wait(for: 2))
         queue.cancelAllOperations()
-        try? await Task.sleep(for: .milliseconds(30))
+        // Also when the cancel comes while a tick runs (its next operation not yet in the queue): the queue
+        // empties, and an empty queue runs nothing more.
+        #expect(await queue.emptied(), "no tick after cancelAllOperations: nothing left in the queue")
         let ticks = events.values.count
-        try? await Task.sleep(for: .milliseconds(60))
-        #expect(events.values.count == ticks)
+        #expect(ticks >= 2)
+        #expect(queue.operationCount == 0)
+        repeating.cancel()
+    }
+
+    @Test func cancellingAllOperationsWhileATickRunsEndsTheRepetition() async {
+        let queue = OperationQueue()
+        let events = Collected<String>()
+        let release = DispatchSemaphore(value: 0)
+        let repeating = queue.schedule(after: queue.now, interval: .milliseconds(10)) {
+            events.append("tick")
+            if events.values.count == 1 { release.wait() }  // the first tick runs until the test lets it end
+        }
+        #expect(await events.wait(for: 1))
+        queue.cancelAllOperations()  // the first tick's operation is executing: its next one is not queued yet
+        release.signal()
+        #expect(await queue.emptied(), "the tick under way adds no next one")
+        #expect(events.values == ["tick"])
         repeating.cancel()
     }
 
@@ -70,7 +83,8 @@ struct OperationQueueSchedulerTests {
             .sink { values.append($0) }
         for reading in 1...5 { readings.send(reading) }
         #expect(await values.wait(for: 1))
-        try? await Task.sleep(for: .milliseconds(100))
+        // Every debounce timer of the burst is an operation in the queue: once it is empty, all have fired.
+        #expect(await queue.emptied())
         #expect(values.values == [5], "one burst, its last value")
         cancellable.cancel()
     }

@@ -31,10 +31,12 @@ struct RunLoopSchedulerTests {
         #expect(events.values.contains("now"))
         #expect(scheduler.now.date.timeIntervalSince(start.date) >= 0.045)
         repeating.cancel()
-        try? await Task.sleep(for: .milliseconds(30))
+        await thread.flush()  // a tick under way when the timer was invalidated has ended
         let ticks = events.values.filter { $0 == "tick" }.count
         #expect(ticks >= 2)
-        try? await Task.sleep(for: .milliseconds(60))
+        // Real time (a run loop's timer runs on the real clock), measured on the run loop: by the time a
+        // timer due 60 ms on fires, the repeating one (10 ms) would have fired had it not stopped.
+        await thread.passes(0.06)
         #expect(events.values.filter { $0 == "tick" }.count == ticks, "no tick after cancel")
     }
 

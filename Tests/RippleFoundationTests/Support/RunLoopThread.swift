@@ -27,6 +27,28 @@ final class RunLoopThread: @unchecked Sendable {
         self.control = control
     }
 
+    /// Waits until the run loop has run a block performed now: anything it was running when this was called
+    /// (a timer's tick) has ended.
+    func flush() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            runLoop.schedule { done.resume() }
+        }
+    }
+
+    /// Waits until the run loop fires a timer due `delay` from now. A run loop fires its due timers in the
+    /// order of their dates, so by then every timer due earlier has had its turn: a timer that should have
+    /// stopped (or not started) would have fired. This needs real time — a run loop's timers run on the
+    /// real clock only — but it is measured on the run loop itself, not by a sleep of the test's, which a
+    /// loaded machine can end before the run loop's thread has run at all.
+    ///
+    /// - Parameter delay: How far ahead the marker timer is due, in seconds: several periods of the timers
+    ///   under test.
+    func passes(_ delay: TimeInterval) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            runLoop.schedule(after: runLoop.now.advanced(by: .init(delay))) { done.resume() }
+        }
+    }
+
     /// Stops the run loop and waits for the thread to end.
     func stop() {
         control.stop()
@@ -56,6 +78,24 @@ final class RunLoopThread: @unchecked Sendable {
         func stop() {
             lock.withLock { stopped = true }
         }
+    }
+}
+
+extension OperationQueue {
+    /// Waits until the queue holds no operation (Foundation's `waitUntilAllOperationsAreFinished`, on
+    /// another thread), for at most `timeout` seconds; returns whether it emptied. An empty queue runs
+    /// nothing more: a repetition or a delayed action scheduled on it lives only as an operation in it.
+    ///
+    /// - Parameter timeout: The safety limit, in seconds (a queue that never empties fails the test
+    ///   instead of hanging it).
+    /// - Returns: Whether the queue emptied in time.
+    func emptied(timeout: TimeInterval = 10) async -> Bool {
+        let emptied = Collected<Bool>()
+        DispatchQueue.global().async {
+            self.waitUntilAllOperationsAreFinished()
+            emptied.append(true)
+        }
+        return await emptied.wait(for: 1, timeout: timeout)
     }
 }
 

@@ -6,7 +6,8 @@ import Testing
 
 /// `Timer.publish(every:on:in:)`: a connectable publisher of dates on a run loop. These tests run in real
 /// time with loose bounds (the one exception to the virtual-time rule): a run loop's timer cannot run on
-/// virtual time.
+/// virtual time. "Nothing more happens" is checked on the run loop's own timeline (RunLoopThread.passes),
+/// never by a sleep of the test's.
 @Suite("Timer.publish")
 struct TimerPublishTests {
     @Test func autoconnectTicksOnTheRunLoopUntilCancelled() async {
@@ -24,9 +25,11 @@ struct TimerPublishTests {
         #expect(elapsed >= 0.08, "five ticks 20 ms apart take at least about 100 ms")
         #expect(dates.allSatisfy { $0 >= start })
         #expect(zip(dates, dates.dropFirst()).allSatisfy { $0 <= $1 }, "ticks come in order")
+        await thread.flush()  // a tick under way at the cancel has ended
         let afterCancel = ticks.values.count
-        try? await Task.sleep(for: .milliseconds(100))
-        #expect(ticks.values.count <= afterCancel + 1, "at most a tick already under way after cancel")
+        // Five periods on, on the run loop's own timeline (see RunLoopThread.passes).
+        await thread.passes(0.1)
+        #expect(ticks.values.count == afterCancel, "no tick after cancel")
     }
 
     @Test func nothingTicksBeforeConnectAndNothingAfterTheConnectionIsCancelled() async {
@@ -35,14 +38,16 @@ struct TimerPublishTests {
         let timer = Timer.publish(every: 0.02, on: thread.runLoop, in: .default)
         let ticks = Collected<Date>()
         let subscription = timer.sink { ticks.append($0) }
-        try? await Task.sleep(for: .milliseconds(80))
+        // Four periods on the run loop's own timeline (see RunLoopThread.passes): a timer started by the
+        // subscription would have ticked.
+        await thread.passes(0.08)
         #expect(ticks.values.isEmpty, "a timer publisher ticks only once connected")
         let connection = timer.connect()
         #expect(await ticks.wait(for: 2))
         connection.cancel()
-        try? await Task.sleep(for: .milliseconds(30))
+        await thread.flush()  // a tick under way at the cancel has ended
         let afterCancel = ticks.values.count
-        try? await Task.sleep(for: .milliseconds(100))
+        await thread.passes(0.1)
         #expect(ticks.values.count == afterCancel, "cancelling the connection detaches every subscriber")
         subscription.cancel()
     }
