@@ -67,7 +67,8 @@ let package = Package(
         .executableTarget(
             name: "NotificationBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "benchmark")
+                .product(name: "RippleBluetooth", package: rippleRoot),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/NotificationBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],

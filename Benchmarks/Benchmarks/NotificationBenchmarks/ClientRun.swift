@@ -1,4 +1,5 @@
 import Foundation
+import RippleBluetooth
 
 #if canImport(Glibc)
 import Glibc
@@ -13,10 +14,9 @@ struct ClientRun {
     static let serviceUUID = "52495054-0000-4000-8000-0000000000b0"
     static let streamUUID = "52495054-0000-4000-8000-0000000000b1"
 
-    /// The address of peripheral number `index`.
-    static func address(_ index: Int) -> String {
-        let hex = String(index, radix: 16, uppercase: true)
-        return "C0:FF:EE:10:00:" + (hex.count == 1 ? "0" + hex : hex)
+    /// The address of peripheral number `index`: `C0:FF:EE:10:00:00` on, one per peripheral.
+    static func address(_ index: Int) -> BluetoothAddress {
+        BluetoothAddress(rawValue: 0xC0_FF_EE_10_00_00 + UInt64(index))
     }
 
     /// Runs the simulator and the client; returns the client's figures.
@@ -70,7 +70,7 @@ struct ClientRun {
 
     /// The client's command line.
     private func command() -> (String, [String]) {
-        let addresses = (0..<scenario.peripherals).map(Self.address)
+        let addresses = (0..<scenario.peripherals).map { Self.address($0).description }
         let count = String(scenario.countPerPeripheral * scenario.peripherals)
         switch client {
         case .ripple:
@@ -106,7 +106,8 @@ struct ClientRun {
         if let rate = scenario.ratePerPeripheral { notifications["rate"] = rate }
         let peripherals: [[String: Any]] = (0..<scenario.peripherals).map { index in
             [
-                "address": Self.address(index), "name": "Ripple Stream \(index)", "rssi": -50, "rssiVariation": 4,
+                "address": Self.address(index).description, "name": "Ripple Stream \(index)", "rssi": -50,
+                "rssiVariation": 4,
                 "known": true,
                 "advertisedServices": [Self.serviceUUID],
                 "services": [
