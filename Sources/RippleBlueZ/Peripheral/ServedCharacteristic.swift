@@ -154,7 +154,7 @@ final class ServedCharacteristic: Sendable {
         }
         try object.setProperty("Value", of: BlueZ.characteristic, to: .bytes(value))
         try object.emitSignal(
-            interface: BlueZ.properties, member: "PropertiesChanged",
+            .propertiesChanged,
             arguments: [
                 .string(BlueZ.characteristic), .stringVariantDictionary(["Value": .bytes(value)]), .array(.string, []),
             ])

@@ -46,6 +46,6 @@ func handleComponent(_ prefix: String, _ handle: UInt16) -> String {
 func emitValueChanged(_ object: DBusExportedObject, interface: String, value: [UInt8]) {
     _ = try? object.setProperty("Value", of: interface, to: .bytes(value))
     _ = try? object.emitSignal(
-        interface: GATTInterface.properties, member: "PropertiesChanged",
+        .propertiesChanged,
         arguments: [.string(interface), .stringVariantDictionary(["Value": .bytes(value)]), .array(.string, [])])
 }

@@ -185,7 +185,7 @@ final class SimulatedDevice: Sendable {
             if !peripheral.serviceData.isEmpty { changed["ServiceData"] = peripheral.serviceDataValue }
             if !changed.isEmpty {
                 _ = try? object.emitSignal(
-                    interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                    .propertiesChanged,
                     arguments: [.string(BlueZInterface.device), .stringVariantDictionary(changed), .array(.string, [])])
             }
         }

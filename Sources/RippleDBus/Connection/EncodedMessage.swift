@@ -14,6 +14,12 @@ final class EncodedMessage: Sendable {
         raw = try message.makeLibDBusMessage()
     }
 
+    /// Encodes the signal `name` from `path` with `body`, without checking the names again (a
+    /// ``DBusSignalName`` is valid); throws ``DBusError/invalidArgument(_:)`` when the body cannot be written.
+    init(signal name: DBusSignalName, path: DBusObjectPath, body: [DBusValue]) throws(DBusError) {
+        raw = try DBusMessage.signal(path: path, name, body: body).makeLibDBusMessage(checkingHeaderNames: false)
+    }
+
     deinit {
         dbus_message_unref(raw)
     }

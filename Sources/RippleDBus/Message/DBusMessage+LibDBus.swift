@@ -92,8 +92,12 @@ extension DBusMessage {
     /// Throws ``DBusError/invalidArgument(_:)`` when a header field or a body value cannot be written (see
     /// ``DBusMessage`` and ``DBusValue``), before libdbus sees any of it; ``DBusError/outOfMemory`` when
     /// libdbus runs out of memory.
-    func makeLibDBusMessage() throws(DBusError) -> OpaquePointer {
-        try validateHeader()
+    ///
+    /// `checkingHeaderNames: false` skips checking the header's bus, interface, member and error names: for
+    /// messages whose names were validated when they were made (a ``DBusSignalName``, the standard
+    /// interfaces' constants). The body is always checked.
+    func makeLibDBusMessage(checkingHeaderNames: Bool = true) throws(DBusError) -> OpaquePointer {
+        try validateHeader(checkingNames: checkingHeaderNames)
         _ = try DBusBodyWriter.validate(body)
         let messageType: Int32 =
             switch kind {

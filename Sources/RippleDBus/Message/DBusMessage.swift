@@ -128,6 +128,18 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
         return DBusMessage(kind: .signal, path: path, interface: interface, member: member, body: body)
     }
 
+    /// The signal `name`, emitted by the object at `path` (to no destination: a broadcast). Its names were
+    /// validated when `name` was made.
+    ///
+    /// - Parameters:
+    ///   - path: the emitting object's path.
+    ///   - name: the signal's interface and member.
+    ///   - body: the arguments.
+    /// - Returns: the message.
+    public static func signal(path: DBusObjectPath, _ name: DBusSignalName, body: [DBusValue] = []) -> DBusMessage {
+        DBusMessage(kind: .signal, path: path, interface: name.interface, member: name.member, body: body)
+    }
+
     /// The successful reply to `call`: to its sender, answering its serial, carrying `body`. (The call's
     /// serial should be set, as it is on a received call; 0 makes a reply that writing refuses.)
     ///
@@ -185,13 +197,16 @@ public struct DBusMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// Throws ``DBusError/invalidArgument(_:)`` when a header field is invalid or one the kind requires is
     /// missing (a method call needs a path and a member; a signal a path, an interface and a member; an
-    /// error an error name and a reply serial; a method return a reply serial).
-    func validateHeader() throws(DBusError) {
-        if let sender { try DBusNames.validateBusName(sender) }
-        if let destination { try DBusNames.validateBusName(destination) }
-        if let interface { try DBusNames.validateInterfaceName(interface) }
-        if let member { try DBusNames.validateMemberName(member) }
-        if let errorName { try DBusNames.validateErrorName(errorName) }
+    /// error an error name and a reply serial; a method return a reply serial). `checkingNames: false`
+    /// leaves out the bus, interface, member and error names (validated where they were made).
+    func validateHeader(checkingNames: Bool = true) throws(DBusError) {
+        if checkingNames {
+            if let sender { try DBusNames.validateBusName(sender) }
+            if let destination { try DBusNames.validateBusName(destination) }
+            if let interface { try DBusNames.validateInterfaceName(interface) }
+            if let member { try DBusNames.validateMemberName(member) }
+            if let errorName { try DBusNames.validateErrorName(errorName) }
+        }
         if replySerial == 0 { throw .invalidArgument("a D-Bus reply serial cannot be 0") }
         if path?.rawValue == Self.localPath || interface == Self.localInterface {
             throw .invalidArgument(

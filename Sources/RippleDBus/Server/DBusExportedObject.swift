@@ -168,12 +168,11 @@ public final class DBusExportedObject: Sendable {
             }
             guard let registry, !changed.isEmpty || !invalidated.isEmpty else { return }
             registry.appendLocked(
-                signal: DBusMessage(
-                    kind: .signal, path: path, interface: DBusStandardInterface.properties, member: "PropertiesChanged",
-                    body: [
-                        .string(interface), .stringVariantDictionary(changed),
-                        .array(.string, invalidated.map(DBusValue.string)),
-                    ]))
+                signal: .propertiesChanged, path: path,
+                body: [
+                    .string(interface), .stringVariantDictionary(changed),
+                    .array(.string, invalidated.map(DBusValue.string)),
+                ])
         }
     }
 
@@ -199,11 +198,8 @@ public final class DBusExportedObject: Sendable {
             guard slots[index].values.removeValue(forKey: name) != nil else { return false }
             guard let registry, property.changeEmission != .none else { return true }
             registry.appendLocked(
-                signal: DBusMessage(
-                    kind: .signal, path: path, interface: DBusStandardInterface.properties, member: "PropertiesChanged",
-                    body: [
-                        .string(interface), .stringVariantDictionary([:]), .array(.string, [.string(name)]),
-                    ]))
+                signal: .propertiesChanged, path: path,
+                body: [.string(interface), .stringVariantDictionary([:]), .array(.string, [.string(name)])])
             return true
         }
     }
@@ -211,7 +207,8 @@ public final class DBusExportedObject: Sendable {
     // MARK: Signals
 
     /// Emits the signal `interface.member` from the object with `arguments`, when exported (else does
-    /// nothing). The signal need not be declared.
+    /// nothing). The signal need not be declared. Both names are checked on every call: a signal emitted
+    /// often is cheaper by its ``DBusSignalName`` (``emitSignal(_:arguments:)``).
     ///
     /// - Parameters:
     ///   - interface: the signal's interface.
@@ -220,8 +217,18 @@ public final class DBusExportedObject: Sendable {
     /// - Throws: ``DBusError/invalidArgument(_:)`` for an invalid interface or member name or a value that cannot be
     ///   written.
     public func emitSignal(interface: String, member: String, arguments: [DBusValue] = []) throws(DBusError) {
-        let encoded = try EncodedMessage(
-            DBusMessage.signal(path: path, interface: interface, member: member, body: arguments))
+        try emitSignal(DBusSignalName(interface: interface, member: member), arguments: arguments)
+    }
+
+    /// Emits the signal `name` from the object with `arguments`, when exported (else does nothing), without
+    /// checking its names again. The signal need not be declared.
+    ///
+    /// - Parameters:
+    ///   - name: the signal's interface and member, validated when it was made.
+    ///   - arguments: its arguments.
+    /// - Throws: ``DBusError/invalidArgument(_:)`` for a value that cannot be written.
+    public func emitSignal(_ name: DBusSignalName, arguments: [DBusValue] = []) throws(DBusError) {
+        let encoded = try EncodedMessage(signal: name, path: path, body: arguments)
         withEmissionLocks { registry in
             registry?.appendLocked(encoded)
         }

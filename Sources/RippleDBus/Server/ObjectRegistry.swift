@@ -87,10 +87,10 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         outbox.append(message)
     }
 
-    /// Encodes and appends `signal` (registry lock held). Its values were validated before; a failure here
-    /// (libdbus out of memory) drops it.
-    func appendLocked(signal: DBusMessage) {
-        guard let encoded = try? EncodedMessage(signal) else { return }
+    /// Encodes and appends the signal `name` from `path` with `body` (registry lock held). Its values were
+    /// validated before; a failure here (libdbus out of memory) drops it.
+    func appendLocked(signal name: DBusSignalName, path: DBusObjectPath, body: [DBusValue]) {
+        guard let encoded = try? EncodedMessage(signal: name, path: path, body: body) else { return }
         outbox.append(encoded)
     }
 
@@ -99,11 +99,7 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard !interfaces.isEmpty else { return }
         let body: [DBusValue] = [.objectPath(path), Self.interfacesDictionary(interfaces)]
         for manager in managers.sorted() where manager.isAncestor(of: path) {
-            appendLocked(
-                signal: DBusMessage(
-                    kind: .signal, path: manager, interface: DBusStandardInterface.objectManager,
-                    member: "InterfacesAdded",
-                    body: body))
+            appendLocked(signal: .interfacesAdded, path: manager, body: body)
         }
     }
 
@@ -112,10 +108,7 @@ final class ObjectRegistry: MethodCallHandling, Sendable {
         guard !interfaces.isEmpty else { return }
         let body: [DBusValue] = [.objectPath(path), .array(.string, interfaces.map(DBusValue.string))]
         for manager in managers.sorted() where manager.isAncestor(of: path) {
-            appendLocked(
-                signal: DBusMessage(
-                    kind: .signal, path: manager, interface: DBusStandardInterface.objectManager,
-                    member: "InterfacesRemoved", body: body))
+            appendLocked(signal: .interfacesRemoved, path: manager, body: body)
         }
     }
 

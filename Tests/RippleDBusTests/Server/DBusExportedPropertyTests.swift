@@ -241,6 +241,22 @@ import Testing
         #expect(throws: DBusError.self) { try lamp.emitSignal(interface: "bad", member: "Blink") }
     }
 
+    @Test func aSignalByItsNameGoesOutOnlyWhileExportedAndABadValueThrows() async throws {
+        let pair = try ServerPair()
+        let lamp = try Self.lamp()
+        let blink = try DBusSignalName(interface: Self.interface, member: "Blink")
+        let signals = try await pair.signals(Self.interface, "Blink")
+        try lamp.emitSignal(blink, arguments: [.int32(0)])
+        try pair.server.export(lamp)
+        try lamp.emitSignal(blink, arguments: [.int32(1)])
+        #expect(throws: DBusError.self) { try lamp.emitSignal(blink, arguments: [.string("nul\0")]) }
+        try lamp.emitSignal(blink, arguments: [.int32(2)])
+        await signals.waitForValues(2)
+        try await pair.client.settle()
+        #expect(signals.values.map(\.body) == [[.int32(1)], [.int32(2)]])
+        #expect(signals.values.allSatisfy { $0.path == lamp.path && $0.interface == Self.interface })
+    }
+
     @Test func concurrentLocalChangesKeepTheirOrderWhileAClientReads() async throws {
         let pair = try ServerPair()
         let threads = 4
