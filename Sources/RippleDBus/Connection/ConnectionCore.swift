@@ -246,6 +246,17 @@ final class ConnectionCore: Sendable {
         scheduleDispatch()
     }
 
+    /// libdbus asks for the main loop to wake up (its wake-up-main callback): it queued a message it read,
+    /// or one to send that it could not write at once. On the loop thread, while the core reads for a
+    /// ready watch or dispatches, nothing needs waking: the dispatch that follows (or the one under way)
+    /// takes what was queued, and libdbus enables the write watch itself. libdbus calls it once per
+    /// message it queues: scheduling each time would write the loop's event descriptor once per read of
+    /// the bus socket, and turn the loop once more to answer it, for nothing.
+    func wakeupRequested() {
+        guard !(loop.isInLoopThread && (handlingWatch || dispatching)) else { return }
+        scheduleDispatch()
+    }
+
     /// Makes sure queued messages get dispatched: soon, from the loop, not from inside the caller.
     func scheduleDispatch() {
         guard !dispatchScheduled, !dispatching else { return }

@@ -55,13 +55,17 @@ let releaseTimeoutRecordCallback: DBusFreeFunction = { data in
     record.timeout = nil
 }
 
+// The next two come once per message libdbus reads: they borrow the core without retaining it (the core
+// has weak references, so a retain and a release would each take the slow, side-table path).
+
 let dispatchStatusCallback: DBusDispatchStatusFunction = { _, status, data in
-    guard status == DBUS_DISPATCH_DATA_REMAINS, let core = core(data) else { return }
-    core.dispatchStatusChanged()
+    guard status == DBUS_DISPATCH_DATA_REMAINS, let data else { return }
+    Unmanaged<ConnectionCore>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.dispatchStatusChanged() }
 }
 
 let wakeupMainCallback: DBusWakeupMainFunction = { data in
-    core(data)?.scheduleDispatch()
+    guard let data else { return }
+    Unmanaged<ConnectionCore>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.wakeupRequested() }
 }
 
 /// What the core keeps for one libdbus watch: the poll subscription watching its descriptor.
