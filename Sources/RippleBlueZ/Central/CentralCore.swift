@@ -63,7 +63,13 @@ final class CentralCore: Sendable {
         var availability: [Int: AvailabilityWatcher] = [:]
         var discoveryCall: AnyCancellable?
         /// Each characteristic's notification session, and the listeners waiting for their characteristic.
-        var sessions: [DBusObjectPath: NotificationSessionRecord] = [:]
+        var sessions: [DBusObjectPath: NotificationSessionRecord] = [:] {
+            // Any change of a session may change where its values go.
+            didSet { valueRoute = nil }
+        }
+        /// Where the `Value` changes of the characteristic that changed last go, while no session changes
+        /// (see ``valueListeners(for:)``).
+        var valueRoute: ValueRoute?
         var pendingListeners: [Int: PendingListener] = [:]
         /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).
         var disconnectReasons: [DBusObjectPath: DisconnectReason] = [:]

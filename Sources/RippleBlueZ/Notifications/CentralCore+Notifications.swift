@@ -270,16 +270,12 @@ extension CentralCore {
     }
 
     private func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
-        // One look-up of the path; the record is read in place (not copied: a copy retains and releases
-        // each of its fields), and only its listeners are copied out before calling them.
-        guard let index = confined.value.sessions.index(forKey: path) else { return }
-        guard confined.value.sessions.values[index].machine.deliversValues else {
-            // Held for a read's answer (the machine keeps it) or dropped.
-            _ = confined.value.sessions.values[index].machine.route(value)
+        if let listeners = confined.value.valueListeners(for: path) {
+            for listener in listeners { listener.offer(value) }
             return
         }
-        let listeners = confined.value.sessions.values[index].listeners
-        for listener in listeners.values { listener.offer(value) }
+        // Held for a read's answer (the machine keeps it) or dropped; nothing without a session.
+        _ = confined.value.sessions[path]?.machine.route(value)
     }
 
     /// Packets from an acquired socket go to the characteristic's listeners.
@@ -449,5 +445,34 @@ extension CentralCore {
         default:
             break
         }
+    }
+}
+
+/// Where the `Value` changes of one characteristic go: its session's listeners, as they were when the
+/// route was made (any change of a session drops the route).
+struct ValueRoute {
+    /// The characteristic's object path.
+    let path: DBusObjectPath
+    /// Its session's listeners.
+    let listeners: [NotificationListener]
+}
+
+extension CentralCore.Confined {
+    /// The listeners a `Value` change of the characteristic at `path` goes to straight away, or nil when
+    /// its session holds such changes (a read is under way), drops them, or there is no session.
+    ///
+    /// The hot path of notifications over the bus: a flood comes from one characteristic at a time, so
+    /// the answer for the last path is kept until a session changes, and a change from the same object
+    /// (the same path string, which the connection's fast path reuses) costs one comparison instead of a
+    /// hashed look-up and a copy of the session's record.
+    ///
+    /// - Parameter path: the characteristic's object path.
+    /// - Returns: its listeners, when values go to them now.
+    mutating func valueListeners(for path: DBusObjectPath) -> [NotificationListener]? {
+        if let valueRoute, valueRoute.path == path { return valueRoute.listeners }
+        guard let record = sessions[path], record.machine.deliversValues else { return nil }
+        let listeners = Array(record.listeners.values)
+        valueRoute = ValueRoute(path: path, listeners: listeners)
+        return listeners
     }
 }

@@ -27,7 +27,7 @@ struct NotificationPublisher: Publisher {
         }
         let id = core.nextID()
         let listener = NotificationListener(
-            listening: AnySubscriber(subscriber), buffering: buffering, statistics: statistics,
+            listening: subscriber, buffering: buffering, statistics: statistics,
             context: .loop(core.loop),
             onEnd: { [weak core] in core?.perform { [weak core] in core?.removeListener(id) } })
         subscriber.receive(subscription: listener)

@@ -28,7 +28,7 @@ extension DBusConnection {
             member: DBusByteArrayPropertyTap.changedMember, arguments: [0: interface])
         let tap = DBusByteArrayPropertyTap(
             id: id, sender: sender, interface: interface, property: property,
-            deliver: { change in handler(change.path, change.bytes) })
+            deliver: handler)
         core.perform { core in
             guard registration.install() else { return }
             let route = DBusByteArrayPropertyTap.route(

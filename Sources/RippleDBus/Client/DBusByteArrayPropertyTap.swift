@@ -64,7 +64,11 @@ public struct DBusByteArrayPropertyPublisher: Publisher, Sendable {
         let id = ObjectIdentifier(subscription)
         let tap = DBusByteArrayPropertyTap(
             id: id, sender: sender, interface: interface, property: property,
-            deliver: { change in withExtendedLifetime(connection) { subscription.offer(change) } })
+            deliver: { path, bytes in
+                withExtendedLifetime(connection) {
+                    subscription.offer(DBusByteArrayPropertyChange(path: path, bytes: bytes))
+                }
+            })
         connection.core.perform { core in
             guard subscription.isActive else { return }
             let route = DBusByteArrayPropertyTap.route(
@@ -104,7 +108,11 @@ extension DBusConnection {
 }
 
 /// One fast-path subscription: reads matching `PropertiesChanged` signals from the raw libdbus message.
-struct DBusByteArrayPropertyTap {
+///
+/// A class, read in place per message: the router keeps its taps in an array that it walks for every
+/// signal, and a struct of strings, arrays and closures would be copied out of it (a retain and a
+/// release per field) each time.
+final class DBusByteArrayPropertyTap {
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     static let changedMember = "PropertiesChanged"
     /// The two as C strings: a `String` that is not a literal, passed where C takes a `const char *`,
@@ -117,16 +125,24 @@ struct DBusByteArrayPropertyTap {
     let sender: String
     let interface: String
     let property: String
-    let deliver: (DBusByteArrayPropertyChange) -> Void
+    /// Takes each change: the changed object's path and the property's new bytes (loop thread).
+    let deliver: (DBusObjectPath, [UInt8]) -> Void
     /// ``interface`` and ``property`` as NUL-terminated C strings, compared with each message's in place
     /// (a short Swift string has no C string of its own: `withCString` would copy it to the heap each time).
     let interfaceCString: [CChar]
     let propertyCString: [CChar]
+    /// The record of the sender's owner, compared per message (set by the router when it installs the tap;
+    /// loop thread only).
+    @exclusivity(unchecked) nonisolated(unsafe) var owner: SignalRouter.OwnerRecord?
+    /// The object path of the last signal taken, as libdbus's bytes and as the path handed on: reused while
+    /// the signals come from the same object (loop thread only).
+    @exclusivity(unchecked) nonisolated(unsafe) private var lastCharacters: [CChar] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private var lastPath: DBusObjectPath?
 
     /// A tap for the changes of `property` of `interface` sent by the owner of `sender`, handed to `deliver`.
     init(
         id: ObjectIdentifier, sender: String, interface: String, property: String,
-        deliver: @escaping (DBusByteArrayPropertyChange) -> Void
+        deliver: @escaping (DBusObjectPath, [UInt8]) -> Void
     ) {
         self.id = id
         self.sender = sender
@@ -136,30 +152,16 @@ struct DBusByteArrayPropertyTap {
         interfaceCString = Array(interface.utf8CString)
         propertyCString = Array(property.utf8CString)
     }
-    /// The object path of the last signal taken, reused while the signals come from the same object.
-    let lastPath = PathCache()
 
-    /// A tap as the router keeps it: with the record of its sender's owner, compared per message.
-    struct Installed {
-        let tap: DBusByteArrayPropertyTap
-        let owner: SignalRouter.OwnerRecord
-    }
-
-    /// The last object path a tap read, as libdbus's bytes and as the path handed on (loop thread only).
-    final class PathCache: Sendable {
-        @exclusivity(unchecked) nonisolated(unsafe) private var characters: [CChar] = []
-        @exclusivity(unchecked) nonisolated(unsafe) private var path: DBusObjectPath?
-
-        /// The path whose characters are `raw`: the one of the last call when they are the same (no new
-        /// string, no validation), else a new one, remembered.
-        func path(_ raw: UnsafePointer<CChar>) -> DBusObjectPath {
-            if let path, strcmp(characters, raw) == 0 { return path }
-            // libdbus validated the path when it read the message.
-            let path = DBusObjectPath(unchecked: String(cString: raw))
-            characters = Array(UnsafeBufferPointer(start: raw, count: strlen(raw) + 1))
-            self.path = path
-            return path
-        }
+    /// The path whose characters are `raw`: the one of the last call when they are the same (no new
+    /// string, no validation), else a new one, remembered.
+    private func path(_ raw: UnsafePointer<CChar>) -> DBusObjectPath {
+        if let lastPath, strcmp(lastCharacters, raw) == 0 { return lastPath }
+        // libdbus validated the path when it read the message.
+        let path = DBusObjectPath(unchecked: String(cString: raw))
+        lastCharacters = Array(UnsafeBufferPointer(start: raw, count: strlen(raw) + 1))
+        lastPath = path
+        return path
     }
 
     /// The ordinary route beside a tap: it holds the rule and the sender's owner, and sees only what the
@@ -167,7 +169,7 @@ struct DBusByteArrayPropertyTap {
     /// hands to `deliver` when they change `property`.
     static func route(
         id: ObjectIdentifier, rule: DBusMatchRule, property: String,
-        deliver: @escaping (DBusByteArrayPropertyChange) -> Void, close: @escaping (DBusError) -> Void
+        deliver: @escaping (DBusObjectPath, [UInt8]) -> Void, close: @escaping (DBusError) -> Void
     ) -> SignalRouter.Route {
         SignalRouter.Route(
             id: id, rule: rule,
@@ -175,7 +177,7 @@ struct DBusByteArrayPropertyTap {
                 guard let path = message.path, let change = try? DBusPropertiesChange(decoding: message),
                     let bytes = change.changed[property]?.bytes
                 else { return }
-                deliver(DBusByteArrayPropertyChange(path: path, bytes: bytes))
+                deliver(path, bytes)
             },
             close: close)
     }
@@ -183,16 +185,15 @@ struct DBusByteArrayPropertyTap {
     /// Hands `raw` to the first of `taps` it is for, if any: a `PropertiesChanged` of that tap's
     /// interface, sent by its sender's current owner, changing its property alone. Returns whether a tap
     /// took it (then no other route sees it). Loop thread.
-    static func deliver(_ raw: OpaquePointer, to taps: [Installed]) -> Bool {
+    static func deliver(_ raw: OpaquePointer, to taps: [DBusByteArrayPropertyTap]) -> Bool {
         guard dbus_message_is_signal(raw, propertiesInterfaceCString, changedMemberCString) != 0,
             let sender = dbus_message_get_sender(raw), let path = dbus_message_get_path(raw)
         else { return false }
-        for installed in taps {
-            let tap = installed.tap
-            guard let expected = installed.owner.ownerCString, strcmp(expected, sender) == 0,
+        for tap in taps {
+            guard let expected = tap.owner?.ownerCString, strcmp(expected, sender) == 0,
                 let bytes = bytes(in: raw, interface: tap.interfaceCString, property: tap.propertyCString)
             else { continue }
-            tap.deliver(DBusByteArrayPropertyChange(path: tap.lastPath.path(path), bytes: bytes))
+            tap.deliver(tap.path(path), bytes)
             return true
         }
         return false

@@ -47,7 +47,7 @@ final class SignalRouter: Sendable {
     @exclusivity(unchecked) private nonisolated(unsafe) var routes: [Route] = []
     /// Fast paths that take some signals before they are decoded (see ``DBusByteArrayPropertyTap``), each
     /// with the owner record of its sender (held, not looked up by name, per message).
-    @exclusivity(unchecked) private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap.Installed] = []
+    @exclusivity(unchecked) private nonisolated(unsafe) var taps: [DBusByteArrayPropertyTap] = []
     /// How many active routes use each rule (by its text): `AddMatch` on the first, `RemoveMatch` after the last.
     private nonisolated(unsafe) var ruleUsers: [String: Int] = [:]
     /// Tracked well-known names.
@@ -95,7 +95,8 @@ final class SignalRouter: Sendable {
         // After `trackOwner`, which made the record of the tap's sender (kept while the route lives); not
         // when the rule was refused at once and the route is gone already.
         if let tap, let record = owners[tap.sender], routes.contains(where: { $0.id == route.id }) {
-            taps.append(DBusByteArrayPropertyTap.Installed(tap: tap, owner: record))
+            tap.owner = record
+            taps.append(tap)
         }
     }
 
@@ -108,7 +109,7 @@ final class SignalRouter: Sendable {
     func remove(_ id: ObjectIdentifier, core: ConnectionCore, dropRule: Bool = true) {
         guard let index = routes.firstIndex(where: { $0.id == id }) else { return }
         let route = routes.remove(at: index)
-        taps.removeAll { $0.tap.id == id }
+        taps.removeAll { $0.id == id }
         if dropRule {
             releaseRule(route.rule, core: core)
         }
