@@ -1,5 +1,4 @@
 import ArgumentParser
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +12,12 @@ enum PayloadLayout: String, ExpressibleByArgument, CaseIterable, Sendable {
 }
 
 /// Counts notifications as they arrive, per source, and checks their sequence numbers and latency as
-/// the payload layout allows. Thread-safe; cheap enough to sit on the path it measures.
+/// the payload layout allows.
+///
+/// Confined to one thread, the central's loop thread, where the listeners deliver: ``record(_:from:)``
+/// and ``figures`` are called there only (a run reads the final figures through the loop), so the meter
+/// takes no lock. Per notification it does what the C client's meter does: read the clock, count, store
+/// the latency, check the sequence number.
 final class NotificationMeter: Sendable {
     /// The figures so far.
     struct Figures: Sendable {
@@ -36,14 +40,11 @@ final class NotificationMeter: Sendable {
         var next: UInt32?
     }
 
-    private struct State {
-        var figures = Figures()
-        var sources: [SourceState]
-    }
-
     private let layout: PayloadLayout
     private let limit: Int
-    private let state: Mutex<State>
+    /// Touched on the recording thread only (see above).
+    @exclusivity(unchecked) private nonisolated(unsafe) var state: Figures
+    @exclusivity(unchecked) private nonisolated(unsafe) var sources: [SourceState]
 
     /// A meter for `sources` sources of notifications laid out as `layout`, counting up to `limit`
     /// (nil: no limit; what arrives after is ignored); room for that many latencies is reserved up front.
@@ -51,34 +52,33 @@ final class NotificationMeter: Sendable {
         self.layout = layout
         self.limit = limit ?? Int.max
         let expected = limit ?? 0
-        var initial = State(sources: Array(repeating: SourceState(), count: max(1, sources)))
-        if layout == .timestamped { initial.figures.latencies.reserveCapacity(min(expected, 10_000_000)) }
-        state = Mutex(initial)
+        var initial = Figures()
+        if layout == .timestamped { initial.latencies.reserveCapacity(min(expected, 10_000_000)) }
+        state = initial
+        self.sources = Array(repeating: SourceState(), count: max(1, sources))
     }
 
     /// Records one notification from source `source`; returns how many have arrived in all, or nil when
-    /// the limit was already reached (the notification is not counted).
+    /// the limit was already reached (the notification is not counted). On the recording thread only.
     @discardableResult
     func record(_ payload: [UInt8], from source: Int) -> Int? {
+        guard state.received < limit else { return nil }
         let now = Self.monotonicNanoseconds()
-        let sequence: UInt32? = layout != .raw && payload.count >= 4 ? Self.little(payload, 0, 4).map(UInt32.init) : nil
-        let sent: UInt64? = layout == .timestamped && payload.count >= 12 ? Self.little(payload, 4, 8) : nil
-        return state.withLock { state in
-            guard state.figures.received < limit else { return nil }
-            state.figures.received += 1
-            state.figures.bytes += payload.count
-            if state.figures.firstArrival == nil { state.figures.firstArrival = now }
-            state.figures.lastArrival = now
-            if let sent, now >= sent { state.figures.latencies.append(now - sent) }
-            if let sequence, state.sources.indices.contains(source) {
-                Self.check(sequence, &state.sources[source], &state.figures)
-            }
-            return state.figures.received
+        state.received += 1
+        state.bytes += payload.count
+        if state.firstArrival == nil { state.firstArrival = now }
+        state.lastArrival = now
+        if layout == .timestamped, let sent = Self.little(payload, 4, 8), now >= sent {
+            state.latencies.append(now - sent)
         }
+        if layout != .raw, let sequence = Self.little(payload, 0, 4), sources.indices.contains(source) {
+            Self.check(UInt32(truncatingIfNeeded: sequence), &sources[source], &state)
+        }
+        return state.received
     }
 
-    /// The figures so far.
-    var figures: Figures { state.withLock { $0.figures } }
+    /// The figures so far (on the recording thread only).
+    var figures: Figures { state }
 
     private static func check(_ sequence: UInt32, _ source: inout SourceState, _ figures: inout Figures) {
         guard let next = source.next else {

@@ -89,7 +89,8 @@ struct NotificationRun {
         deadline?.cancel()
         ticker?.cancel()
         cancellables.forEach { $0.cancel() }
-        var figures = meter.figures
+        // The meter belongs to the loop thread, where the values arrive.
+        var figures = await loop.perform { meter.figures }
         figures.latencies.sort()
         return Result(
             outcome: outcome, figures: figures, dropped: statistics.reduce(0) { $0 + $1.dropped },
