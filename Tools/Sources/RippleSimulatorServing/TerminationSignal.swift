@@ -53,12 +53,12 @@ private final class Catcher: Sendable {
 
     init() {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        // A connected socket pair as the pipe: both ends close-on-exec from the moment they exist (Swift's
+        // Glibc module has no pipe2), so no process spawned meanwhile keeps a copy of either.
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             // Without a pipe the signals keep their default action: they end the process at once.
             return
         }
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         caughtSignalPipe = ends[1]
         let readEnd = ends[0]
         let arrival = arrival
