@@ -8,10 +8,10 @@ import Testing
 
 @testable import RippleBlueZ
 
-private let service = BluetoothUUID(uuidString: "52495050-0000-4000-8000-000000000000") ?? BluetoothUUID(0)
+private let service = uuid(0x00)
+/// `52495050-0000-4000-8000-0000000000XX`, `XX` being `last`.
 private func uuid(_ last: UInt8) -> BluetoothUUID {
-    BluetoothUUID(uuidString: "52495050-0000-4000-8000-0000000000\(last < 16 ? "0" : "")\(String(last, radix: 16))")
-        ?? BluetoothUUID(0)
+    BluetoothUUID(high: 0x5249_5050_0000_4000, low: 0x8000_0000_0000_0000 | UInt64(last))
 }
 
 /// Reads and notifies, from its current value.
