@@ -260,7 +260,18 @@ extension CentralCore {
     ///   - path: the characteristic's object path.
     ///   - value: its new value.
     func characteristicValueChanged(_ path: DBusObjectPath, to value: [UInt8]) {
-        guard loop.isInLoopThread, !confined.value.busy else {
+        guard loop.isInLoopThread else {
+            perform { [self] in valueChanged(path, value) }
+            return
+        }
+        // The common case in one access to the confined state: nothing else runs, and the value goes
+        // straight to the listeners.
+        if let listeners = confined.value.startValueDelivery(for: path) {
+            for listener in listeners { listener.offer(value) }
+            finishWork()
+            return
+        }
+        guard !confined.value.busy else {
             perform { [self] in valueChanged(path, value) }
             return
         }
@@ -458,6 +469,18 @@ struct ValueRoute {
 }
 
 extension CentralCore.Confined {
+    /// Starts handing a `Value` change of `path` to its listeners, when no other work of the central runs
+    /// and values go to them straight away (see ``valueListeners(for:)``): marks the central busy (the
+    /// caller ends with ``CentralCore/finishWork()``) and returns them; nil otherwise, changing nothing.
+    ///
+    /// - Parameter path: the characteristic's object path.
+    /// - Returns: its listeners, when the value goes to them now.
+    mutating func startValueDelivery(for path: DBusObjectPath) -> [NotificationListener]? {
+        guard !busy, let listeners = valueListeners(for: path) else { return nil }
+        busy = true
+        return listeners
+    }
+
     /// The listeners a `Value` change of the characteristic at `path` goes to straight away, or nil when
     /// its session holds such changes (a read is under way), drops them, or there is no session.
     ///

@@ -157,7 +157,7 @@ final class ConnectionCore: Sendable {
         if let data = dbus_watch_get_data(watch) {
             record = Unmanaged<WatchRecord>.fromOpaque(data).takeUnretainedValue()
         } else {
-            record = WatchRecord(watch: watch)
+            record = WatchRecord(watch: watch, core: self)
             dbus_watch_set_data(watch, Unmanaged.passRetained(record).toOpaque(), releaseWatchRecordCallback)
         }
         guard dbus_watch_get_enabled(watch) != 0 else {
@@ -171,20 +171,8 @@ final class ConnectionCore: Sendable {
         guard record.events != events || !record.isWatching else { return }
         record.stop()
         record.events = events
-        record.subscription = loop.poll(dbus_watch_get_unix_fd(watch), for: events).sink(
-            receiveCompletion: { [weak self, weak record] completion in
-                // The descriptor could not be watched (or the loop stopped): tell libdbus it hung up.
-                guard case .failure = completion, let record else { return }
-                self?.handle(record, flags: DBUS_WATCH_HANGUP.rawValue)
-            },
-            receiveValue: { [weak self, weak record] ready in
-                guard let record else { return }
-                var flags: UInt32 = 0
-                if ready.contains(.readable) { flags |= DBUS_WATCH_READABLE.rawValue }
-                if ready.contains(.writable) { flags |= DBUS_WATCH_WRITABLE.rawValue }
-                if ready.contains(.disconnect) { flags |= DBUS_WATCH_HANGUP.rawValue }
-                self?.handle(record, flags: flags)
-            })
+        // The record is the poll's subscriber: each readiness goes straight to ``handle(_:flags:)``.
+        loop.poll(dbus_watch_get_unix_fd(watch), for: events).subscribe(record)
     }
 
     /// Stops watching `watch` (libdbus's remove callback).
@@ -194,7 +182,7 @@ final class ConnectionCore: Sendable {
     }
 
     /// Lets libdbus read or write after the loop saw `flags` on a watched descriptor.
-    private func handle(_ record: WatchRecord, flags: UInt32) {
+    func handle(_ record: WatchRecord, flags: UInt32) {
         // A stopped record is a watch libdbus disabled, removed or freed: its readiness is stale.
         guard connection != nil, record.isWatching, let watch = record.watch else { return }
         handlingWatch = true
@@ -293,13 +281,6 @@ final class ConnectionCore: Sendable {
     /// Routes one incoming message; returns whether anything took it.
     func route(_ raw: OpaquePointer) -> Bool {
         let type = dbus_message_get_type(raw)
-        if type == DBUS_MESSAGE_TYPE_SIGNAL,
-            dbus_message_is_signal(raw, "org.freedesktop.DBus.Local", "Disconnected") != 0,
-            dbus_message_has_path(raw, "/org/freedesktop/DBus/Local") != 0
-        {
-            close(reason: .disconnected)
-            return true
-        }
         switch type {
         case DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR:
             let serial = dbus_message_get_reply_serial(raw)
@@ -307,7 +288,14 @@ final class ConnectionCore: Sendable {
             pending.complete(with: Self.replyResult(raw, names: headerNames))
             return true
         case DBUS_MESSAGE_TYPE_SIGNAL:
+            // The fast paths first: they take only `PropertiesChanged`, and most signals are theirs.
             if signalRouter.hasTaps, signalRouter.deliverToTaps(raw) { return true }
+            if dbus_message_is_signal(raw, "org.freedesktop.DBus.Local", "Disconnected") != 0,
+                dbus_message_has_path(raw, "/org/freedesktop/DBus/Local") != 0
+            {
+                close(reason: .disconnected)
+                return true
+            }
             guard let message = try? DBusMessage(reading: raw, checkingHeaderNames: false, names: headerNames) else {
                 // libdbus validated the bytes; a body the reader still refuses cannot match anything.
                 return false

@@ -68,24 +68,54 @@ let wakeupMainCallback: DBusWakeupMainFunction = { data in
     Unmanaged<ConnectionCore>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.wakeupRequested() }
 }
 
-/// What the core keeps for one libdbus watch: the poll subscription watching its descriptor.
-final class WatchRecord: Sendable {
+/// What the core keeps for one libdbus watch, and the subscriber of the loop's poll of its descriptor:
+/// each readiness goes straight to the core (no sink and closures in between: the path runs once per read
+/// of the bus socket). Loop thread only.
+final class WatchRecord: Subscriber, Sendable {
+    typealias Input = EventLoop.PollEvents
+    typealias Failure = EventLoopError
+
     /// The libdbus watch; nil once libdbus freed it.
     nonisolated(unsafe) var watch: OpaquePointer?
     /// The events being polled for.
     nonisolated(unsafe) var events: EventLoop.PollEvents = []
     /// The poll subscription, while watching.
-    nonisolated(unsafe) var subscription: AnyCancellable?
+    nonisolated(unsafe) private var subscription: (any Subscription)?
+    /// The core the readiness goes to.
+    private nonisolated(unsafe) weak var core: ConnectionCore?
 
-    init(watch: OpaquePointer) {
+    init(watch: OpaquePointer, core: ConnectionCore) {
         self.watch = watch
+        self.core = core
     }
 
     var isWatching: Bool { subscription != nil && watch != nil }
 
+    /// Stops polling (the subscription ends; a later ``ConnectionCore/update(_:)`` subscribes again).
     func stop() {
-        subscription?.cancel()
+        let ending = subscription
         subscription = nil
+        ending?.cancel()
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ ready: EventLoop.PollEvents) -> Subscribers.Demand {
+        var flags: UInt32 = 0
+        if ready.contains(.readable) { flags |= DBUS_WATCH_READABLE.rawValue }
+        if ready.contains(.writable) { flags |= DBUS_WATCH_WRITABLE.rawValue }
+        if ready.contains(.disconnect) { flags |= DBUS_WATCH_HANGUP.rawValue }
+        core?.handle(self, flags: flags)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<EventLoopError>) {
+        // The descriptor could not be watched (or the loop stopped): tell libdbus it hung up.
+        guard case .failure = completion else { return }
+        core?.handle(self, flags: DBUS_WATCH_HANGUP.rawValue)
     }
 }
 
