@@ -24,7 +24,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     }
 
     /// The subject's engine; kept alive by the subscriber holding this subscription.
-    @usableFromInline let core: any SubjectConduitOwner<Output, Failure>
+    @usableFromInline let core: SubjectConduitOwner<Output, Failure>
 
     /// core: the phase.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var phase = Phase.subscribing
@@ -34,9 +34,10 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasLatest = false
     /// core: the subject, kept alive by its live subscriptions (as in Combine) until this one ends.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var parent: AnyObject?
-    /// core: a completion that arrived while ``phase`` was `.subscribing`.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var pendingCompletion:
-        Subscribers.Completion<Failure>?
+    /// core: the subject's completion (its `terminal`) arrived while ``phase`` was `.subscribing`. A flag
+    /// rather than the completion itself: a field whose type is built from `Failure` would make this
+    /// class's (unspecialised) deinit look its metadata up at run time, once per subscription.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var hasPendingCompletion = false
     /// drain: chosen to receive the value being delivered.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSelected = false
     /// drain: the demand the subscriber returned from the last delivery, not yet added.
@@ -52,7 +53,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// Creates the subscription of `downstream` to `parent`, the subject whose engine is `core`.
     @inlinable
     init<Downstream: Subscriber>(
-        core: any SubjectConduitOwner<Output, Failure>,
+        core: SubjectConduitOwner<Output, Failure>,
         parent: AnyObject,
         downstream: Downstream
     ) where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -95,7 +96,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// Combine's children: the subject (`parent`, and again as `subject`; `nil` once the subscription
     /// ended), the subscriber (`nil` once it ended) and the outstanding demand.
     @usableFromInline var customMirror: Mirror {
-        let (parent, receiver, demand) = core.reflect(self)
+        let (parent, receiver, demand) = core.reflectConduit(core, self)
         var downstream: Any?
         _ = receiver?.receive(.reflect({ downstream = $0 }))
         let children: [Mirror.Child] = [
@@ -107,11 +108,11 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
 
     @usableFromInline func request(_ demand: Subscribers.Demand) {
         APIViolation.checkDemand(demand)
-        core.request(demand, for: self)
+        core.requestForConduit(core, demand, self)
     }
 
     @usableFromInline func cancel() {
-        core.cancel(self)
+        core.cancelConduit(core, self)
     }
 }
 
@@ -170,19 +171,44 @@ extension SubjectConduit {
     }
 }
 
-/// What a conduit needs from the subject engine that owns it.
+/// What a conduit needs from the subject engine that owns it: the engine's base class.
+///
+/// A subscriber calls its subscription (this conduit) through the `Subscription` protocol, which runs the
+/// conduit's methods unspecialised: generic code that looks the metadata of every type built from `Output`
+/// and `Failure` up at run time (a hash-table search each: in a subscribe/cancel loop that was about 40%
+/// of the time). So the engine's operations are stored functions made where the engine is created
+/// (``SubjectCore/init(name:replay:requestsUpstreamAtOnce:)``, inlined into the subject's initialiser in the
+/// client module): there they are specialised for the subject's concrete types, and the conduit's
+/// unspecialised methods only read a field and call one of them.
 @usableFromInline
-internal protocol SubjectConduitOwner<Output, Failure>: AnyObject, Sendable {
-    associatedtype Output
-    associatedtype Failure: Error
+internal class SubjectConduitOwner<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline typealias Conduit = SubjectConduit<Output, Failure>
+
     /// The subject's name, which is its subscriptions' description.
-    var name: String { get }
-    /// Adds `demand` for `conduit`.
-    func request(_ demand: Subscribers.Demand, for conduit: SubjectConduit<Output, Failure>)
-    /// Removes `conduit`; nothing more is delivered to it.
-    func cancel(_ conduit: SubjectConduit<Output, Failure>)
-    /// The subject, subscriber and demand of `conduit`, read under the core's lock (for its mirror).
-    func reflect(
-        _ conduit: SubjectConduit<Output, Failure>
-    ) -> (parent: AnyObject?, receiver: SubjectConduit<Output, Failure>.Receiver?, demand: Subscribers.Demand)
+    @usableFromInline let name: String
+    /// Adds the demand for the conduit; called with the engine itself.
+    @usableFromInline let requestForConduit: (SubjectConduitOwner, Subscribers.Demand, Conduit) -> Void
+    /// Removes the conduit; nothing more is delivered to it. Called with the engine itself.
+    @usableFromInline let cancelConduit: (SubjectConduitOwner, Conduit) -> Void
+    /// The subject, subscriber and demand of the conduit, read under the engine's lock (for its mirror).
+    @usableFromInline let reflectConduit:
+        (SubjectConduitOwner, Conduit) -> (parent: AnyObject?, receiver: Conduit.Receiver?, demand: Subscribers.Demand)
+
+    /// Creates the base of an engine named `name` with its operations (functions without captures, which
+    /// receive the engine as their first argument).
+    @inlinable
+    init(
+        name: String,
+        request: @escaping (SubjectConduitOwner, Subscribers.Demand, Conduit) -> Void,
+        cancel: @escaping (SubjectConduitOwner, Conduit) -> Void,
+        reflect:
+            @escaping (SubjectConduitOwner, Conduit) -> (
+                parent: AnyObject?, receiver: Conduit.Receiver?, demand: Subscribers.Demand
+            )
+    ) {
+        self.name = name
+        requestForConduit = request
+        cancelConduit = cancel
+        reflectConduit = reflect
+    }
 }

@@ -26,8 +26,9 @@
 /// Delivering one value to N subscribers takes the lock twice (choose, then account the returned
 /// demand) and allocates nothing.
 @usableFromInline
-internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<Output>>: SubjectConduitOwner, Sendable {
-    @usableFromInline typealias Conduit = SubjectConduit<Output, Failure>
+internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<Output>>:
+    SubjectConduitOwner<Output, Failure>, @unchecked Sendable
+{
 
     @usableFromInline enum Pending {
         case value(Output)
@@ -38,7 +39,6 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     /// Guards every field below except where noted. Because the lock (or drain ownership) already makes
     /// every access exclusive, the mutable fields skip the per-access dynamic exclusivity check.
     @usableFromInline let lock = Lock()
-    @usableFromInline let name: String
     /// The replayed value (for ``CurrentValueSubject`` the subject's `value`).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var replay: Replay
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var conduits = ContiguousArray<Conduit>()
@@ -56,9 +56,16 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     /// Creates the engine of a subject that its subscriptions describe as `name`, replaying with `replay`;
     /// `requestsUpstreamAtOnce` asks upstream subscriptions for values as soon as they arrive.
     @inlinable init(name: String, replay: Replay, requestsUpstreamAtOnce: Bool = false) {
-        self.name = name
         self.replay = replay
         requestsUpstream = requestsUpstreamAtOnce
+        // Closures without captures, made here so that they are specialised with this initialiser (see
+        // ``SubjectConduitOwner``): no allocation, and the conduits' calls run specialised code.
+        super.init(
+            name: name,
+            request: { unsafeDowncast($0, to: SubjectCore.self).request($1, for: $2) },
+            cancel: { unsafeDowncast($0, to: SubjectCore.self).cancel($1) },
+            reflect: { unsafeDowncast($0, to: SubjectCore.self).reflect($1) }
+        )
     }
 
     // MARK: Subject
@@ -80,10 +87,10 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         }
         subscriber.receive(subscription: conduit)
         let (completionDuringSubscribe, startDrain) = lock.withLock { () -> (Subscribers.Completion<Failure>?, Bool) in
-            if let completion = conduit.pendingCompletion {
-                conduit.pendingCompletion = nil
+            if conduit.hasPendingCompletion, let terminal {
+                conduit.hasPendingCompletion = false
                 conduit.phase = .finished
-                return (completion, false)
+                return (terminal, false)
             }
             guard conduit.phase == .subscribing else { return (nil, false) }
             conduit.phase = .subscribed
@@ -153,7 +160,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
         for subscription in subscriptions { subscription.cancel() }
     }
 
-    // MARK: SubjectConduitOwner
+    // MARK: Conduit operations (through SubjectConduitOwner's stored functions)
 
     @inlinable func request(_ demand: Subscribers.Demand, for conduit: Conduit) {
         let (upstreamsToRequest, startDrain) = lock.withLock { () -> ([any Subscription], Bool) in
@@ -173,12 +180,14 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
     }
 
     @inlinable func cancel(_ conduit: Conduit) {
-        let releaseNow = lock.withLock { () -> Bool in
-            guard conduit.phase != .finished else { return false }
+        // The references to the subscriber and the subject are taken in the same critical section (when no
+        // drain runs) and dropped after it.
+        let references = lock.withLock { () -> (Conduit.Receiver?, AnyObject?) in
+            guard conduit.phase != .finished else { return (nil, nil) }
             conduit.phase = .finished
-            conduit.pendingCompletion = nil
-            // A loop rather than `firstIndex(where:)`: this runs unspecialised (reached through the
-            // conduit's owner protocol), where the generic algorithm allocates a coroutine frame per element.
+            conduit.hasPendingCompletion = false
+            // A loop rather than `firstIndex(where:)`: this runs unspecialised where the subject was made in
+            // generic code, and there the generic algorithm allocates a coroutine frame per element.
             var index = conduits.startIndex
             while index < conduits.endIndex {
                 if conduits[index] === conduit {
@@ -189,11 +198,11 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
             }
             if isDraining {
                 releasedDuringDrain.append(conduit)
-                return false
+                return (nil, nil)
             }
-            return true
+            return conduit.takeReferences()
         }
-        if releaseNow { release(conduit) }
+        withExtendedLifetime(references) {}
     }
 
     @inlinable func reflect(
@@ -284,7 +293,7 @@ internal final class SubjectCore<Output, Failure: Error, Replay: SubjectReplay<O
                     var finishing = ContiguousArray<Conduit>()
                     for conduit in conduits {
                         if conduit.phase == .subscribing {
-                            conduit.pendingCompletion = completion
+                            conduit.hasPendingCompletion = true
                         } else {
                             conduit.phase = .finished
                             finishing.append(conduit)
