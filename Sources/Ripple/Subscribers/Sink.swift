@@ -8,10 +8,9 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// The two closures, in one object so that the per-value path copies a single reference out of
-        /// the lock (no closure reabstraction, no allocation).
+        /// The two closures.
         @usableFromInline
-        final class Handlers {
+        struct Handlers {
             @usableFromInline let receiveValue: (Input) -> Void
             @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
             @inlinable init(
@@ -23,17 +22,34 @@ extension Subscribers {
             }
         }
 
-        /// Guards `status` and `handlers`.
+        /// Where the sink keeps its closures until it ends. Noncopyable, so that the value path calls the
+        /// closure where it is stored: a copyable field of a class is copied (its closure context retained
+        /// and released) around every call that might change it, and a separate object holding the closures
+        /// would cost one more allocation per sink.
+        @usableFromInline
+        struct HandlerSlot: ~Copyable {
+            /// The closures; `nil` once the sink has ended and released them.
+            @usableFromInline var handlers: Handlers?
+
+            @inlinable init(_ handlers: Handlers) {
+                self.handlers = handlers
+            }
+
+            /// Calls the value closure in place (a no-op once released).
+            @inlinable func receive(_ value: Input) {
+                handlers?.receiveValue(value)
+            }
+        }
+
+        /// Guards `status` and `slot`'s writes.
         @usableFromInline let lock = Lock()
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = SubscriptionLifecycle
             .awaitingSubscription
-        /// The closures until the sink ends; released then, so that a closure capturing its owner does
-        /// not keep it alive. Guarded by `lock`, so the dynamic exclusivity check is skipped.
-        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var handlers: Handlers?
-        /// The same object as `handlers`, not retained, for the value path. Written only under `lock` and
-        /// only by the thread that releases the handlers, which it does only while no value is being
-        /// delivered (see `delivery`); so the value path reads it without the lock and without retaining.
-        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var unretainedHandlers: Unmanaged<Handlers>?
+        /// The closures until the sink ends; released then, so that a closure capturing its owner does not
+        /// keep it alive. Written only under `lock`, and only by the thread that releases the closures, which
+        /// it does only while no value is being delivered (see `delivery`); so the value path reads it
+        /// without the lock, in place. Its accesses skip the dynamic exclusivity check.
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slot: HandlerSlot
         /// ``SinkDelivery`` bits: a value is being delivered, and the sink has ended. Whoever ends the sink
         /// while no value is being delivered releases the handlers; if a delivery is running, the
         /// delivering thread releases them when it finishes. So the value path costs two atomic operations
@@ -42,12 +58,12 @@ extension Subscribers {
 
         /// The closure called with each value (a no-op once the sink has ended).
         public var receiveValue: (Input) -> Void {
-            lock.withLock { handlers }?.receiveValue ?? { _ in }
+            lock.withLock { slot.handlers }?.receiveValue ?? { _ in }
         }
 
         /// The closure called with the completion (a no-op once the sink has ended).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.withLock { handlers }?.receiveCompletion ?? { _ in }
+            lock.withLock { slot.handlers }?.receiveCompletion ?? { _ in }
         }
 
         /// Creates a sink that calls `receiveCompletion` once with the completion and `receiveValue` with
@@ -61,9 +77,7 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            let handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            self.handlers = handlers
-            unretainedHandlers = Unmanaged.passUnretained(handlers)
+            slot = HandlerSlot(Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
         }
 
         /// `"Sink"`.
@@ -102,8 +116,8 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             let before = delivery.bitwiseOr(SinkDelivery.delivering, ordering: .acquiring).oldValue
-            if before & SinkDelivery.ended == 0, let unretainedHandlers {
-                unretainedHandlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            if before & SinkDelivery.ended == 0 {
+                slot.receive(value)
             }
             let after = delivery.bitwiseAnd(~SinkDelivery.delivering, ordering: .acquiringAndReleasing).oldValue
             if before & SinkDelivery.ended == 0, after & SinkDelivery.ended != 0 {
@@ -121,11 +135,12 @@ extension Subscribers {
         @inlinable
         func beginRun() -> Run? {
             let before = delivery.bitwiseOr(SinkDelivery.delivering, ordering: .acquiring).oldValue
-            guard before & SinkDelivery.ended == 0, let unretainedHandlers else {
+            // Nothing releases the closures while the delivering bit is set, so they are read without the lock.
+            guard before & SinkDelivery.ended == 0, let handlers = slot.handlers else {
                 endRun(startedWith: before)
                 return nil
             }
-            return Run(sink: self, handlers: unretainedHandlers)
+            return Run(sink: self, handlers: handlers)
         }
 
         /// Ends the run ``beginRun()`` started.
@@ -144,14 +159,14 @@ extension Subscribers {
             }
         }
 
-        /// A run of values delivered by one thread (see ``beginRun()``): it holds the closures, unretained,
-        /// for the run's length; the sink releases them only after the run ends.
+        /// A run of values delivered by one thread (see ``beginRun()``): it holds a copy of the closures for
+        /// the run's length (one retain per run, and a closure the loop can keep in registers).
         @usableFromInline
         struct Run {
             @usableFromInline let sink: Sink
-            @usableFromInline let handlers: Unmanaged<Handlers>
+            @usableFromInline let handlers: Handlers
 
-            @inlinable init(sink: Sink, handlers: Unmanaged<Handlers>) {
+            @inlinable init(sink: Sink, handlers: Handlers) {
                 self.sink = sink
                 self.handlers = handlers
             }
@@ -161,7 +176,7 @@ extension Subscribers {
             @inlinable
             func receive(_ value: Input) -> Subscribers.Demand {
                 if sink.delivery.load(ordering: .acquiring) & SinkDelivery.ended == 0 {
-                    handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+                    handlers.receiveValue(value)
                 }
                 return .none
             }
@@ -172,45 +187,39 @@ extension Subscribers {
         /// - Parameter completion: How the publisher ended: finished, or failed with an error.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
+            let before = delivery.bitwiseOr(SinkDelivery.ended, ordering: .acquiringAndReleasing).oldValue
             let handlers: Handlers? = lock.withLock {
                 status = .terminal
-                return self.handlers
+                return takeHandlers(endedWith: before)
             }
-            guard let handlers, end() else { return }
-            handlers.receiveCompletion(completion)
+            handlers?.receiveCompletion(completion)
         }
 
         /// Cancels the subscription and releases both closures; later calls do nothing.
         @inlinable
         public func cancel() {
-            let subscription = lock.withLock { status.cancel() }
+            let before = delivery.bitwiseOr(SinkDelivery.ended, ordering: .acquiringAndReleasing).oldValue
+            let (subscription, handlers) = lock.withLock { (status.cancel(), takeHandlers(endedWith: before)) }
             // The closures are released after the subscription is cancelled (as they were before this
             // sink ended, they may be what keeps the subscription's owner alive).
-            let handlers: Handlers? = lock.withLock { self.handlers }
-            _ = end()
             withExtendedLifetime(handlers) { subscription?.cancel() }
         }
 
-        /// Marks the sink ended; returns `false` if it already was. Releases the handlers now unless a
-        /// value is being delivered (the delivering thread then releases them).
+        /// What the thread that has just set the ended bit (whose previous bits were `before`) holds of the
+        /// closures: nothing if the sink had already ended; else the closures, moved out of the slot unless a
+        /// value is being delivered, in which case they are copied and the delivering thread releases the
+        /// slot's when it finishes. Lock held.
         @inlinable
-        func end() -> Bool {
-            let before = delivery.bitwiseOr(SinkDelivery.ended, ordering: .acquiringAndReleasing).oldValue
-            guard before & SinkDelivery.ended == 0 else { return false }
-            if before & SinkDelivery.delivering == 0 { releaseHandlers() }
-            return true
+        func takeHandlers(endedWith before: UInt8) -> Handlers? {
+            guard before & SinkDelivery.ended == 0 else { return nil }
+            return before & SinkDelivery.delivering == 0 ? slot.handlers.take() : slot.handlers
         }
 
-        /// Drops the handlers; they are released after the lock, since releasing a closure may run
-        /// arbitrary deinit code.
+        /// Drops the handlers (a delivery that the sink's end overlapped has finished); they are released
+        /// after the lock, since releasing a closure may run arbitrary deinit code.
         @inlinable
         func releaseHandlers() {
-            let released: Handlers? = lock.withLock {
-                unretainedHandlers = nil
-                let released = handlers
-                handlers = nil
-                return released
-            }
+            let released: Handlers? = lock.withLock { slot.handlers.take() }
             withExtendedLifetime(released) {}
         }
     }
