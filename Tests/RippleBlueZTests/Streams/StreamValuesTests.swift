@@ -1,5 +1,6 @@
 import Ripple
 import RippleLoop
+import RippleTestSupport
 import Testing
 
 @testable import RippleBlueZ
@@ -76,14 +77,21 @@ import Testing
     @Test func anEventStreamOnALoopDeliversEverythingInOrderOnTheLoopThreadToAnAwaitingLoop() async throws {
         let thread = try EventLoopThread(name: "event-stream-test")
         let loop = thread.loop
+        // Each value costs this task two trips through the cooperative pool's queue (the resumption and the
+        // yield): in a full parallel run under load a trip can take tens of milliseconds, so the count is
+        // kept to what still makes a backlog (issue 19: the "rare hang" was this test at 10,000 values
+        // outlasting its time limit while progressing; the monitor tells a slow run from a stalled one).
+        let count = 2_000
         let events = EventSubject<Int, BluetoothError>(
-            buffering: EventBuffering(capacity: 20_000, policy: .failStream), context: .loop(loop), name: "events")
+            buffering: EventBuffering(capacity: 2 * count, policy: .failStream), context: .loop(loop), name: "events")
         let onLoop = SlowSubscriber<Int, BluetoothError>(isExpectedThread: { loop.isInLoopThread })
         events.subscribe(onLoop)
         var iterator = events.values.makeAsyncIterator()
+        // A stall reports where it stopped and whether the loop and the pool still answered.
+        let monitor = StallMonitor(expected: count, probes: [.loop { loop.schedule($0) }, .cooperativePool])
         // The producer runs on the loop while this task reads one value at a time and yields in between.
         loop.schedule {
-            for value in 0..<10_000 {
+            for value in 0..<count {
                 events.send(value)
                 if value % 100 == 0 { onLoop.release(100) }
             }
@@ -92,12 +100,15 @@ import Testing
         var seen: [Int] = []
         while let value = try await iterator.next() {
             seen.append(value)
+            monitor.advance()
             await Task.yield()
         }
-        #expect(seen == Array(0..<10_000))
+        let stalls = monitor.finish()
+        #expect(seen.count == count, "stalls: \(stalls)")
+        #expect(seen == Array(0..<count))
         onLoop.release(1)
         await loop.perform {}
-        #expect(onLoop.values == Array(0..<10_000))
+        #expect(onLoop.values == Array(0..<count))
         #expect(onLoop.deliveriesOffThread == 0)
         #expect(events.statistics.dropped == 0)
         thread.stop()
@@ -110,6 +121,8 @@ import Testing
         let watcher = SlowSubscriber<Int, Never>(isExpectedThread: { loop.isInLoopThread })
         state.subscribe(watcher)
         var iterator = state.values.makeAsyncIterator()
+        // A stall reports where it stopped and whether the loop and the pool still answered.
+        let monitor = StallMonitor(probes: [.loop { loop.schedule($0) }, .cooperativePool])
         loop.schedule {
             for value in 1...10_000 {
                 state.send(value)
@@ -120,9 +133,11 @@ import Testing
         var seen: [Int] = []
         while let value = await iterator.next() {
             seen.append(value)
+            monitor.advance()
             await Task.yield()
         }
-        #expect(seen.last == 10_000)
+        let stalls = monitor.finish()
+        #expect(seen.last == 10_000, "stalls: \(stalls)")
         #expect(seen == seen.sorted() && Set(seen).count == seen.count)
         watcher.release()
         await loop.perform {}
