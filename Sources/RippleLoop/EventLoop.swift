@@ -417,11 +417,13 @@ public final class EventLoop: Sendable {
             return
         }
         let ready = EventLoop.PollEvents(rawValue: events)
-        for client in poller.clients {
-            client.deliver(ready)
+        var interestChanged = false
+        for client in poller.clients where client.deliver(ready) {
+            interestChanged = true
         }
-        // A client cancelled during delivery may have closed the poller already.
-        guard pollers[poller.fileDescriptor] === poller else { return }
+        // Only a client out of demand changes what is watched (a cancellation reconciles by itself); a
+        // client cancelled during delivery may have closed the poller already.
+        guard interestChanged, pollers[poller.fileDescriptor] === poller else { return }
         reconcile(poller)
     }
 

@@ -59,25 +59,29 @@ extension EventLoop {
 /// `request` and `cancel` come from any thread; the loop thread registers the subscription with the
 /// descriptor's ``FileDescriptorPoller`` (only after `receive(subscription:)` has returned, so no value
 /// can overtake it) and delivers values and the completion.
-private final class PollSubscription<Downstream: Subscriber>: Subscription, PollClient, CustomStringConvertible,
-    Sendable
-where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopError {
+///
+/// Not generic: the subscriber is held behind one class reference (``PollDownstream``). The subscription is
+/// made by a generic function the modules that poll do not specialise, so a generic subscription's
+/// per-readiness path looked up the metadata of its `Downstream?` on every delivery.
+private final class PollSubscription: Subscription, PollClient, CustomStringConvertible, Sendable {
     let loop: EventLoop
     let fileDescriptor: Int32
     let interest: EventLoop.PollEvents
 
     private let lock = Lock()
     /// The subscriber, until the subscription ends.
-    private nonisolated(unsafe) var downstream: Downstream?
+    private nonisolated(unsafe) var downstream: PollDownstream?
     private nonisolated(unsafe) var demand = Subscribers.Demand.none
     /// Whether the loop thread has registered the subscription with its poller.
     private nonisolated(unsafe) var attached = false
 
-    init(loop: EventLoop, fileDescriptor: Int32, interest: EventLoop.PollEvents, downstream: Downstream) {
+    init<Downstream: Subscriber>(
+        loop: EventLoop, fileDescriptor: Int32, interest: EventLoop.PollEvents, downstream: Downstream
+    ) where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopError {
         self.loop = loop
         self.fileDescriptor = fileDescriptor
         self.interest = interest
-        self.downstream = downstream
+        self.downstream = TypedPollDownstream(downstream)
     }
 
     var description: String { "Poll" }
@@ -104,7 +108,7 @@ where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopE
     }
 
     func cancel() {
-        let (ended, wasAttached) = lock.withLock { () -> (Downstream?, Bool) in
+        let (ended, wasAttached) = lock.withLock { () -> (PollDownstream?, Bool) in
             let ended = downstream
             downstream = nil
             demand = .none
@@ -146,31 +150,57 @@ where Downstream.Input == EventLoop.PollEvents, Downstream.Failure == EventLoopE
         }
     }
 
-    func deliver(_ ready: EventLoop.PollEvents) {
+    func deliver(_ ready: EventLoop.PollEvents) -> Bool {
         let events = ready.intersection(interest)
-        guard !events.isEmpty else { return }
-        let receiver = lock.withLock { () -> Downstream? in
+        guard !events.isEmpty else { return false }
+        let receiver = lock.withLock { () -> PollDownstream? in
             guard let downstream, demand > .none else { return nil }
             demand -= 1
             return downstream
         }
-        guard let receiver else { return }
+        // No demand: the poller still watches for it (a request from another thread is on its way).
+        guard let receiver else { return true }
         let more = receiver.receive(events)
-        guard more > .none else { return }
-        lock.withLock {
-            if downstream != nil {
-                demand += more
-            }
+        return lock.withLock {
+            guard downstream != nil else { return false }
+            demand += more
+            return demand == .none
         }
     }
 
     func finish(_ completion: Subscribers.Completion<EventLoopError>) {
-        let ended = lock.withLock { () -> Downstream? in
+        let ended = lock.withLock { () -> PollDownstream? in
             let ended = downstream
             downstream = nil
             demand = .none
             return ended
         }
         ended?.receive(completion: completion)
+    }
+}
+
+/// A poll subscription's subscriber behind one class reference (the subscriber itself is in the one
+/// subclass, ``TypedPollDownstream``).
+private class PollDownstream {
+    func receive(_ events: EventLoop.PollEvents) -> Subscribers.Demand { .none }
+
+    func receive(completion: Subscribers.Completion<EventLoopError>) {}
+}
+
+/// The subscriber `S` of a poll subscription.
+private final class TypedPollDownstream<S: Subscriber>: PollDownstream
+where S.Input == EventLoop.PollEvents, S.Failure == EventLoopError {
+    private let subscriber: S
+
+    init(_ subscriber: S) {
+        self.subscriber = subscriber
+    }
+
+    override func receive(_ events: EventLoop.PollEvents) -> Subscribers.Demand {
+        subscriber.receive(events)
+    }
+
+    override func receive(completion: Subscribers.Completion<EventLoopError>) {
+        subscriber.receive(completion: completion)
     }
 }

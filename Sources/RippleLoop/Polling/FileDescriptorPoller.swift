@@ -10,7 +10,9 @@ protocol PollClient: AnyObject, Sendable {
     /// The events the client waits for now (empty while it has no demand), or `nil` once it has ended.
     func currentInterest() -> EventLoop.PollEvents?
     /// Hands the ready events the client asked for to its subscriber if it has demand; loop thread.
-    func deliver(_ ready: EventLoop.PollEvents)
+    /// Returns whether the client's interest may have changed (it has no demand left), so that the poller
+    /// must be brought up to date; cancellations bring it up to date themselves.
+    func deliver(_ ready: EventLoop.PollEvents) -> Bool
     /// Ends the subscription with `completion`, unless it has already ended.
     func finish(_ completion: Subscribers.Completion<EventLoopError>)
 }
