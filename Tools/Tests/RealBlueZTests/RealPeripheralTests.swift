@@ -200,6 +200,28 @@ struct RealPeripheralTests {
         throw BluetoothError(.peripheralNotFound, "discovery ended without the Ripple peripheral")
     }
 
+    /// Asks for a second advertisement too long for the controller: bluetoothd refuses it with its error, and
+    /// the link's advertisement stays on.
+    static func expectATooLongAdvertisementRefused(_ link: Link) async {
+        let tooLong = Recorded(
+            link.manager.advertise(
+                Advertisement(
+                    serviceUUIDs: [Self.service], manufacturerData: [0x05F1: Array(repeating: 7, count: 20)])))
+        // Waits for the end of the stream (the condition never holds).
+        _ = try? await tooLong.wait("the end") { _ in false }
+        #expect(tooLong.completion?.hasPrefix("failed:") == true, "\(tooLong.completion ?? "still running")")
+        #expect(link.advertising.values.last == .advertising)
+    }
+
+    /// Powers hci1 on while hci0 scans (hci1 then advertises again where hci0 sees it: see the first test) and
+    /// returns once hci0 has found it.
+    static func powerOnWhileScanning(_ link: Link) async throws {
+        async let found = Self.discover(link, advertising: nil)
+        try await Task.sleep(for: .seconds(2))
+        try await setPowered(true, adapter: "hci1", on: link.manager.connection)
+        _ = try await found
+    }
+
     static func connected(_ link: Link) async throws -> Peripheral {
         let discovery = try await discover(link)
         return try await link.central.connectPeripheral(to: discovery.address)
@@ -212,15 +234,7 @@ struct RealPeripheralTests {
     /// ``anAdapterPowerCycleKeepsBothRegistrationsAndServesAgain()``.)
     @Test func anAdvertisementTooLongFailsItsStartWithBluetoothdsError() async throws {
         try await Self.withLink { link in
-            let tooLong = Recorded(
-                link.manager.advertise(
-                    Advertisement(
-                        serviceUUIDs: [Self.service], manufacturerData: [0x05F1: Array(repeating: 7, count: 20)])))
-            // Waits for the end of the stream (the condition never holds).
-            _ = try? await tooLong.wait("the end") { _ in false }
-            #expect(tooLong.completion?.hasPrefix("failed:") == true, "\(tooLong.completion ?? "still running")")
-            // The first advertisement is still on.
-            #expect(link.advertising.values.last == .advertising)
+            await Self.expectATooLongAdvertisementRefused(link)
         }
     }
 
@@ -236,10 +250,7 @@ struct RealPeripheralTests {
             while before.isConnected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(!before.isConnected, "the link outlived the power-off")
             // Scanning before hci1 advertises again (see the first test).
-            async let found = Self.discover(link, advertising: nil)
-            try await Task.sleep(for: .seconds(2))
-            try await Self.setPowered(true, adapter: "hci1", on: link.manager.connection)
-            _ = try await found
+            try await Self.powerOnWhileScanning(link)
             let after = try await link.central.connectPeripheral(to: link.peripheralAddress)
             #expect(try await after.readValue(Self.sensor) == [1, 2, 3])
             #expect(link.registration.completion == nil && link.registration.values.last == .registered)
@@ -275,20 +286,11 @@ struct RealPeripheralTests {
             // The new bluetoothd refuses a second advertisement too long, as the first did; the first stays on.
             // (A fresh bluetoothd in the guest is in its state after boot: until it has removed an advertising
             // instance, hci0 sees none that hci1 starts — the tests after this one need it removed.)
-            let tooLong = Recorded(
-                link.manager.advertise(
-                    Advertisement(
-                        serviceUUIDs: [Self.service], manufacturerData: [0x05F1: Array(repeating: 7, count: 20)])))
-            _ = try? await tooLong.wait("the end") { _ in false }
-            #expect(tooLong.completion?.hasPrefix("failed:") == true, "\(tooLong.completion ?? "still running")")
-            #expect(link.advertising.values.last == .advertising)
+            await Self.expectATooLongAdvertisementRefused(link)
             // The advertisement came back before the central could scan (see the first test): hci1 advertises
             // it again when powered on while hci0 scans (bluetoothd keeps it through a power cycle).
             try await Self.setPowered(false, adapter: "hci1", on: link.manager.connection)
-            async let found = Self.discover(link, advertising: nil)
-            try await Task.sleep(for: .seconds(2))
-            try await Self.setPowered(true, adapter: "hci1", on: link.manager.connection)
-            _ = try await found
+            try await Self.powerOnWhileScanning(link)
             let after = try await link.central.connectPeripheral(to: link.peripheralAddress)
             #expect(try await after.readValue(Self.sensor) == [1, 2, 3])
             try await after.writeValue([9], to: Self.command, type: .withoutResponse)
