@@ -42,9 +42,8 @@ final class CentralCore: Sendable {
         var treeReceived = false
         var treeSubscription: AnyCancellable?
         var subscriptions: [AnyCancellable] = []
-        /// Whether ``perform(_:)`` is running work, and the work that waits for it.
-        var busy = false
-        var deferred: [@Sendable () -> Void] = []
+        /// The work under way and the hot path of notifications, which hold the value route.
+        let work: CentralWork
         /// Each peripheral's connection: its machine, and what its actions left running.
         var connections: [DBusObjectPath: ConnectionRecord] = [:]
         /// The `connect` subscriptions waiting for an attempt.
@@ -63,22 +62,26 @@ final class CentralCore: Sendable {
         var availability: [Int: AvailabilityWatcher] = [:]
         var discoveryCall: AnyCancellable?
         /// Each characteristic's notification session, and the listeners waiting for their characteristic.
+        /// Any change of a session may change where its values go: it drops the work's value route (see
+        /// ``valueListeners(for:)``).
         var sessions: [DBusObjectPath: NotificationSessionRecord] = [:] {
-            // Any change of a session may change where its values go.
-            didSet { valueRoute = nil }
+            didSet { work.route = nil }
         }
-        /// Where the `Value` changes of the characteristic that changed last go, while no session changes
-        /// (see ``valueListeners(for:)``).
-        var valueRoute: ValueRoute?
         var pendingListeners: [Int: PendingListener] = [:]
         /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).
         var disconnectReasons: [DBusObjectPath: DisconnectReason] = [:]
         /// Events a machine refused (the last ones), and how many.
         var violations: [StateMachineViolation] = []
         var violationCount = 0
+
+        init(work: CentralWork) {
+            self.work = work
+        }
     }
 
     let confined: LoopConfined<Confined>
+    /// The work under way, one piece at a time, and the hot path of notifications over the bus.
+    let work: CentralWork
     private let lastID = Atomic<Int>(0)
 
     /// The central's public streams: state streams of what is, an event stream of what happened; all
@@ -100,13 +103,15 @@ final class CentralCore: Sendable {
         self.adapterName = adapterName
         self.ownsConnection = ownsConnection
         self.attributeTimeout = attributeTimeout
-        confined = LoopConfined(Confined(), to: connection.loop)
+        work = CentralWork(loop: connection.loop)
+        confined = LoopConfined(Confined(work: work), to: connection.loop)
         let context = DeliveryContext.loop(connection.loop)
         state = StateSubject(.unknown, context: context)
         isScanning = StateSubject(false, context: context)
         connectedPeripherals = StateSubject([], context: context)
         connectingPeripherals = StateSubject([], context: context)
         connectionEvents = EventSubject(context: context, name: "connection events")
+        work.central = self
     }
 
     /// Runs `work` on the loop thread, after the work under way: at once when called on the loop
@@ -118,23 +123,7 @@ final class CentralCore: Sendable {
             loop.schedule { [self] in perform(work) }
             return
         }
-        guard !confined.value.busy else {
-            confined.value.deferred.append(work)
-            return
-        }
-        confined.value.busy = true
-        work()
-        finishWork()
-    }
-
-    /// Ends the work under way (started on the loop thread by setting `busy`): runs the work that waited
-    /// for it, then lets the next come.
-    func finishWork() {
-        while !confined.value.deferred.isEmpty {
-            let next = confined.value.deferred.removeFirst()
-            next()
-        }
-        confined.value.busy = false
+        self.work.run(work)
     }
 
     /// Starts following bluetoothd: its owner and its tree.
@@ -151,10 +140,11 @@ final class CentralCore: Sendable {
                     })
             // Characteristic values take the connection's fast path: a notification over StartNotify is a
             // `Value` change that skips the object tree (the tree's `Value` stays as it was), handed over on
-            // the loop thread with no stream in between (each listener has its own buffer).
+            // the loop thread with no stream in between (each listener has its own buffer), to the work's
+            // value route (see CentralWork: it holds the central weakly).
             let values = connection.handleByteArrayPropertyChanges(
                 from: BlueZ.service, interface: BlueZ.characteristic, property: "Value"
-            ) { [weak self] path, bytes in self?.characteristicValueChanged(path, to: bytes) }
+            ) { [work] path, bytes in work.valueChanged(path, bytes) }
             confined.value.subscriptions = [owner, reasons, values]
             subscribeToTree()
         }

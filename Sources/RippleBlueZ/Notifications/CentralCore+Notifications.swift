@@ -252,32 +252,22 @@ extension CentralCore {
 
     // MARK: Values
 
-    /// A `Value` change of the characteristic at `path`: to its listeners, held while a read is under
-    /// way, or nowhere (over a socket, such changes are reads' results). The hot path of notifications
-    /// over the bus: no work is allocated when nothing else runs.
+    /// A `Value` change of the characteristic at `path` that the work's value route did not take (see
+    /// ``CentralWork/valueChanged(_:_:)``, the hot path of notifications over the bus): to its listeners,
+    /// held while a read is under way, or nowhere (over a socket, such changes are reads' results). No
+    /// work is allocated when nothing else runs.
     ///
     /// - Parameters:
     ///   - path: the characteristic's object path.
     ///   - value: its new value.
     func characteristicValueChanged(_ path: DBusObjectPath, to value: [UInt8]) {
-        guard loop.isInLoopThread else {
+        guard loop.isInLoopThread, !work.isBusy else {
             perform { [self] in valueChanged(path, value) }
             return
         }
-        // The common case in one access to the confined state: nothing else runs, and the value goes
-        // straight to the listeners.
-        if let listeners = confined.value.startValueDelivery(for: path) {
-            for listener in listeners { listener.offer(value) }
-            finishWork()
-            return
-        }
-        guard !confined.value.busy else {
-            perform { [self] in valueChanged(path, value) }
-            return
-        }
-        confined.value.busy = true
+        work.begin()
         valueChanged(path, value)
-        finishWork()
+        work.finish()
     }
 
     private func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
@@ -291,13 +281,13 @@ extension CentralCore {
 
     /// Packets from an acquired socket go to the characteristic's listeners.
     private func socketPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
-        guard loop.isInLoopThread, !confined.value.busy else {
+        guard loop.isInLoopThread, !work.isBusy else {
             perform { [self] in deliverPackets(packets, of: path) }
             return
         }
-        confined.value.busy = true
+        work.begin()
         deliverPackets(packets, of: path)
-        finishWork()
+        work.finish()
     }
 
     private func deliverPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
@@ -469,33 +459,22 @@ struct ValueRoute {
 }
 
 extension CentralCore.Confined {
-    /// Starts handing a `Value` change of `path` to its listeners, when no other work of the central runs
-    /// and values go to them straight away (see ``valueListeners(for:)``): marks the central busy (the
-    /// caller ends with ``CentralCore/finishWork()``) and returns them; nil otherwise, changing nothing.
-    ///
-    /// - Parameter path: the characteristic's object path.
-    /// - Returns: its listeners, when the value goes to them now.
-    mutating func startValueDelivery(for path: DBusObjectPath) -> [NotificationListener]? {
-        guard !busy, let listeners = valueListeners(for: path) else { return nil }
-        busy = true
-        return listeners
-    }
-
     /// The listeners a `Value` change of the characteristic at `path` goes to straight away, or nil when
     /// its session holds such changes (a read is under way), drops them, or there is no session.
     ///
     /// The hot path of notifications over the bus: a flood comes from one characteristic at a time, so
-    /// the answer for the last path is kept until a session changes, and a change from the same object
-    /// (the same path string, which the connection's fast path reuses) costs one comparison instead of a
-    /// hashed look-up and a copy of the session's record.
+    /// the answer for the last path is kept as the work's route until a session changes, and a change from
+    /// the same object (the same path string, which the connection's fast path reuses) costs one
+    /// comparison in ``CentralWork/valueChanged(_:_:)`` instead of a hashed look-up and a copy of the
+    /// session's record.
     ///
     /// - Parameter path: the characteristic's object path.
     /// - Returns: its listeners, when values go to them now.
     mutating func valueListeners(for path: DBusObjectPath) -> [NotificationListener]? {
-        if let valueRoute, valueRoute.path == path { return valueRoute.listeners }
+        if let route = work.route, route.path == path { return route.listeners }
         guard let record = sessions[path], record.machine.deliversValues else { return nil }
         let listeners = Array(record.listeners.values)
-        valueRoute = ValueRoute(path: path, listeners: listeners)
+        work.route = ValueRoute(path: path, listeners: listeners)
         return listeners
     }
 }

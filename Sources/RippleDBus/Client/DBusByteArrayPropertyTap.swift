@@ -115,10 +115,6 @@ extension DBusConnection {
 final class DBusByteArrayPropertyTap {
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     static let changedMember = "PropertiesChanged"
-    /// The two as C strings: a `String` that is not a literal, passed where C takes a `const char *`,
-    /// is copied to a new array on each call.
-    private static let propertiesInterfaceCString = Array(propertiesInterface.utf8CString)
-    private static let changedMemberCString = Array(changedMember.utf8CString)
 
     let id: ObjectIdentifier
     /// The well-known name whose owner must have sent the signal.
@@ -138,6 +134,10 @@ final class DBusByteArrayPropertyTap {
     /// the signals come from the same object (loop thread only).
     @exclusivity(unchecked) nonisolated(unsafe) private var lastCharacters: [CChar] = []
     @exclusivity(unchecked) nonisolated(unsafe) private var lastPath: DBusObjectPath?
+    /// The array the last value was handed on in: refilled for the next value of the same length when
+    /// nothing downstream kept it (loop thread only). A value somebody kept is never written: the refill
+    /// goes through copy-on-write, which then gives this tap an array of its own.
+    @exclusivity(unchecked) nonisolated(unsafe) private var spare: [UInt8] = []
 
     /// A tap for the changes of `property` of `interface` sent by the owner of `sender`, handed to `deliver`.
     init(
@@ -164,6 +164,19 @@ final class DBusByteArrayPropertyTap {
         return path
     }
 
+    /// The value made of `bytes`, in the array of the last value when it has that length: while the
+    /// subscribers let each value go before the next arrives (the common case), a notification costs no
+    /// allocation.
+    private func value(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        if spare.count == bytes.count {
+            spare.withUnsafeMutableBufferPointer { buffer in _ = buffer.update(fromContentsOf: bytes) }
+        } else {
+            spare = Array(bytes)
+        }
+        return spare
+    }
+
     /// The ordinary route beside a tap: it holds the rule and the sender's owner, and sees only what the
     /// fast path leaves (changes of several properties at once), which it decodes the ordinary way and
     /// hands to `deliver` when they change `property`.
@@ -186,23 +199,27 @@ final class DBusByteArrayPropertyTap {
     /// interface, sent by its sender's current owner, changing its property alone. Returns whether a tap
     /// took it (then no other route sees it). Loop thread.
     static func deliver(_ raw: OpaquePointer, to taps: [DBusByteArrayPropertyTap]) -> Bool {
-        guard dbus_message_is_signal(raw, propertiesInterfaceCString, changedMemberCString) != 0,
+        // Literals (a `String` that is not one, passed where C takes a `const char *`, is copied to a new
+        // array on each call; a static C string would cost a `swift_once` check per message).
+        guard dbus_message_is_signal(raw, "org.freedesktop.DBus.Properties", "PropertiesChanged") != 0,
             let sender = dbus_message_get_sender(raw), let path = dbus_message_get_path(raw)
         else { return false }
         for tap in taps {
             guard let expected = tap.owner?.ownerCString, strcmp(expected, sender) == 0,
                 let bytes = bytes(in: raw, interface: tap.interfaceCString, property: tap.propertyCString)
             else { continue }
-            tap.deliver(tap.path(path), bytes)
+            tap.deliver(tap.path(path), tap.value(bytes))
             return true
         }
         return false
     }
 
-    /// The bytes `raw` sets `property` of `interface` to (both NUL-terminated C strings), when that is
-    /// all it changes (and it invalidates nothing); nil for any other message, which then takes the
-    /// ordinary route.
-    static func bytes(in raw: OpaquePointer, interface: [CChar], property: [CChar]) -> [UInt8]? {
+    /// Where the bytes `raw` sets `property` of `interface` to are (both NUL-terminated C strings), in the
+    /// message, when that is all it changes (and it invalidates nothing); nil for any other message, which
+    /// then takes the ordinary route. The bytes live as long as the message.
+    static func bytes(
+        in raw: OpaquePointer, interface: [CChar], property: [CChar]
+    ) -> UnsafeBufferPointer<UInt8>? {
         var arguments = DBusMessageIter()
         guard dbus_message_iter_init(raw, &arguments) != 0,
             dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.string),
@@ -235,8 +252,8 @@ final class DBusByteArrayPropertyTap {
         var invalidated = DBusMessageIter()
         dbus_message_iter_recurse(&arguments, &invalidated)
         guard dbus_message_iter_get_arg_type(&invalidated) == Int32(DBusTypeCode.invalid) else { return nil }
-        guard count > 0, let start else { return [] }
-        return Array(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(count)))
+        guard count > 0, let start else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(count))
     }
 
     /// Whether the string at `iterator` is `expected` (a NUL-terminated C string), compared in place.

@@ -80,7 +80,11 @@ final class WatchRecord: Subscriber, Sendable {
     /// The events being polled for.
     nonisolated(unsafe) var events: EventLoop.PollEvents = []
     /// The poll subscription, while watching.
-    nonisolated(unsafe) private var subscription: (any Subscription)?
+    nonisolated(unsafe) private var subscription: (any Subscription)? {
+        didSet { hasSubscription = subscription != nil }
+    }
+    /// Whether ``subscription`` is set, read per readiness without copying the existential out.
+    nonisolated(unsafe) private var hasSubscription = false
     /// The core the readiness goes to.
     private nonisolated(unsafe) weak var core: ConnectionCore?
 
@@ -89,7 +93,7 @@ final class WatchRecord: Subscriber, Sendable {
         self.core = core
     }
 
-    var isWatching: Bool { subscription != nil && watch != nil }
+    var isWatching: Bool { hasSubscription && watch != nil }
 
     /// Stops polling (the subscription ends; a later ``ConnectionCore/update(_:)`` subscribes again).
     func stop() {

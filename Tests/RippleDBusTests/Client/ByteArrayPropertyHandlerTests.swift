@@ -1,4 +1,5 @@
 import Ripple
+import RippleTestSupport
 import Testing
 
 @testable import RippleDBus
@@ -54,6 +55,44 @@ import Testing
         // Cancelled: the fast path is gone, so the signal takes the ordinary route and the handler sees nothing.
         #expect(after == [])
         #expect(everything.values.count == 2)
+    }
+
+    /// The fast path refills the array of the last value for the next one of the same length, but only
+    /// when nothing kept it: a value the handler keeps never changes.
+    @Test func aValueTheHandlerKeepsIsNeverChangedByTheNextOnes() async throws {
+        let bus = try BusFixture()
+        let listener = try bus.connect()
+        let service = try bus.connect()
+        try await service.takeName(DBusByteArrayPropertyTests.service)
+        // Each value as it was on arrival (a copy of its own), and the value itself when the handler keeps it
+        // (every other one).
+        let (changes, continuation) = AsyncStream.makeStream(of: (arrived: [UInt8], kept: [UInt8]?).self)
+        let count = LockedBox(0)
+        let registration = listener.handleByteArrayPropertyChanges(
+            from: DBusByteArrayPropertyTests.service, interface: DBusByteArrayPropertyTests.interface,
+            property: "Value"
+        ) { _, bytes in
+            let keeps = count.withLock { count in
+                count += 1
+                return count % 2 == 1
+            }
+            continuation.yield((bytes.map { $0 }, keeps ? bytes : nil))
+        }
+        defer { registration.cancel() }
+        try await listener.settle()
+        let sent: [[UInt8]] = (1...6).map { [UInt8](repeating: $0, count: 3) }
+        for bytes in sent {
+            try DBusByteArrayPropertyTests.change(service, DBusByteArrayPropertyTests.first, ["Value": .bytes(bytes)])
+        }
+        var arrived: [[UInt8]] = []
+        var kept: [[UInt8]] = []
+        for await change in changes {
+            arrived.append(change.arrived)
+            if let value = change.kept { kept.append(value) }
+            if arrived.count == sent.count { break }
+        }
+        #expect(arrived == sent)
+        #expect(kept == [[1, 1, 1], [3, 3, 3], [5, 5, 5]])
     }
 
     @Test func cancellingBeforeTheLoopInstallsItInstallsNothing() async throws {

@@ -1,0 +1,109 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+
+/// The central's work on the loop thread, one piece at a time, and the hot path of its notifications
+/// over the bus: what ``CentralCore/perform(_:)`` and the connection's `Value` fast path share.
+///
+/// - **One piece of work at a time.** Work started while other work runs (a subscriber cancelling from
+///   inside a value) waits for it and runs when it ends, in the order it came.
+/// - **Values straight to their listeners.** The `Value` changes of the characteristic that changed last
+///   go to that session's listeners as long as no session changes (the central sets and drops the
+///   ``ValueRoute``); any other change goes to the central.
+///
+/// The connection's fast path holds this object, not the central: a notification costs no weak load of
+/// the central (and no reference counting on its side table). It holds nothing that holds the
+/// connection or the central (the central weakly, the route's listeners until a session changes), so
+/// the central and its connection go even when the loop stopped before the central's stop could
+/// remove the fast path.
+///
+/// Confined to the loop thread: every entry point checks that it runs there.
+final class CentralWork: Sendable {
+    private let loop: EventLoop
+    /// The central, for the changes the route does not take (set once, when the central is made).
+    nonisolated(unsafe) weak var central: CentralCore?
+    /// Whether work runs, and the work that waits for it (loop thread only; see the type's comment).
+    @exclusivity(unchecked) nonisolated(unsafe) private var busy = false
+    @exclusivity(unchecked) nonisolated(unsafe) private var deferred: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private var storedRoute: ValueRoute?
+
+    /// The work of a central on `loop`.
+    ///
+    /// - Parameter loop: the loop whose thread alone runs the work.
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    private func checkThread() {
+        precondition(loop.isInLoopThread, "the central's state is confined to its loop thread")
+    }
+
+    /// Whether work runs now.
+    var isBusy: Bool {
+        checkThread()
+        return busy
+    }
+
+    /// Where the `Value` changes of one characteristic go straight away; nil when none does.
+    var route: ValueRoute? {
+        get {
+            checkThread()
+            return storedRoute
+        }
+        set {
+            checkThread()
+            storedRoute = newValue
+        }
+    }
+
+    /// Runs `work` now when no work runs, else after the work under way.
+    ///
+    /// - Parameter work: what to run.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        checkThread()
+        guard !busy else {
+            deferred.append(work)
+            return
+        }
+        busy = true
+        work()
+        runDeferred()
+    }
+
+    /// Marks work under way; the caller ends it with ``finish()``.
+    func begin() {
+        checkThread()
+        busy = true
+    }
+
+    /// Ends the work under way: runs the work that waited for it, then lets the next come.
+    func finish() {
+        checkThread()
+        runDeferred()
+    }
+
+    private func runDeferred() {
+        while !deferred.isEmpty {
+            let next = deferred.removeFirst()
+            next()
+        }
+        busy = false
+    }
+
+    /// A `Value` change of the characteristic at `path`, from the connection's fast path (loop thread):
+    /// to the route's listeners when it is that characteristic's and no work runs, else to the central.
+    ///
+    /// - Parameters:
+    ///   - path: the characteristic's object path.
+    ///   - value: its new value.
+    func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
+        checkThread()
+        if !busy, let storedRoute, storedRoute.path == path {
+            busy = true
+            for listener in storedRoute.listeners { listener.offer(value) }
+            runDeferred()
+            return
+        }
+        central?.characteristicValueChanged(path, to: value)
+    }
+}

@@ -1,0 +1,60 @@
+import Ripple
+import RippleDBus
+import RippleLoop
+import RippleTestKit
+import RippleTestSupport
+import Testing
+
+@testable import RippleBlueZ
+
+/// ``CentralWork``: one piece of work at a time on the loop thread, and the value route the connection's
+/// fast path hands notifications to.
+@Suite(.timeLimit(.minutes(1))) struct CentralWorkTests {
+    let loop = EventLoop.shared
+    static let path = (try? DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service0001/char0002")) ?? .root
+    static let otherPath = (try? DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service0001/char0004")) ?? .root
+
+    @Test func workStartedDuringOtherWorkRunsAfterItInTheOrderItCame() async {
+        let work = CentralWork(loop: loop)
+        let log = LockedBox<[String]>()
+        await loop.perform {
+            work.run {
+                log.append("first begins")
+                work.run { log.append("second") }
+                work.run { log.append("third") }
+                #expect(work.isBusy)
+                log.append("first ends")
+            }
+            #expect(!work.isBusy)
+            work.begin()
+            work.run { log.append("fourth") }
+            log.append("begun work ends")
+            work.finish()
+            #expect(!work.isBusy)
+        }
+        #expect(log.value == ["first begins", "first ends", "second", "third", "begun work ends", "fourth"])
+    }
+
+    @Test func aValueOfTheRoutedPathGoesToTheRoutesListenersAndNoOtherDoes() async throws {
+        let work = CentralWork(loop: loop)
+        let subscriber = TestSubscriber<[UInt8], BluetoothError>()
+        let listener = NotificationListener(
+            listening: subscriber, buffering: .default, statistics: NotificationStatistics(), context: .loop(loop),
+            onEnd: {})
+        subscriber.receive(subscription: listener)
+        defer { subscriber.cancel() }
+        await loop.perform {
+            // No route yet, no central: nothing is delivered.
+            work.valueChanged(Self.path, [1])
+            work.route = ValueRoute(path: Self.path, listeners: [listener])
+            work.valueChanged(Self.path, [2])
+            work.valueChanged(Self.otherPath, [3])
+            // While work runs, the value goes the central's way (here: none), not past the work.
+            work.run { work.valueChanged(Self.path, [4]) }
+            work.valueChanged(Self.path, [5])
+            work.route = nil
+            work.valueChanged(Self.path, [6])
+        }
+        #expect(subscriber.values == [[2], [5]])
+    }
+}
