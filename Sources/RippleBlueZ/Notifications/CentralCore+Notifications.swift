@@ -451,11 +451,24 @@ extension CentralCore {
 
 /// Where the `Value` changes of one characteristic go: its session's listeners, as they were when the
 /// route was made (any change of a session drops the route).
-struct ValueRoute {
+///
+/// A class: the hot path takes it out of ``CentralWork`` with one retain (a struct would retain the path
+/// and the array each).
+final class ValueRoute: Sendable {
     /// The characteristic's object path.
     let path: DBusObjectPath
     /// Its session's listeners.
     let listeners: [NotificationListener]
+
+    /// The route of `path`'s changes to `listeners`.
+    ///
+    /// - Parameters:
+    ///   - path: the characteristic's object path.
+    ///   - listeners: its session's listeners.
+    init(path: DBusObjectPath, listeners: [NotificationListener]) {
+        self.path = path
+        self.listeners = listeners
+    }
 }
 
 extension CentralCore.Confined {

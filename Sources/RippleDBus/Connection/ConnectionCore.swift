@@ -270,7 +270,9 @@ final class ConnectionCore: Sendable {
             count += 1
         }
         dispatching = false
-        if self.connection != nil, dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE {
+        if self.connection != nil,
+            dbus_connection_get_dispatch_status(connection).rawValue != DBUS_DISPATCH_COMPLETE.rawValue
+        {
             scheduleDispatch()
         }
         if closeReason != nil {

@@ -59,7 +59,8 @@ let releaseTimeoutRecordCallback: DBusFreeFunction = { data in
 // has weak references, so a retain and a release would each take the slow, side-table path).
 
 let dispatchStatusCallback: DBusDispatchStatusFunction = { _, status, data in
-    guard status == DBUS_DISPATCH_DATA_REMAINS, let data else { return }
+    // Raw values: `==` on the imported C enum goes through an unspecialised protocol witness.
+    guard status.rawValue == DBUS_DISPATCH_DATA_REMAINS.rawValue, let data else { return }
     Unmanaged<ConnectionCore>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.dispatchStatusChanged() }
 }
 

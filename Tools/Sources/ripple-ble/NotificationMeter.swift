@@ -99,12 +99,15 @@ final class NotificationMeter: Sendable {
 
     /// `count` bytes of `bytes` from `offset` as a little-endian integer.
     private static func little(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> UInt64? {
-        guard offset + count <= bytes.count else { return nil }
-        var value: UInt64 = 0
-        for index in stride(from: offset + count - 1, through: offset, by: -1) {
-            value = value << 8 | UInt64(bytes[index])
+        guard offset >= 0, count >= 0, count <= 8, offset + count <= bytes.count else { return nil }
+        // In place, as the C client reads it (no bounds check per byte: the guard checked them all).
+        return bytes.withUnsafeBufferPointer { buffer in
+            var value: UInt64 = 0
+            for index in stride(from: offset + count - 1, through: offset, by: -1) {
+                value = value << 8 | UInt64(buffer[index])
+            }
+            return value
         }
-        return value
     }
 
     /// `CLOCK_MONOTONIC` now, in nanoseconds.
