@@ -67,7 +67,7 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
             #expect(peripheral.services.map(\.uuid).contains(.heartRate))
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
             try await fixture.central.disconnect(peripheral).values.first { _ in true }
-            try await events.wait { $0.valueCount == 4 }
+            try await events.wait(timeout: Patience.step) { $0.valueCount == 4 }
             #expect(events.values.last == .disconnected(peripheral, .local))
         }
     }
@@ -102,10 +102,10 @@ private func monitorWorld(rate: Double = 200, adapters: [SimulatedAdapter] = [Si
             let peripheral = try await fixture.central.connectPeripheral(to: monitorAddress)
             let first = TestSubscriber(peripheral.listen(to: .heartRateMeasurement))
             let second = TestSubscriber(peripheral.listen(to: .heartRateMeasurement))
-            try await second.wait { $0.valueCount >= 3 }
+            try await second.wait(timeout: Patience.step) { $0.valueCount >= 3 }
             first.cancel()
             let seen = second.values.count
-            try await second.wait { $0.valueCount >= seen + 5 }
+            try await second.wait(timeout: Patience.step) { $0.valueCount >= seen + 5 }
             #expect(second.values.count >= seen + 5)
             #expect(second.completion == nil)
         }
@@ -121,7 +121,7 @@ extension CentralTests {
                     .connect(on: fixture.central)
                     .listen(to: .heartRateMeasurement, as: HeartRateMeasurement.self)
                     .prefix(3))
-            try await measurements.wait { $0.completion != nil }
+            try await measurements.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(measurements.completion == .finished)
             #expect(measurements.values.count == 3)
             #expect(measurements.values.allSatisfy { (40...200).contains($0.beatsPerMinute) })
@@ -142,7 +142,7 @@ extension ConnectionEvent {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CentralAccessTests {
+@Suite(.timeLimit(Patience.test)) struct CentralAccessTests {
     @Test func aBusThatRefusesThisProcessGivesNotAuthorized() async throws {
         try await withFixture(CentralFixture(world: monitorWorld(), waitUntilReady: false, refusingClients: true)) {
             fixture in

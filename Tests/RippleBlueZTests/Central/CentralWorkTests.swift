@@ -9,7 +9,7 @@ import Testing
 
 /// ``CentralWork``: one piece of work at a time on the loop thread, and the value route the connection's
 /// fast path hands notifications to.
-@Suite(.timeLimit(.minutes(1))) struct CentralWorkTests {
+@Suite(.timeLimit(Patience.test)) struct CentralWorkTests {
     let loop = EventLoop.shared
     static let path = (try? DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service0001/char0002")) ?? .root
     static let otherPath = (try? DBusObjectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_01/service0001/char0004")) ?? .root

@@ -8,7 +8,7 @@ import Testing
 /// ``Central/state`` is a state stream: a subscriber that asks for one value at a time gets the state
 /// now first, then the latest state each time it asks, never the ones in between; and when a change is
 /// delivered, the rest of the central agrees with it.
-@Suite(.timeLimit(.minutes(1))) struct StateStreamTests {
+@Suite(.timeLimit(Patience.test)) struct StateStreamTests {
     @Test func aSlowSubscriberGetsTheStateNowThenTheLatest() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let loop = fixture.central.loop
@@ -20,7 +20,9 @@ import Testing
             #expect(slow.values == [.poweredOn])
             for powered in [false, true, false] {
                 try await fixture.simulator.setPowered(powered, adapter: "hci0")
-                try await watcher.wait { $0.values.last == (powered ? .poweredOn : .poweredOff) }
+                try await watcher.wait(timeout: Patience.step) {
+                    $0.values.last == (powered ? .poweredOn : .poweredOff)
+                }
             }
             // Three changes while it asked for nothing: it gets the state now.
             slow.release()
@@ -31,7 +33,7 @@ import Testing
             await fixture.settle()
             #expect(slow.values == [.poweredOn, .poweredOff])
             try await fixture.simulator.setPowered(true, adapter: "hci0")
-            try await watcher.wait { $0.values.last == .poweredOn }
+            try await watcher.wait(timeout: Patience.step) { $0.values.last == .poweredOn }
             await fixture.settle()
             #expect(slow.values == [.poweredOn, .poweredOff, .poweredOn])
             #expect(watcher.values == [.poweredOn, .poweredOff, .poweredOn, .poweredOff, .poweredOn])
@@ -48,7 +50,7 @@ import Testing
             let peripheral = try await fixture.connect()
             let discovery = TestSubscriber(central.startDiscovery())
             let scanning = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
-            try await scanning.wait { $0.values.last == true }
+            try await scanning.wait(timeout: Patience.step) { $0.values.last == true }
             struct Agreement: Equatable, Sendable {
                 var state: CentralState
                 var current: CentralState
@@ -66,9 +68,9 @@ import Testing
                         peripheralConnected: peripheral.isConnected)
                 }.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.setPowered(false, adapter: "hci0")
-            try await seen.wait { $0.valueCount == 1 }
+            try await seen.wait(timeout: Patience.step) { $0.valueCount == 1 }
             try await fixture.simulator.setPowered(true, adapter: "hci0")
-            try await seen.wait { $0.valueCount == 2 }
+            try await seen.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(
                 seen.values == [
                     Agreement(
@@ -79,7 +81,7 @@ import Testing
                         peripheralConnected: false),
                 ])
             // The discovery waited through it (it resumes by default).
-            try await scanning.wait { $0.values.last == true }
+            try await scanning.wait(timeout: Patience.step) { $0.values.last == true }
             #expect(discovery.completion == nil)
         }
     }

@@ -5,7 +5,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct StandardCharacteristicTests {
+@Suite(.timeLimit(Patience.test)) struct StandardCharacteristicTests {
     @Test func batteryLevelIsAPercentage() throws {
         #expect(try BatteryLevel(bluetoothBytes: [87]).percent == 87)
         #expect(BatteryLevel(percent: 140).bluetoothBytes == [100])

@@ -10,7 +10,7 @@ import Testing
 /// the GATT objects it announces (bluez issue 1489), and a pipeline that reads in the very turn `connect`
 /// delivers its peripheral must still find the characteristic — with no wait for late attributes to fall
 /// back on.
-@Suite(.timeLimit(.minutes(1))) struct ConnectOrderTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectOrderTests {
     /// Seeds of the simulator's shuffled order; some send `ServicesResolved` before the GATT objects,
     /// others after (the test checks that both happened).
     private static let seeds: [UInt64] = Array(1...16)
@@ -29,7 +29,7 @@ import Testing
                         .connect(on: fixture.central)
                         .read(CharacteristicReference(Lab.sensor))
                 )
-                try await values.wait { $0.completion != nil }
+                try await values.wait(timeout: Patience.step) { $0.completion != nil }
                 #expect(values.values.count == 1, "seed \(seed)")
                 #expect(values.completion == .finished, "seed \(seed)")
                 let trace = try await fixture.simulator.signalTrace()

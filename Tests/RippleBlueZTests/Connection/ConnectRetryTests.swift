@@ -7,7 +7,7 @@ import Testing
 
 /// The transient failures of `Connect()` that bluetoothd at normal priority produces are retried by the
 /// central itself, within the connect timeout (``ConnectRetryPolicy``).
-@Suite(.timeLimit(.minutes(1))) struct ConnectRetryTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectRetryTests {
     private let lab: BluetoothAddress = Lab.address
 
     static let transientFailures: [BlueZError] = [
@@ -67,7 +67,7 @@ import Testing
                 // Not retried past it (the bound leaves room for a loaded machine).
                 #expect(elapsed < .milliseconds(1_500) + .seconds(5))
             }
-            try await connecting.wait { $0.values == [[], [Lab.address], []] }
+            try await connecting.wait(timeout: Patience.step) { $0.values == [[], [Lab.address], []] }
             #expect(events.values.map(\.name) == ["connecting", "failed"])
             #expect(try await fixture.simulator.isConnected(lab) == false)
         }
@@ -86,7 +86,7 @@ import Testing
             try await fixture.simulator.inject(
                 .fail(.failed("le-connection-abort-by-local")), on: .connect, of: lab, times: nil)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(listener.failure()?.message.hasPrefix("gave up reconnecting") == true)
             #expect(
                 events.values.map(\.name) == ["disconnected", "connecting", "failed", "connecting", "failed"])

@@ -8,7 +8,7 @@ import Testing
 
 /// The central's state agrees with its completed operations at the instant they complete: when
 /// `connect` emits, the peripheral is connected and listed; when `disconnect` emits, it is neither.
-@Suite(.timeLimit(.minutes(1))) struct ConnectionConsistencyTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectionConsistencyTests {
     /// What the central shows of `peripheral` now: whether it is connected, and the connected list.
     private static func snapshot(_ central: Central, _ peripheral: Peripheral) -> Snapshot {
         let listed = Mutex<[BluetoothAddress]?>(nil)
@@ -40,13 +40,13 @@ import Testing
                     central.connect(to: Lab.address).handleEvents(receiveOutput: { peripheral in
                         seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
                     }))
-                try await connecting.wait { $0.completion != nil }
+                try await connecting.wait(timeout: Patience.step) { $0.completion != nil }
                 let peripheral = try #require(connecting.values.first)
                 let disconnecting = TestSubscriber(
                     peripheral.disconnect().handleEvents(receiveOutput: { _ in
                         seen.withLock { $0.append(Self.snapshot(central, peripheral)) }
                     }))
-                try await disconnecting.wait { $0.completion != nil }
+                try await disconnecting.wait(timeout: Patience.step) { $0.completion != nil }
                 #expect(disconnecting.completion == .finished)
                 #expect(
                     seen.withLock { $0 } == [
@@ -77,7 +77,7 @@ import Testing
                     if case .disconnected = event { seen.withLock { $0.append(Self.snapshot(central, peripheral)) } }
                 }).setFailureType(to: BluetoothError.self))
             try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
-            try await events.wait { _ in !seen.withLock { $0 }.isEmpty }
+            try await events.wait(timeout: Patience.step) { _ in !seen.withLock { $0 }.isEmpty }
             #expect(seen.withLock { $0 } == [Snapshot(isConnected: false, connected: [])])
             events.cancel()
         }

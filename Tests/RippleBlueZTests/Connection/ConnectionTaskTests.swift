@@ -6,7 +6,7 @@ import RippleTestSupport
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ConnectionTaskTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectionTaskTests {
     private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func tasksRunBeforeReadyAndOtherOperationsWaitForThem() async throws {
@@ -27,7 +27,7 @@ import Testing
             }
             let peripheral = try await fixture.central.connectPeripheral(to: Lab.address)
             let plainWrite = try #require(early.withLock { $0 })
-            try await plainWrite.wait { $0.completion != nil }
+            try await plainWrite.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(plainWrite.completion == .finished)
             #expect(writes.values == [[0xA5], [1]])
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
@@ -68,7 +68,7 @@ import Testing
             _ = try await fixture.central.connectPeripheral(
                 to: Lab.address, autoReconnect: ReconnectPolicy(delays: [.zero]))
             try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
-            try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            try await events.wait(timeout: Patience.step) { $0.values.contains { $0.name == "autoConnected" } }
             #expect(writes.values == [[0xA5], [0xA5]])
             task.cancel()
         }

@@ -6,7 +6,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectionTests {
     @Test func aKnownPeripheralConnectsWithoutAScan() async throws {
         var stored = Lab.peripheral
         stored.isKnown = true
@@ -62,7 +62,7 @@ import Testing
                 #expect(error.kind == .timeout)
                 #expect(error.bluezMessage == "le-connection-abort-by-local")
             }
-            try await events.wait { $0.valueCount == 2 }
+            try await events.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(events.values.map(\.name) == ["connecting", "failed"])
         }
     }
@@ -81,7 +81,7 @@ import Testing
             } catch {
                 #expect(error.kind == .timeout)
             }
-            try await connecting.wait { $0.values == [[], [Lab.address], []] }
+            try await connecting.wait(timeout: Patience.step) { $0.values == [[], [Lab.address], []] }
             #expect(try await fixture.simulator.isConnected(Lab.address) == false)
         }
     }
@@ -98,9 +98,9 @@ import Testing
             let peripheral = try await fixture.connect()
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.disconnect(peripheral: Lab.address, reason: reason)
-            try await events.wait { !$0.values.isEmpty }
+            try await events.wait(timeout: Patience.step) { !$0.values.isEmpty }
             #expect(events.values == [.disconnected(peripheral, reason)])
-            try await connected.wait { $0.values == [[], [Lab.address], []] }
+            try await connected.wait(timeout: Patience.step) { $0.values == [[], [Lab.address], []] }
             #expect(!peripheral.isConnected)
         }
     }
@@ -112,10 +112,10 @@ import Testing
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let peripheral = try await fixture.connect()
             try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
-            try await events.wait { $0.values.contains { $0.name == "disconnected" } }
+            try await events.wait(timeout: Patience.step) { $0.values.contains { $0.name == "disconnected" } }
             let again = try await fixture.connect()
             for try await _ in fixture.central.disconnect(again).values {}
-            try await events.wait { $0.values.filter { $0.name == "disconnected" }.count == 2 }
+            try await events.wait(timeout: Patience.step) { $0.values.filter { $0.name == "disconnected" }.count == 2 }
             #expect(
                 events.values.filter { $0.name == "disconnected" } == [
                     .disconnected(peripheral, .unknown), .disconnected(again, .local),
@@ -133,9 +133,9 @@ import Testing
             try await fixture.simulator.inject(.delay(.seconds(5)), on: .connect, of: Lab.address, times: nil)
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             let left = TestSubscriber(fixture.central.connect(to: Lab.address))
-            try await events.wait { $0.values.map(\.name) == ["connecting"] }
+            try await events.wait(timeout: Patience.step) { $0.values.map(\.name) == ["connecting"] }
             left.cancel()
-            try await events.wait { $0.valueCount == 2 }
+            try await events.wait(timeout: Patience.step) { $0.valueCount == 2 }
             let peripheral = try #require(fixture.central.peripheral(address: Lab.address))
             #expect(
                 events.values.last
@@ -143,14 +143,14 @@ import Testing
             )
 
             let ended = TestSubscriber(fixture.central.connect(to: Lab.address))
-            try await events.wait { $0.valueCount == 3 }
+            try await events.wait(timeout: Patience.step) { $0.valueCount == 3 }
             let disconnecting = TestSubscriber(fixture.central.disconnect(peripheral))
-            try await ended.wait { $0.completion != nil }
+            try await ended.wait(timeout: Patience.step) { $0.completion != nil }
             let byDisconnect = BluetoothError(.cancelled, "the connection was cancelled by disconnect")
             #expect(ended.completion == .failure(byDisconnect))
-            try await events.wait { $0.valueCount == 4 }
+            try await events.wait(timeout: Patience.step) { $0.valueCount == 4 }
             #expect(events.values.last == .connectionFailed(peripheral, byDisconnect))
-            try await disconnecting.wait { $0.completion != nil }
+            try await disconnecting.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(disconnecting.completion == .finished)
             #expect(events.values.map(\.name) == ["connecting", "failed", "connecting", "failed"])
         }
@@ -163,14 +163,14 @@ import Testing
             }
             let first = TestSubscriber(fixture.central.connect(to: Lab.address))
             let second = TestSubscriber(fixture.central.connect(to: Lab.address))
-            try await first.wait { $0.completion != nil }
-            try await second.wait { $0.completion != nil }
+            try await first.wait(timeout: Patience.step) { $0.completion != nil }
+            try await second.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(first.values.map(\.address) == [Lab.address])
             #expect(second.values.map(\.address) == [Lab.address])
             #expect(events.values.map(\.name) == ["connecting", "connected", "ready"])
             let again = TestSubscriber(fixture.central.connect(to: Lab.address), demand: .none)
             again.request(.max(1))
-            try await again.wait { $0.completion != nil }
+            try await again.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(again.values.map(\.address) == [Lab.address])
             #expect(again.completion == .finished)
             #expect(events.values.count == 3)
@@ -178,7 +178,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CentralCloseTests {
+@Suite(.timeLimit(Patience.test)) struct CentralCloseTests {
     @Test func closingTheCentralEndsEveryStreamWithBluetoothUnavailable() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
@@ -187,11 +187,11 @@ import Testing
             let discovery = TestSubscriber(fixture.central.startDiscovery())
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             fixture.central.close()
-            try await listener.wait { $0.completion != nil }
-            try await discovery.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
+            try await discovery.wait(timeout: Patience.step) { $0.completion != nil }
             // The connection events are an event stream of their own, delivered on the loop: the listener's end
             // does not wait for them (under TSan the disconnection came after it). They finish after their last.
-            try await events.wait { $0.completion != nil }
+            try await events.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(listener.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
             #expect(discovery.completion == .failure(BluetoothError(.bluetoothUnavailable, "the central was closed")))
             #expect(
@@ -215,13 +215,13 @@ import Testing
             // A slow subscriber: the end waits for its demand, after the latest value.
             let slowConnected = TestSubscriber(
                 central.connectedPeripherals.setFailureType(to: BluetoothError.self), demand: .none)
-            try await connected.wait { $0.values == [[peripheral]] }
+            try await connected.wait(timeout: Patience.step) { $0.values == [[peripheral]] }
             central.close()
-            try await state.wait { $0.completion != nil }
-            try await scanning.wait { $0.completion != nil }
-            try await connected.wait { $0.completion != nil }
-            try await connecting.wait { $0.completion != nil }
-            try await events.wait { $0.completion != nil }
+            try await state.wait(timeout: Patience.step) { $0.completion != nil }
+            try await scanning.wait(timeout: Patience.step) { $0.completion != nil }
+            try await connected.wait(timeout: Patience.step) { $0.completion != nil }
+            try await connecting.wait(timeout: Patience.step) { $0.completion != nil }
+            try await events.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(state.completion == .finished)
             #expect(scanning.completion == .finished)
             #expect(connected.values == [[peripheral], []])
@@ -232,14 +232,14 @@ import Testing
             #expect(events.completion == .finished)
             #expect(slowConnected.values.isEmpty)
             slowConnected.request(.max(5))
-            try await slowConnected.wait { $0.completion != nil }
+            try await slowConnected.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(slowConnected.values == [[]])
             #expect(slowConnected.completion == .finished)
         }
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ConnectedElsewhereTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectedElsewhereTests {
     @Test func aPeripheralAnotherProgramConnectedIsAvailableWithoutAScan() async throws {
         var stored = Lab.peripheral
         stored.isKnown = true

@@ -6,7 +6,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct HandOverTests {
+@Suite(.timeLimit(Patience.test)) struct HandOverTests {
     private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func aHandedOverPeripheralIsLeftToTheOtherToolAndTakenBack() async throws {
@@ -15,7 +15,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            try await listener.wait { $0.valueCount == 1 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 1 }
 
             let handOver = try await peripheral.handOver()
             #expect(handOver.devicePath == peripheral.path)
@@ -37,11 +37,11 @@ import Testing
             tool.close()
 
             handOver.takeBack()
-            try await waitingRead.wait { $0.completion != nil }
+            try await waitingRead.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(waitingRead.completion == .finished)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[2]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
         }

@@ -9,7 +9,7 @@ import Testing
 /// ``Central/isScanning`` agrees with discovery at the instant each change is seen: true when bluetoothd
 /// has started discovering and the first discovery is delivered, false as soon as the last subscriber
 /// has cancelled.
-@Suite(.timeLimit(.minutes(1))) struct DiscoveryConsistencyTests {
+@Suite(.timeLimit(Patience.test)) struct DiscoveryConsistencyTests {
     @Test func isScanningAgreesWithDiscoveryWhenItStartsAndWhenItStops() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
@@ -20,11 +20,11 @@ import Testing
                     let scanning = currentValue(of: central.isScanning)
                     whileDelivering.withLock { $0.append(scanning) }
                 }))
-            try await discovery.wait { !$0.values.isEmpty }
+            try await discovery.wait(timeout: Patience.step) { !$0.values.isEmpty }
             #expect(whileDelivering.withLock { $0.first } == true)
             // Once isScanning says true, bluetoothd discovers for the central.
             let scanning = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
-            try await scanning.wait { $0.values.last == true }
+            try await scanning.wait(timeout: Patience.step) { $0.values.last == true }
             #expect(try await fixture.simulator.discoveringClients().count == 1)
             // Cancelled on the loop thread: isScanning is false when cancel returns, before bluetoothd answers.
             let afterCancel = await central.loop.perform { () -> Bool? in
@@ -32,7 +32,7 @@ import Testing
                 return currentValue(of: central.isScanning)
             }
             #expect(afterCancel == false)
-            try await scanning.wait { $0.values.last == false }
+            try await scanning.wait(timeout: Patience.step) { $0.values.last == false }
             #expect(scanning.values == [true, false])
             // Then bluetoothd stops: the central's StopDiscovery was sent as isScanning turned false, and reaches
             // the simulator within a few of its round trips (the simulator is asked on another connection).
@@ -49,14 +49,14 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let central = fixture.central
             let first = TestSubscriber(central.startDiscovery())
-            try await first.wait { !$0.values.isEmpty }
+            try await first.wait(timeout: Patience.step) { !$0.values.isEmpty }
             let atFirstValue = Mutex<Bool??>(nil)
             let second = TestSubscriber(
                 central.startDiscovery().handleEvents(receiveOutput: { _ in
                     let scanning = currentValue(of: central.isScanning)
                     atFirstValue.withLock { $0 = $0 ?? scanning }
                 }))
-            try await second.wait { !$0.values.isEmpty }
+            try await second.wait(timeout: Patience.step) { !$0.values.isEmpty }
             #expect(atFirstValue.withLock { $0 } == .some(true))
         }
     }

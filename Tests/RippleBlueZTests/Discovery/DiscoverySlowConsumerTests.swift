@@ -9,12 +9,14 @@ import Testing
 /// of ``AsyncScanTests/world`` (each reported once) arrive: discovery is an *event* stream (a buffer per
 /// subscriber, exact drop counts or a failure), `availablePeripherals` and `isScanning` are *state*
 /// streams (the value now, then the latest).
-@Suite(.timeLimit(.minutes(1))) struct DiscoverySlowConsumerTests {
+@Suite(.timeLimit(Patience.test)) struct DiscoverySlowConsumerTests {
     /// The addresses a sink on discovery saw, once it has seen all five.
     private static func allFive(_ fast: TestSubscriber<PeripheralDiscovery, BluetoothError>) async throws
         -> [BluetoothAddress]
     {
-        try await fast.wait { AsyncScanTests.addresses.isSubset(of: Set($0.values.map(\.address))) }
+        try await fast.wait(timeout: Patience.step) {
+            AsyncScanTests.addresses.isSubset(of: Set($0.values.map(\.address)))
+        }
         return fast.values.map(\.address)
     }
 
@@ -30,7 +32,7 @@ import Testing
             #expect(statistics.delivered == 0)
             for count in 1...seen.count {
                 slow.request(.max(1))
-                try await slow.wait { $0.valueCount == count }
+                try await slow.wait(timeout: Patience.step) { $0.valueCount == count }
             }
             #expect(slow.values.map(\.address) == seen)
             #expect(statistics.delivered == seen.count)
@@ -52,7 +54,7 @@ import Testing
             #expect(statistics.received == seen.count)
             #expect(statistics.dropped == seen.count - 2)
             slow.request(.max(10))
-            try await slow.wait { $0.valueCount == 2 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 2 }
             await fixture.settle()
             #expect(slow.values.map(\.address) == Array(seen.suffix(2)))
             #expect(statistics.delivered == 2)
@@ -69,7 +71,7 @@ import Testing
                 demand: .none)
             let fast = TestSubscriber(fixture.central.startDiscovery())
             _ = try await Self.allFive(fast)
-            try await slow.wait { $0.completion != nil }
+            try await slow.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(slow.failure()?.kind == .bufferOverflow)
             #expect(slow.values.isEmpty)
             // The third overflowed: it and the two waiting are dropped, and the stream ended there.
@@ -90,14 +92,14 @@ import Testing
             #expect(slow.values.isEmpty)
             // Five changes while it asked for nothing: it gets the list now, strongest first.
             slow.request(.max(1))
-            try await slow.wait { $0.valueCount == 1 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(slow.values.map { $0.map(\.address) } == [AsyncScanTests.ordered])
             // Nothing changed since: its demand waits for the next change.
             slow.request(.max(1))
             await fixture.settle()
             #expect(slow.values.count == 1)
             try await fixture.simulator.setInRange(false, peripheral: "C0:FF:EE:00:05:03")
-            try await slow.wait { $0.valueCount == 2 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(slow.values.last?.map(\.address) == AsyncScanTests.ordered.filter { $0 != "C0:FF:EE:00:05:03" })
             #expect(slow.completion == nil)
         }
@@ -109,26 +111,26 @@ import Testing
             let slow = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self), demand: .none)
             let watcher = TestSubscriber(central.isScanning.setFailureType(to: BluetoothError.self))
             slow.request(.max(1))
-            try await slow.wait { $0.valueCount == 1 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(slow.values == [false])
             let first = TestSubscriber(central.startDiscovery())
-            try await watcher.wait { $0.values == [false, true] }
+            try await watcher.wait(timeout: Patience.step) { $0.values == [false, true] }
             first.cancel()
-            try await watcher.wait { $0.values == [false, true, false] }
+            try await watcher.wait(timeout: Patience.step) { $0.values == [false, true, false] }
             let second = TestSubscriber(central.startDiscovery())
-            try await watcher.wait { $0.values == [false, true, false, true] }
+            try await watcher.wait(timeout: Patience.step) { $0.values == [false, true, false, true] }
             await fixture.settle()
             // Three changes while it asked for nothing: it gets the value now.
             #expect(slow.values == [false])
             slow.request(.max(1))
-            try await slow.wait { $0.valueCount == 2 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(slow.values == [false, true])
             second.cancel()
-            try await watcher.wait { $0.values.last == false }
+            try await watcher.wait(timeout: Patience.step) { $0.values.last == false }
             await fixture.settle()
             #expect(slow.values == [false, true])
             slow.request(.max(1))
-            try await slow.wait { $0.valueCount == 3 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(slow.values == [false, true, false])
         }
     }

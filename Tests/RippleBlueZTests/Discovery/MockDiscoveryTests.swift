@@ -6,7 +6,7 @@ import Testing
 
 /// Pipelines fed mock discoveries, as the seed libraries' tests feed theirs, and known peripherals found by
 /// service without a scan.
-@Suite(.timeLimit(.minutes(1))) struct MockDiscoveryTests {
+@Suite(.timeLimit(Patience.test)) struct MockDiscoveryTests {
     static let thermometer: BluetoothUUID = "5249504C-7E30-4000-8000-000000000000"
 
     @Test func aPipelineRunsOnMockDiscoveries() async throws {

@@ -11,7 +11,7 @@ import Testing
 /// attribute timeout: after a Service Changed (bluetoothd re-discovering the changed range) and after a
 /// reconnection whose database changed meanwhile (resolved from the stale cache first). The simulator
 /// exports the new database `rediscovery` after the change; the waits run on the loop's timers.
-@Suite(.timeLimit(.minutes(1))) struct AttributeWaitTests {
+@Suite(.timeLimit(Patience.test)) struct AttributeWaitTests {
     enum Change: String, CaseIterable, Sendable {
         /// The database changes while connected (a Service Changed indication).
         case serviceChanged
@@ -51,7 +51,7 @@ import Testing
                     return false
                 }.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.changeServices(of: lab, to: updatedServices, rediscovery: rediscovery)
-            try await removals.wait { !$0.values.isEmpty }
+            try await removals.wait(timeout: Patience.step) { !$0.values.isEmpty }
             removals.cancel()
             return peripheral
         case .reconnection:
@@ -72,8 +72,8 @@ import Testing
             #expect(!peripheral.services.flatMap(\.characteristics).contains { $0.uuid == addedReference.uuid })
             let added = TestSubscriber(peripheral.read(addedReference))
             let sensor = TestSubscriber(peripheral.read(CharacteristicReference(Lab.sensor)))
-            try await added.wait { $0.completion != nil }
-            try await sensor.wait { $0.completion != nil }
+            try await added.wait(timeout: Patience.step) { $0.completion != nil }
+            try await sensor.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(added.values == [[0x42]])
             #expect(added.completion == .finished)
             #expect(sensor.values == [[0]])
@@ -92,7 +92,7 @@ import Testing
             let read = TestSubscriber(peripheral.read(missing))
             // The operation behind it waits its turn, then runs.
             let next = TestSubscriber(peripheral.read(addedReference))
-            try await read.wait { $0.completion != nil }
+            try await read.wait(timeout: Patience.step) { $0.completion != nil }
             let elapsed = clock.now - start
             guard let error = read.failure() else {
                 return
@@ -101,7 +101,7 @@ import Testing
             #expect(error.message.contains("waited"))
             #expect(elapsed >= .seconds(3))
             #expect(elapsed < .seconds(8))
-            try await next.wait { $0.completion != nil }
+            try await next.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(next.values == [[0x42]])
         }
     }

@@ -5,7 +5,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DatabaseChangeTests {
+@Suite(.timeLimit(Patience.test)) struct DatabaseChangeTests {
     private let sensor = CharacteristicReference(Lab.sensor)
     private let lab: BluetoothAddress = Lab.address
 
@@ -27,7 +27,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            try await listener.wait { $0.valueCount == 1 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 1 }
 
             try await fixture.simulator.changeServices(of: lab, to: updatedServices)
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
@@ -35,7 +35,7 @@ import Testing
                 peripheral.services.first?.characteristics.first { $0.uuid == Lab.sensor }?.path)
             #expect(after != before)
             try await fixture.notify(Lab.sensor, [[2]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
             #expect(try await peripheral.readValue(sensor) == [2])

@@ -5,7 +5,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct GATTOperationTests {
+@Suite(.timeLimit(Patience.test)) struct GATTOperationTests {
     private let sensor = CharacteristicReference(Lab.sensor)
     private let labAddress: BluetoothAddress = Lab.address
 
@@ -167,7 +167,7 @@ import Testing
                     .write([4, 2], to: sensor)
                     .read(sensor)
             )
-            try await values.wait { $0.completion != nil }
+            try await values.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(values.values == [[4, 2]])
             #expect(values.completion == .finished)
         }

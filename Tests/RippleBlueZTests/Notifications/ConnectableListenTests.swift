@@ -7,7 +7,7 @@ import Testing
 
 /// Listening set up before connecting, in LittleBlueTooth's `connectableListenPublisher` shape: the
 /// channel and its subscribers first, the connection after.
-@Suite(.timeLimit(.minutes(1))) struct ConnectableListenTests {
+@Suite(.timeLimit(Patience.test)) struct ConnectableListenTests {
     private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func subscribersMadeBeforeTheConnectionReceiveOnceThePeripheralIsReady() async throws {
@@ -19,8 +19,8 @@ import Testing
             let peripheral = try await fixture.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            try await first.wait { $0.valueCount == 2 }
-            try await second.wait { $0.valueCount == 2 }
+            try await first.wait(timeout: Patience.step) { $0.valueCount == 2 }
+            try await second.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(first.values == [1, 2])
             #expect(second.values == [2, 4])
             // The link ends and a new one starts: the channel listens again, its subscribers see no end.
@@ -28,7 +28,7 @@ import Testing
             _ = try await fixture.central.connectPeripheral(to: Lab.address)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[3]])
-            try await first.wait { $0.valueCount == 3 }
+            try await first.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(first.values == [1, 2, 3])
             #expect(first.completion == nil)
             armed.cancel()
@@ -45,7 +45,7 @@ import Testing
             let armed = channel.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[7, 7]])
-            try await listener.wait { $0.valueCount == 1 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(listener.values == [[7, 7]])
             armed.cancel()
             listener.cancel()

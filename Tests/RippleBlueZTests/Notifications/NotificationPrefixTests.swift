@@ -6,7 +6,7 @@ import Testing
 
 /// A listener ended by its own subscriber from inside a delivery (`prefix`, `first`) on both paths: the
 /// pipeline completes, on a stream that keeps coming.
-@Suite(.timeLimit(.minutes(1))) struct NotificationPrefixTests {
+@Suite(.timeLimit(Patience.test)) struct NotificationPrefixTests {
     @Test(arguments: [NotificationTransport.bus, .automatic])
     func prefixOfAStreamCompletesWithExactlyItsValues(transport: NotificationTransport) async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in

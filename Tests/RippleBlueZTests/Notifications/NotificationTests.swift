@@ -6,7 +6,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct NotificationTests {
+@Suite(.timeLimit(Patience.test)) struct NotificationTests {
     private let sensor = CharacteristicReference(Lab.sensor)
     private let marker = CharacteristicReference(Lab.marker)
 
@@ -16,7 +16,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2, 2], [3, 3, 3]])
-            try await listener.wait { $0.valueCount == 3 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2, 2], [3, 3, 3]])
             #expect(fixture.simulator.statistics.snapshot.socketNotifications == 3)
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 0)
@@ -30,7 +30,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            try await listener.wait { $0.valueCount == 3 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 3)
             #expect(fixture.simulator.statistics.snapshot.socketNotifications == 0)
@@ -53,11 +53,11 @@ import Testing
             // The session exists once bluetoothd has answered StartNotify (Notifying = true just before the
             // answer, which may come after the simulator starts notifying, in the shuffled order; a link that
             // drops before it fails StartNotify and leaves no session).
-            try await changes.wait { $0.values.contains(.boolean(true)) }
+            try await changes.wait(timeout: Patience.step) { $0.values.contains(.boolean(true)) }
             try await fixture.simulator.disconnect(peripheral: Lab.address, reason: .remote)
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(listener.failure()?.kind == .notConnected)
-            try await changes.wait { $0.values.contains(.boolean(false)) }
+            try await changes.wait(timeout: Patience.step) { $0.values.contains(.boolean(false)) }
             #expect(changes.values == [.boolean(true), .boolean(false)])
         }
     }
@@ -70,7 +70,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[4], [5]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(listener.values == [[4], [5]])
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
         }
@@ -83,7 +83,7 @@ import Testing
             try await fixture.simulator.waitUntilNotifying(
                 peripheral: Lab.address, characteristic: Lab.indicator)
             try await fixture.notify(Lab.indicator, [[9], [8]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(listener.values == [[9], [8]])
             #expect(fixture.simulator.statistics.snapshot.signalNotifications == 2)
         }
@@ -97,11 +97,11 @@ import Testing
             let second = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            try await first.wait { $0.valueCount == 2 }
-            try await second.wait { $0.valueCount == 2 }
+            try await first.wait(timeout: Patience.step) { $0.valueCount == 2 }
+            try await second.wait(timeout: Patience.step) { $0.valueCount == 2 }
             first.cancel()
             try await fixture.notify(Lab.sensor, [[3], [4]])
-            try await second.wait { $0.valueCount == 4 }
+            try await second.wait(timeout: Patience.step) { $0.valueCount == 4 }
             #expect(first.values == [[1], [2]])
             #expect(second.values == [[1], [2], [3], [4]])
             #expect(second.completion == nil)
@@ -115,11 +115,11 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: transport))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(try await peripheral.readValue(sensor) == [2])
             #expect(try await peripheral.readValue(sensor) == [2])
             try await fixture.notify(Lab.sensor, [[3]])
-            try await listener.wait { $0.valueCount == 3 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
         }
     }
@@ -139,8 +139,8 @@ import Testing
             } catch {
                 #expect(error.kind == .notConnected)
             }
-            try await overSocket.wait { $0.completion != nil }
-            try await overBus.wait { $0.completion != nil }
+            try await overSocket.wait(timeout: Patience.step) { $0.completion != nil }
+            try await overBus.wait(timeout: Patience.step) { $0.completion != nil }
             for completion in [overSocket.completion, overBus.completion] {
                 guard case .failure(let error)? = completion else {
                     Issue.record("a listener did not fail: \(String(describing: completion))")
@@ -179,7 +179,7 @@ import Testing
         try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
         try await fixture.notify(Lab.sensor, (1...count).map { [UInt8($0)] })
         try await fixture.notify(Lab.marker, [[0xFF]])
-        try await markers.wait { $0.valueCount == 1 }
+        try await markers.wait(timeout: Patience.step) { $0.valueCount == 1 }
         return (listener, statistics)
     }
 
@@ -194,7 +194,7 @@ import Testing
             #expect(statistics.dropped == 7)
             #expect(statistics.delivered == 0)
             listener.request(.max(5))
-            try await listener.wait { $0.valueCount == 3 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(listener.values == [[8], [9], [10]])
             #expect(statistics.delivered == 3)
             #expect(listener.completion == nil)
@@ -213,7 +213,7 @@ import Testing
             #expect(statistics.received == 10)
             #expect(statistics.dropped == 7)
             listener.request(.max(5))
-            try await listener.wait { $0.valueCount == 3 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
             #expect(listener.completion == nil)
             drops.cancel()
@@ -225,7 +225,7 @@ import Testing
             let peripheral = try await fixture.connect()
             let (listener, statistics) = try await flood(
                 fixture, peripheral, into: .init(capacity: 3, policy: .failStream), count: 10)
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -244,7 +244,7 @@ import Testing
             let statistics = NotificationStatistics()
             let listener = TestSubscriber(
                 peripheral.listen(to: CharacteristicReference(Lab.stream), statistics: statistics))
-            try await listener.wait { $0.valueCount == 10_000 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 10_000 }
             let sequence = listener.values.map { value -> UInt32 in
                 var reader = ByteReader(value, typeName: "numbered notification")
                 return (try? reader.read(UInt32.self)) ?? .max
@@ -264,7 +264,7 @@ import Testing
             try await fixture.notify(Lab.sensor, [[1]])
             try await fixture.notify(Lab.marker, [[2]])
             try await fixture.notify(Lab.sensor, [[3]])
-            try await all.wait { $0.valueCount == 3 }
+            try await all.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(
                 all.values.map(\.characteristic) == [Lab.sensor, Lab.marker, Lab.sensor])
             #expect(all.values.map(\.value) == [[1], [2], [3]])
@@ -280,8 +280,8 @@ import Testing
             let connection = shared.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2, 2]])
-            try await first.wait { $0.valueCount == 2 }
-            try await second.wait { $0.valueCount == 2 }
+            try await first.wait(timeout: Patience.step) { $0.valueCount == 2 }
+            try await second.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(first.values == [[1], [2, 2]])
             #expect(second.values == [1, 2])
             // Cancelling the connection stops the listener; the subscribers stay until cancelled, as in Combine.
@@ -329,7 +329,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor, as: UInt16.self))
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1, 0], [7]])
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(listener.values == [1])
             #expect(
                 listener.completion
@@ -351,14 +351,14 @@ import Testing
             let connection = shared.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            try await fast.wait { $0.valueCount == 3 }
+            try await fast.wait(timeout: Patience.step) { $0.valueCount == 3 }
             // The slow subscriber's wait in its buffer.
             #expect(slow.values.isEmpty)
             slow.request(.max(1))
-            try await slow.wait { $0.valueCount == 1 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(slow.values == [[1]])
             slow.request(.max(2))
-            try await slow.wait { $0.valueCount == 3 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(slow.values == [[1], [2], [3]])
             #expect(fast.values == [[1], [2], [3]])
             #expect(statistics.received == 6)
@@ -383,13 +383,13 @@ import Testing
             let connection = shared.connect()
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            try await fast.wait { $0.valueCount == 3 }
+            try await fast.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(slow.values.isEmpty)
             // Each notification reaches the fast subscriber, then the slow one's buffer: the drop count (a
             // state stream) tells when the last one got there.
-            try await drops.wait { $0.values.last == 2 }
+            try await drops.wait(timeout: Patience.step) { $0.values.last == 2 }
             slow.request(.max(5))
-            try await slow.wait { $0.valueCount == 1 }
+            try await slow.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(slow.values == [[3]])
             #expect(fast.values == [[1], [2], [3]])
             #expect(drops.values == [0, 1, 2])
@@ -420,7 +420,7 @@ import Testing
             // The loop's body is awaiting: these arrive meanwhile, then the marker after them.
             try await fixture.notify(Lab.sensor, [[2], [3], [4]])
             try await fixture.notify(Lab.marker, [[0xFF]])
-            try await markers.wait { $0.valueCount == 1 }
+            try await markers.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(statistics.received == 4)
             #expect(statistics.delivered == 1)
             var seen: [[UInt8]] = [[1]]
@@ -451,7 +451,7 @@ import Testing
             #expect(await loop.next() == 1)
             try await fixture.notify(Lab.sensor, [[2], [3], [4], [5]])
             try await fixture.notify(Lab.marker, [[0xFF]])
-            try await markers.wait { $0.valueCount == 1 }
+            try await markers.wait(timeout: Patience.step) { $0.valueCount == 1 }
             #expect(statistics.dropped == 2)
             loop.open()
             #expect(await loop.next() == 4)
@@ -477,14 +477,14 @@ import Testing
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.marker)
             try await fixture.notify(Lab.sensor, [[1], [2], [3], [4], [5]])
             try await fixture.notify(Lab.marker, [[0xFF]])
-            try await markers.wait { $0.valueCount == 1 }
+            try await markers.wait(timeout: Patience.step) { $0.valueCount == 1 }
             // The merge holds the first (delivered by the listener), the buffer the next two; two are dropped.
             #expect(statistics.received == 5)
             #expect(statistics.delivered == 1)
             #expect(statistics.dropped == 2)
             for count in 1...3 {
                 all.request(.max(1))
-                try await all.wait { $0.valueCount == count }
+                try await all.wait(timeout: Patience.step) { $0.valueCount == count }
             }
             #expect(all.values.map(\.value) == [[1], [2], [3]])
             #expect(statistics.delivered == 3)

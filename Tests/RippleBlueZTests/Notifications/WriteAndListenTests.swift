@@ -7,7 +7,7 @@ import Testing
 
 /// `writeAndListen` in the shape LittleBlueTooth's users write it: a typed request in, a typed reply out,
 /// as a method and as an operator on a publisher of peripherals; and the typed `write` operator.
-@Suite(.timeLimit(.minutes(1))) struct WriteAndListenTests {
+@Suite(.timeLimit(Patience.test)) struct WriteAndListenTests {
     private static let address: BluetoothAddress = "C0:FF:EE:00:00:0B"
     private static let controlPoint = CharacteristicReference("5249504c-0003-4c45-4442-7574746f6e00")
     private static let led = CharacteristicReference("5249504c-0001-4c45-4442-7574746f6e00")
@@ -71,7 +71,7 @@ import Testing
                 Just(peripheral).setFailureType(to: BluetoothError.self)
                     .write(SetLED(on: false), to: Self.controlPoint)
                     .writeAndListen(SetLED(on: true), to: Self.controlPoint, reply: Self.controlPoint, as: Answer.self))
-            try await answers.wait { $0.completion != nil }
+            try await answers.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(answers.values == [Answer(opcode: LEDButtonCommand.setLED.rawValue, result: 1)])
             #expect(answers.completion == .finished)
             #expect(try await peripheral.readValue(Self.led) == [1])
@@ -86,7 +86,7 @@ import Testing
                 peripheral.writeAndListen(
                     [1], to: Self.led, reply: Self.controlPoint,
                     timeout: .milliseconds(300)))
-            try await reply.wait { $0.completion != nil }
+            try await reply.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(reply.values.isEmpty)
             guard case .failure(let error) = reply.completion else {
                 Issue.record("no failure: \(String(describing: reply.completion))")

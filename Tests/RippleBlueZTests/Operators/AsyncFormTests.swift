@@ -8,7 +8,7 @@ import Testing
 /// The async forms by their one rule: each takes its publisher's `timeout:` and fails as the publisher
 /// does when it passes; a cancelled task ends each one with ``BluetoothError/Kind/cancelled``; and the
 /// publisher forms keep their names inside async code (`.sink` on them compiles and runs there).
-@Suite(.timeLimit(.minutes(1))) struct AsyncFormTests {
+@Suite(.timeLimit(Patience.test)) struct AsyncFormTests {
     private let sensor = CharacteristicReference(Lab.sensor)
 
     /// The lab peripheral, known to bluetoothd from before (no scan needed to connect).

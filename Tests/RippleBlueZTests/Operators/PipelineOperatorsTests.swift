@@ -7,7 +7,7 @@ import Testing
 
 /// The pipeline operators (scan → connect → read / write / listen → disconnect) and their async forms run
 /// each step on each peripheral and end when the pipeline does.
-@Suite(.timeLimit(.minutes(1))) struct PipelineOperatorsTests {
+@Suite(.timeLimit(Patience.test)) struct PipelineOperatorsTests {
     private let sensor = CharacteristicReference(Lab.sensor)
 
     /// The lab peripheral, discovered by `central` and connected through the `connect(on:)` operator.
@@ -26,11 +26,11 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let bytes = TestSubscriber<[UInt8], BluetoothError>()
             labConnection(fixture.central).read(sensor).subscribe(bytes)
-            #expect(try await bytes.waitForCompletion() == .finished)
+            #expect(try await bytes.waitForCompletion(timeout: Patience.step) == .finished)
             #expect(bytes.values == [[0]])
             let decoded = TestSubscriber<UInt8, BluetoothError>()
             try connectedLab(fixture.central).read(sensor, as: UInt8.self).subscribe(decoded)
-            #expect(try await decoded.waitForCompletion() == .finished)
+            #expect(try await decoded.waitForCompletion(timeout: Patience.step) == .finished)
             #expect(decoded.values == [0])
         }
     }
@@ -39,14 +39,14 @@ import Testing
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let written = TestSubscriber<[UInt8], BluetoothError>()
             labConnection(fixture.central).write([4, 2], to: sensor).read(sensor).subscribe(written)
-            #expect(try await written.waitForCompletion() == .finished)
+            #expect(try await written.waitForCompletion(timeout: Patience.step) == .finished)
             #expect(written.values == [[4, 2]])
             #expect(
                 try await fixture.simulator.value(of: Lab.sensor, peripheral: Lab.address) == [4, 2])
 
             let disconnected = TestSubscriber<Void, BluetoothError>()
             try connectedLab(fixture.central).disconnect().subscribe(disconnected)
-            #expect(try await disconnected.waitForCompletion() == .finished)
+            #expect(try await disconnected.waitForCompletion(timeout: Patience.step) == .finished)
             #expect(disconnected.values.count == 1)
             #expect(fixture.central.peripheral(address: Lab.address)?.isConnected != true)
         }
@@ -58,7 +58,7 @@ import Testing
             labConnection(fixture.central).listen(to: sensor).subscribe(raw)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2], [3]])
-            #expect(try await raw.waitForValues(3) == [[1], [2], [3]])
+            #expect(try await raw.waitForValues(3, timeout: Patience.step) == [[1], [2], [3]])
             raw.cancel()
         }
     }
@@ -69,7 +69,7 @@ import Testing
             labConnection(fixture.central).listen(to: sensor, as: UInt8.self).subscribe(typed)
             try await fixture.simulator.waitUntilNotifying(peripheral: Lab.address, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[4], [5]])
-            #expect(try await typed.waitForValues(2) == [4, 5])
+            #expect(try await typed.waitForValues(2, timeout: Patience.step) == [4, 5])
             typed.cancel()
         }
     }

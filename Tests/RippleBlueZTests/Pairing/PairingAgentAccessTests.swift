@@ -4,7 +4,7 @@ import RippleTestSupport
 import Testing
 
 /// The pairing agent answers bluetoothd (the owner of `org.bluez`) alone.
-@Suite(.timeLimit(.minutes(1))) struct PairingAgentAccessTests {
+@Suite(.timeLimit(Patience.test)) struct PairingAgentAccessTests {
     @Test func aCallFromAnotherConnectionIsRefusedAndNeverReachesTheHandler() async throws {
         try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(Lab.peripheral)]))) { fixture in
             try await expectTheAgentRefusesAnotherConnection(

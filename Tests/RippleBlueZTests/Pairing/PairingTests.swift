@@ -5,7 +5,7 @@ import RippleTestSupport
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PairingTests {
+@Suite(.timeLimit(Patience.test)) struct PairingTests {
     /// The lab world, its peripheral pairing by `method`.
     private static func world(pairing method: PairingMethod) -> SimulatedWorld {
         var peripheral = Lab.peripheral

@@ -5,7 +5,7 @@ import Testing
 
 /// The peripheral side's pairing agent: registered through the ``PeripheralManager``'s connection, one per
 /// connection, answering bluetoothd alone.
-@Suite(.timeLimit(.minutes(1))) struct PeripheralPairingAgentTests {
+@Suite(.timeLimit(Patience.test)) struct PeripheralPairingAgentTests {
     static let services = [
         LocalService(.battery) { LocalCharacteristic(.batteryLevel, properties: [.read, .encryptRead], value: [90]) }
     ]

@@ -34,12 +34,14 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
     ).first?.unwrappingVariants
 }
 
-@Suite(.timeLimit(.minutes(1))) struct PeripheralLifecycleTests {
+@Suite(.timeLimit(Patience.test)) struct PeripheralLifecycleTests {
     @Test func advertisingStartsWhenSubscribedAndStopsWhenCancelled() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let advertising = TestSubscriber(
                 fixture.manager.advertise(Advertisement(localName: "Level", serviceUUIDs: [service])))
-            try await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
+            try await advertising.wait(timeout: Patience.step) {
+                $0.values.last == .advertising || $0.completion != nil
+            }
             #expect(advertising.completion == nil)
             #expect(try await activeAdvertisements(fixture) == .byte(1))
             let seen = try await fixture.central.startDiscovery().first {
@@ -57,7 +59,7 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
     @Test func aFieldBluetoothdDoesNotSupportFailsTheStartNamingIt() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture throws in
             let advertising = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "Loud", txPower: 4)))
-            try await advertising.wait { $0.completion != nil }
+            try await advertising.wait(timeout: Patience.step) { $0.completion != nil }
             let error = advertising.failure()
             #expect(error?.kind == .notSupported)
             #expect(error?.message.contains("txPower") == true)
@@ -66,7 +68,7 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             let tooLong = TestSubscriber(
                 fixture.manager.advertise(
                     Advertisement(localName: "Ripple Level", serviceUUIDs: [service], appearance: 0x0340)))
-            try await tooLong.wait { $0.completion != nil }
+            try await tooLong.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(tooLong.failure()?.bluezMessage == "Failed to parse advertisement.")
         }
     }
@@ -76,11 +78,13 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             var running: [TestSubscriber<AdvertisingState, BluetoothError>] = []
             for index in 0..<4 {
                 let advertising = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "A\(index)")))
-                try await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
+                try await advertising.wait(timeout: Patience.step) {
+                    $0.values.last == .advertising || $0.completion != nil
+                }
                 running.append(advertising)
             }
             let fifth = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "A4")))
-            try await fifth.wait { $0.completion != nil }
+            try await fifth.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(fifth.failure()?.kind == .notPermitted)
             #expect(running.allSatisfy { $0.completion == nil })
         }
@@ -90,8 +94,8 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let first = TestSubscriber(fixture.manager.register())
             let second = TestSubscriber(fixture.manager.register())
-            try await first.wait { $0.values.last == .registered }
-            try await second.wait { $0.values.last == .registered }
+            try await first.wait(timeout: Patience.step) { $0.values.last == .registered }
+            try await second.wait(timeout: Patience.step) { $0.values.last == .registered }
             let root = DBusValue.objectPath(fixture.manager.core.root)
             first.cancel()
             // Still registered: registering again from the same connection is refused.
@@ -120,16 +124,16 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             let listened = try await fixture.connect()
             let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(level)))
             let notifications = TestSubscriber(listened.listen(to: CharacteristicReference(level)))
-            try await subscribed.wait { $0.values.last == true }
+            try await subscribed.wait(timeout: Patience.step) { $0.values.last == true }
             await fixture.simulator.stop()
             // bluetoothd went with its subscriptions.
-            try await subscribed.wait { $0.values.last == false }
+            try await subscribed.wait(timeout: Patience.step) { $0.values.last == false }
             notifications.cancel()
-            try await registration.wait { $0.values.last == .waitingForBluetoothd }
-            try await advertising.wait { $0.values.last == .waitingForBluetoothd }
+            try await registration.wait(timeout: Patience.step) { $0.values.last == .waitingForBluetoothd }
+            try await advertising.wait(timeout: Patience.step) { $0.values.last == .waitingForBluetoothd }
             try await fixture.simulator.start()
-            try await registration.wait { $0.values.last == .registered }
-            try await advertising.wait { $0.values.last == .advertising }
+            try await registration.wait(timeout: Patience.step) { $0.values.last == .registered }
+            try await advertising.wait(timeout: Patience.step) { $0.values.last == .advertising }
             // State streams: coalesced, so the passing states may be skipped, never the order.
             #expect(registration.values.drop { $0 != .waitingForBluetoothd }.last == .registered)
             #expect(advertising.values.drop { $0 != .waitingForBluetoothd }.last == .advertising)
@@ -143,15 +147,17 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let served = try await fixture.serve()
             let centrals = TestSubscriber(fixture.manager.connectedCentrals)
-            try await centrals.wait { $0.values.last == [] }
+            try await centrals.wait(timeout: Patience.step) { $0.values.last == [] }
             let peripheral = try await fixture.connect()
-            try await centrals.wait { $0.values.last?.map(\.address) == [PeripheralFixture.centralAddress] }
+            try await centrals.wait(timeout: Patience.step) {
+                $0.values.last?.map(\.address) == [PeripheralFixture.centralAddress]
+            }
             let connected = try #require(centrals.values.last?.first)
             #expect(connected.device.rawValue == "/org/bluez/hci1/dev_00_1A_7D_DA_71_13")
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             _ = try await fixture.manager.disconnect(connected).values.first { _ in true }
-            try await centrals.wait { $0.values.last == [] }
-            try await events.wait { record in
+            try await centrals.wait(timeout: Patience.step) { $0.values.last == [] }
+            try await events.wait(timeout: Patience.step) { record in
                 record.values.contains { if case .disconnected = $0 { true } else { false } }
             }
             withExtendedLifetime((served, peripheral)) {}
@@ -165,7 +171,7 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             #expect(try await before.readValue(CharacteristicReference(level)) == [42])
             let events = TestSubscriber(fixture.central.connectionEvents.setFailureType(to: BluetoothError.self))
             try await fixture.simulator.setPowered(false, adapter: "hci1")
-            try await events.wait { record in
+            try await events.wait(timeout: Patience.step) { record in
                 record.values.contains { if case .disconnected = $0 { true } else { false } }
             }
             try await fixture.simulator.setPowered(true, adapter: "hci1")

@@ -64,7 +64,7 @@ private final class RequestLog: Sendable {
     var all: [WriteRequest] { requests.withLock { $0 } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct PeripheralManagerTests {
+@Suite(.timeLimit(Patience.test)) struct PeripheralManagerTests {
     @Test func aRippleCentralReadsWritesAndListensToARipplePeripheral() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let (registration, advertising) = try await fixture.serve(
@@ -104,16 +104,16 @@ private final class RequestLog: Sendable {
 
             // Notifications: the subscribed state follows the central; every send reaches it, repeats too.
             let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(sensor)))
-            try await subscribed.wait { $0.values == [false] }
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false] }
             let notifications = TestSubscriber(peripheral.listen(to: CharacteristicReference(sensor), transport: .bus))
-            try await subscribed.wait { $0.values == [false, true] }
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true] }
             try fixture.manager.send([9], on: CharacteristicReference(sensor))
             try fixture.manager.send([9], on: CharacteristicReference(sensor))
             try fixture.manager.send(UInt16(0x0A0B), on: CharacteristicReference(sensor))
-            try await notifications.wait { $0.valueCount == 3 }
+            try await notifications.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(notifications.values == [[9], [9], [0x0B, 0x0A]])
             notifications.cancel()
-            try await subscribed.wait { $0.values == [false, true, false] }
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true, false] }
             #expect(fixture.manager.value(of: CharacteristicReference(sensor)) == [0x0B, 0x0A])
             withExtendedLifetime((controls, commands)) {}
         }
@@ -195,9 +195,9 @@ private final class RequestLog: Sendable {
                     }
                 }
             }
-            try await drops.wait { $0.values.last == 1 }
+            try await drops.wait(timeout: Patience.step) { $0.values.last == 1 }
             requests.request(.max(1))
-            try await requests.wait { $0.valueCount == 1 }
+            try await requests.wait(timeout: Patience.step) { $0.valueCount == 1 }
             requests.values.first?.respond()
             let outcomes = [await writes[0].value, await writes[1].value]
             let accepted = try #require(outcomes.firstIndex { $0 == nil })
@@ -214,11 +214,11 @@ private final class RequestLog: Sendable {
             let served = try await fixture.serve()
             let before = TestSubscriber(fixture.manager.writes(to: CharacteristicReference(control)), demand: .none)
             fixture.manager.close()
-            try await before.wait { $0.completion != nil }
+            try await before.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(before.completion == .finished)
             #expect(before.values.isEmpty)
             let after = TestSubscriber(fixture.manager.writes(to: CharacteristicReference(control)))
-            try await after.wait { $0.completion != nil }
+            try await after.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(after.completion == .finished)
             withExtendedLifetime(served) {}
         }
@@ -255,19 +255,19 @@ private final class RequestLog: Sendable {
             }
             let one = TestSubscriber(first.listen(to: CharacteristicReference(sensor), transport: .bus))
             let two = TestSubscriber(second.listen(to: CharacteristicReference(sensor), transport: .bus))
-            try await subscribed.wait { $0.values.last == true }
-            try await notifyingOnFirst.wait { $0.values.contains(.boolean(true)) }
-            try await notifyingOnSecond.wait { $0.values.contains(.boolean(true)) }
+            try await subscribed.wait(timeout: Patience.step) { $0.values.last == true }
+            try await notifyingOnFirst.wait(timeout: Patience.step) { $0.values.contains(.boolean(true)) }
+            try await notifyingOnSecond.wait(timeout: Patience.step) { $0.values.contains(.boolean(true)) }
             try fixture.manager.send([1], on: CharacteristicReference(sensor))
-            try await one.wait { $0.values == [[1]] }
-            try await two.wait { $0.values == [[1]] }
+            try await one.wait(timeout: Patience.step) { $0.values == [[1]] }
+            try await two.wait(timeout: Patience.step) { $0.values == [[1]] }
             one.cancel()
             try fixture.manager.send([2], on: CharacteristicReference(sensor))
-            try await two.wait { $0.values == [[1], [2]] }
+            try await two.wait(timeout: Patience.step) { $0.values == [[1], [2]] }
             #expect(one.values == [[1]])
             #expect(subscribed.values.last == true)
             two.cancel()
-            try await subscribed.wait { $0.values.last == false }
+            try await subscribed.wait(timeout: Patience.step) { $0.values.last == false }
             let statistics = try #require(fixture.manager.notificationStatistics(of: CharacteristicReference(sensor)))
             #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 2, 0])
             other.close()
@@ -281,9 +281,9 @@ private final class RequestLog: Sendable {
             let peripheral = try await fixture.connect()
             let reference = CharacteristicReference(sensor)
             let ready = TestSubscriber(fixture.manager.isReadyToSend(reference))
-            try await ready.wait { $0.values == [false] }
+            try await ready.wait(timeout: Patience.step) { $0.values == [false] }
             let notifications = TestSubscriber(peripheral.listen(to: reference, transport: .bus))
-            try await ready.wait { $0.values == [false, true] }
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true] }
             // On the peripheral's loop thread, which sees no room come meanwhile: sends until the socket is full.
             let manager = fixture.manager
             let limit = 100_000
@@ -293,14 +293,14 @@ private final class RequestLog: Sendable {
                 return sent
             }
             #expect(sent > 0 && sent < limit)
-            try await ready.wait { $0.values == [false, true, false, true] }
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true, false, true] }
             #expect(try manager.send(UInt32(sent), on: reference))
-            try await notifications.wait { $0.valueCount == sent + 1 }
+            try await notifications.wait(timeout: Patience.step) { $0.valueCount == sent + 1 }
             #expect(notifications.values == (0...sent).map { UInt32($0).bluetoothBytes })
             let statistics = try #require(manager.notificationStatistics(of: reference))
             #expect([statistics.received, statistics.delivered, statistics.dropped] == [sent + 2, sent + 1, 1])
             notifications.cancel()
-            try await ready.wait { $0.values.last == false }
+            try await ready.wait(timeout: Patience.step) { $0.values.last == false }
             withExtendedLifetime(served) {}
         }
     }
@@ -312,9 +312,9 @@ private final class RequestLog: Sendable {
             let reference = CharacteristicReference(sensor)
             let ready = TestSubscriber(fixture.manager.isReadyToSend(reference))
             let notifications = TestSubscriber(peripheral.listen(to: reference, transport: .bus))
-            try await ready.wait { $0.values == [false, true] }
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true] }
             notifications.cancel()
-            try await ready.wait { $0.values == [false, true, false] }
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true, false] }
             let unknown = TestSubscriber(fixture.manager.isReadyToSend(CharacteristicReference(uuid(0x7F))))
             #expect(unknown.failure()?.kind == .attributeNotFound)
             withExtendedLifetime(served) {}

@@ -5,7 +5,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct OperationQueueTests {
+@Suite(.timeLimit(Patience.test)) struct OperationQueueTests {
     private let sensor = CharacteristicReference(Lab.sensor)
 
     @Test func aThousandWritesFromTenSubscribersAllSucceedInOrder() async throws {
@@ -20,7 +20,7 @@ import Testing
                         .flatMap { index in peripheral.write([UInt8(subscriber), UInt8(index)], to: sensor) }
                         .collect())
             }
-            for subscriber in subscribers { try await subscriber.wait { $0.completion != nil } }
+            for subscriber in subscribers { try await subscriber.wait(timeout: Patience.step) { $0.completion != nil } }
             for subscriber in subscribers {
                 #expect(subscriber.completion == .finished)
                 #expect(subscriber.values.first?.count == 100)
@@ -44,7 +44,7 @@ import Testing
                 }
             }
             let all = TestSubscriber(Publishers.MergeMany(operations).collect())
-            try await all.wait { $0.completion != nil }
+            try await all.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(all.completion == .finished)
             #expect(all.values.first?.count == 50)
         }
@@ -57,14 +57,14 @@ import Testing
                 .delay(.milliseconds(400)), on: .read(Lab.sensor), of: Lab.address)
             let slow = TestSubscriber(peripheral.read(sensor, timeout: .milliseconds(50)))
             let next = TestSubscriber(peripheral.read(sensor))
-            try await slow.wait { $0.completion != nil }
+            try await slow.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = slow.failure() else {
                 return
             }
             #expect(error.kind == .timeout)
             // The next read of the same characteristic started only once bluetoothd had answered the first:
             // it succeeds instead of getting InProgress.
-            try await next.wait { $0.completion != nil }
+            try await next.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(next.completion == .finished)
             #expect(next.values == [[0]])
         }
@@ -80,7 +80,7 @@ import Testing
             let cancelled = TestSubscriber(peripheral.write([2], to: sensor))
             let third = TestSubscriber(peripheral.write([3], to: sensor))
             cancelled.cancel()
-            try await third.wait { $0.completion != nil }
+            try await third.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(first.completion == .finished)
             #expect(third.completion == .finished)
             #expect(log.values == [[1], [3]])

@@ -6,7 +6,7 @@ import RippleTestKit
 import RippleTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ReconnectionTests {
+@Suite(.timeLimit(Patience.test)) struct ReconnectionTests {
     private let sensor = CharacteristicReference(Lab.sensor)
     private let lab: BluetoothAddress = Lab.address
 
@@ -28,23 +28,25 @@ import Testing
                 try await fixture.notify(Lab.sensor, values)
                 expected += values
                 let count = expected.count
-                try await listener.wait { $0.valueCount == count }
+                try await listener.wait(timeout: Patience.step) { $0.valueCount == count }
                 // Out of range, the link drops and the reconnection attempts fail until it is back.
                 try await fixture.simulator.setInRange(false, peripheral: lab)
                 try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-                try await events.wait { record in record.values.filter { $0.name == "disconnected" }.count == round + 1
+                try await events.wait(timeout: Patience.step) { record in
+                    record.values.filter { $0.name == "disconnected" }.count == round + 1
                 }
                 // Sent while the link is down: lost, the only gap the subscriber sees.
                 try await fixture.notify(Lab.sensor, [[0xEE, UInt8(round)]])
                 try await fixture.simulator.setInRange(true, peripheral: lab)
-                try await events.wait { record in record.values.filter { $0.name == "autoConnected" }.count == round + 1
+                try await events.wait(timeout: Patience.step) { record in
+                    record.values.filter { $0.name == "autoConnected" }.count == round + 1
                 }
             }
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[0xAA]])
             expected.append([0xAA])
             let total = expected.count
-            try await listener.wait { $0.valueCount == total }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == total }
             #expect(listener.values == expected)
             #expect(listener.completion == nil)
             let names = events.values.map(\.name)
@@ -65,14 +67,14 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            try await listener.wait { $0.valueCount == 1 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 1 }
             try await fixture.simulator.inject(.fail(.inProgress), on: .startNotify(Lab.sensor), of: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .remote)
-            try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            try await events.wait(timeout: Patience.step) { $0.values.contains { $0.name == "autoConnected" } }
             // A read after the re-armed StartNotify: its answer comes after StartNotify's on the connection.
             _ = try await peripheral.readValue(CharacteristicReference(Lab.indicator))
             try await fixture.notify(Lab.sensor, [[2]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
         }
@@ -85,7 +87,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await peripheral.disconnectPeripheral()
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -104,7 +106,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .authentication)
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -122,7 +124,7 @@ import Testing
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.setInRange(false, peripheral: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(listener.failure()?.kind == .connectionFailed)
             #expect(events.values.filter { $0.name == "failed" }.count == 1)
         }
@@ -137,7 +139,7 @@ import Testing
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.setInRange(false, peripheral: lab)
             try await fixture.simulator.disconnect(peripheral: lab, reason: .timeout)
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -148,7 +150,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct BluetoothdRestartTests {
+@Suite(.timeLimit(Patience.test)) struct BluetoothdRestartTests {
     private let sensor = CharacteristicReference(Lab.sensor)
     private let lab: BluetoothAddress = Lab.address
 
@@ -166,11 +168,11 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1], [2]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             try await fixture.simulator.restart(downtime: .milliseconds(100))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[3]])
-            try await listener.wait { $0.valueCount == 3 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 3 }
             #expect(listener.values == [[1], [2], [3]])
             #expect(listener.completion == nil)
             // While the tree is taken down and rebuilt the state may pass through "no adapter" too.
@@ -188,17 +190,17 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor, transport: .bus))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[1]])
-            try await listener.wait { $0.valueCount == 1 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 1 }
             try await fixture.simulator.setPowered(false, adapter: "hci0")
-            try await events.wait { $0.values.contains { $0.name == "disconnected" } }
+            try await events.wait(timeout: Patience.step) { $0.values.contains { $0.name == "disconnected" } }
             try await fixture.simulator.setPowered(true, adapter: "hci0")
             // bluetoothd keeps the StartNotify session while the link is down, so the simulator reports it
             // as notifying at once; a notification before the reconnection would go nowhere (no link), as it
             // would from a real peripheral. Notify once the central is back.
-            try await events.wait { $0.values.contains { $0.name == "autoConnected" } }
+            try await events.wait(timeout: Patience.step) { $0.values.contains { $0.name == "autoConnected" } }
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.notify(Lab.sensor, [[2]])
-            try await listener.wait { $0.valueCount == 2 }
+            try await listener.wait(timeout: Patience.step) { $0.valueCount == 2 }
             #expect(listener.values == [[1], [2]])
             #expect(listener.completion == nil)
             #expect(events.values.map(\.name).last == "autoConnected")
@@ -211,7 +213,7 @@ import Testing
             let listener = TestSubscriber(peripheral.listen(to: sensor))
             try await fixture.simulator.waitUntilNotifying(peripheral: lab, characteristic: Lab.sensor)
             try await fixture.simulator.restart(downtime: .milliseconds(50))
-            try await listener.wait { $0.completion != nil }
+            try await listener.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = listener.failure() else {
                 return
             }
@@ -220,14 +222,14 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct InFlightOperationTests {
+@Suite(.timeLimit(Patience.test)) struct InFlightOperationTests {
     @Test func anOperationInFlightWhenBluetoothdRestartsFailsClearly() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(.delay(.seconds(5)), on: .read(Lab.sensor), of: Lab.address)
             let read = TestSubscriber(peripheral.read(CharacteristicReference(Lab.sensor)))
             try await fixture.simulator.restart(downtime: .milliseconds(20))
-            try await read.wait { $0.completion != nil }
+            try await read.wait(timeout: Patience.step) { $0.completion != nil }
             guard let error = read.failure() else {
                 return
             }

@@ -8,7 +8,7 @@ import Testing
 /// The stream classes through `values`: a `for await` loop whose body itself awaits loses nothing within
 /// an event stream's buffer, and ends on a state stream's latest value. The test holds the loop's body
 /// (it awaits a gate the test opens) while events keep arriving: no sleeps.
-@Suite(.timeLimit(.minutes(1))) struct StreamValuesTests {
+@Suite(.timeLimit(Patience.test)) struct StreamValuesTests {
     @Test func anAwaitingLoopOverAnEventStreamSeesEveryValueWithinItsBuffer() async {
         let events = EventSubject<Int, BluetoothError>(
             buffering: EventBuffering(capacity: 64, policy: .failStream), name: "events")

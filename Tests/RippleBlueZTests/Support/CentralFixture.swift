@@ -36,7 +36,7 @@ final class CentralFixture: TestFixture {
     let central: Central
 
     init(
-        world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = .seconds(30),
+        world: SimulatedWorld, adapter: String? = nil, deviceTimeout: Duration = Patience.step,
         waitUntilReady: Bool = true,
         refusingClients: Bool = false, signalsDisconnectionReasons: Bool = false,
         attributeTimeout: Duration = .seconds(5), signalOrder: BlueZSimulator.SignalOrder? = nil

@@ -89,7 +89,8 @@ extension CentralFixture {
             _ = try await central.startDiscovery().first { $0.address == address }.values.first { _ in true }
         }
         return try await watched("connecting to \(address)", sourceLocation: sourceLocation) {
-            try await central.connectPeripheral(to: address)
+            // The central's own limit as long as the step's: a loaded run must not fail the connection first.
+            try await central.connectPeripheral(to: address, timeout: Patience.step)
         }
     }
 

@@ -51,9 +51,9 @@ final class PeripheralFixture: TestFixture {
         advertising: TestSubscriber<AdvertisingState, BluetoothError>
     ) {
         let registration = TestSubscriber(manager.register())
-        try await registration.wait { $0.values.last == .registered || $0.completion != nil }
+        try await registration.wait(timeout: Patience.step) { $0.values.last == .registered || $0.completion != nil }
         let advertising = TestSubscriber(manager.advertise(advertisement))
-        try await advertising.wait { $0.values.last == .advertising || $0.completion != nil }
+        try await advertising.wait(timeout: Patience.step) { $0.values.last == .advertising || $0.completion != nil }
         return (registration, advertising)
     }
 

@@ -11,7 +11,7 @@ import Testing
 /// - Returns: what `operation` returns.
 /// - Throws: what `operation` throws.
 func watched<T>(
-    _ step: String, seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
+    _ step: String, seconds: Int = Patience.stepSeconds, sourceLocation: SourceLocation = #_sourceLocation,
     isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> sending T
 ) async rethrows -> sending T {
     let watchdog = Task {

@@ -10,7 +10,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct TroubleshootTests {
+@Suite(.timeLimit(Patience.test)) struct TroubleshootTests {
     /// A fake `/sys/class/rfkill` with one Bluetooth switch and one Wi-Fi switch.
     private func fakeKillSwitches(softBlocked: Bool) -> String {
         var template = Array("/tmp/ripple-rfkill-XXXXXX".utf8CString)
