@@ -74,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "RippleBlueZ",
-            dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth"],
+            dependencies: ["Ripple", "RippleLoop", "RippleDBus", "RippleBluetooth", "CLibUV"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -96,17 +96,19 @@ public final class EventLoop: Sendable {
     private let loopThread = Atomic<UInt>(0)
 
     // MARK: Loop-thread state (touched only on the loop thread)
+    // One thread at a time by construction, so the dynamic exclusivity check (a thread-local look-up per
+    // access, several per wake-up) is skipped.
 
     /// The batch of closures being run; swapped with `queue` on each wake-up so both keep their capacity.
-    private nonisolated(unsafe) var drained: [ScheduledAction] = []
+    @exclusivity(unchecked) private nonisolated(unsafe) var drained: [ScheduledAction] = []
     /// The batch of timers being fired.
-    private nonisolated(unsafe) var dueTimers: [TimerEntry] = []
+    @exclusivity(unchecked) private nonisolated(unsafe) var dueTimers: [TimerEntry] = []
     /// The deadline the `uv_timer` is started for, or `Int.max` when it is stopped.
-    private nonisolated(unsafe) var armedFor = Int.max
+    @exclusivity(unchecked) private nonisolated(unsafe) var armedFor = Int.max
     /// Whether the handles have been closed (the loop is shutting down).
-    private nonisolated(unsafe) var handlesClosed = false
+    @exclusivity(unchecked) private nonisolated(unsafe) var handlesClosed = false
     /// The file descriptors being polled, each with its one `uv_poll` handle.
-    private nonisolated(unsafe) var pollers: [Int32: FileDescriptorPoller] = [:]
+    @exclusivity(unchecked) private nonisolated(unsafe) var pollers: [Int32: FileDescriptorPoller] = [:]
 
     // MARK: Creating
 

@@ -62,10 +62,13 @@ final class CentralCore: Sendable {
         var availability: [Int: AvailabilityWatcher] = [:]
         var discoveryCall: AnyCancellable?
         /// Each characteristic's notification session, and the listeners waiting for their characteristic.
-        /// Any change of a session may change where its values go: it drops the work's value route (see
-        /// ``valueListeners(for:)``).
+        /// Any change of a session may change where its values go: it drops the work's routes (see
+        /// ``valueListeners(for:)`` and ``socketListeners(for:)``).
         var sessions: [DBusObjectPath: NotificationSessionRecord] = [:] {
-            didSet { work.route = nil }
+            didSet {
+                work.route = nil
+                work.socketRoute = nil
+            }
         }
         var pendingListeners: [Int: PendingListener] = [:]
         /// Why links ended, as bluetoothd said (`Device1.Disconnected`, 5.83 and later).

@@ -3,19 +3,21 @@ import RippleDBus
 import RippleLoop
 
 /// The central's work on the loop thread, one piece at a time, and the hot path of its notifications
-/// over the bus: what ``CentralCore/perform(_:)`` and the connection's `Value` fast path share.
+/// over the bus and over sockets: what ``CentralCore/perform(_:)``, the connection's `Value` fast path and
+/// the acquired sockets share.
 ///
 /// - **One piece of work at a time.** Work started while other work runs (a subscriber cancelling from
 ///   inside a value) waits for it and runs when it ends, in the order it came.
 /// - **Values straight to their listeners.** The `Value` changes of the characteristic that changed last
 ///   go to that session's listeners as long as no session changes (the central sets and drops the
-///   ``ValueRoute``); any other change goes to the central.
+///   ``ValueRoute``); any other change goes to the central. The same for the packets of the acquired
+///   socket read last (a route of its own).
 ///
-/// The connection's fast path holds this object, not the central: a notification costs no weak load of
-/// the central (and no reference counting on its side table). It holds nothing that holds the
-/// connection or the central (the central weakly, the route's listeners until a session changes), so
-/// the central and its connection go even when the loop stopped before the central's stop could
-/// remove the fast path.
+/// The connection's fast path and each acquired socket hold this object, not the central: a notification
+/// costs no weak load of the central (and no reference counting on its side table). It holds nothing
+/// that holds the connection or the central (the central weakly, the routes' listeners until a session
+/// changes), so the central and its connection go even when the loop stopped before the central's stop
+/// could remove the fast path.
 ///
 /// Confined to the loop thread: every entry point checks that it runs there.
 final class CentralWork: Sendable {
@@ -26,6 +28,7 @@ final class CentralWork: Sendable {
     @exclusivity(unchecked) nonisolated(unsafe) private var busy = false
     @exclusivity(unchecked) nonisolated(unsafe) private var deferred: [@Sendable () -> Void] = []
     @exclusivity(unchecked) nonisolated(unsafe) private var storedRoute: ValueRoute?
+    @exclusivity(unchecked) nonisolated(unsafe) private var storedSocketRoute: ValueRoute?
 
     /// The work of a central on `loop`.
     ///
@@ -53,6 +56,18 @@ final class CentralWork: Sendable {
         set {
             checkThread()
             storedRoute = newValue
+        }
+    }
+
+    /// Where the packets of the acquired socket read last go straight away; nil when none does.
+    var socketRoute: ValueRoute? {
+        get {
+            checkThread()
+            return storedSocketRoute
+        }
+        set {
+            checkThread()
+            storedSocketRoute = newValue
         }
     }
 
@@ -105,5 +120,23 @@ final class CentralWork: Sendable {
             return
         }
         central?.characteristicValueChanged(path, to: value)
+    }
+
+    /// Packets read from the acquired socket of the characteristic at `path` (loop thread): to the socket
+    /// route's listeners when it is that characteristic's and no work runs, else to the central. The hot
+    /// path of notifications over a socket.
+    ///
+    /// - Parameters:
+    ///   - packets: the packets, valid during this call only.
+    ///   - path: the characteristic's object path.
+    func packetsArrived(_ packets: ReceivedPackets, of path: DBusObjectPath) {
+        checkThread()
+        if !busy, let storedSocketRoute, storedSocketRoute.path == path {
+            busy = true
+            for packet in packets { for listener in storedSocketRoute.listeners { listener.offer(packet) } }
+            runDeferred()
+            return
+        }
+        central?.socketPackets(packets, of: path)
     }
 }

@@ -203,7 +203,7 @@ extension CentralCore {
             return
         }
         socket.start(
-            packets: { [weak self] packets in self?.socketPackets(packets, of: path) },
+            packets: { [work] packets in work.packetsArrived(packets, of: path) },
             closed: { [weak self] in self?.perform { [weak self] in self?.socketClosed(path) } })
         confined.value.sessions[path]?.socket = socket
         sessionEvent(path, .acquired)
@@ -279,10 +279,17 @@ extension CentralCore {
         _ = confined.value.sessions[path]?.machine.route(value)
     }
 
-    /// Packets from an acquired socket go to the characteristic's listeners.
-    private func socketPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
+    /// Packets from an acquired socket that the work's socket route did not take (see
+    /// ``CentralWork/packetsArrived(_:of:)``, the hot path of notifications over a socket): to the
+    /// characteristic's listeners, now when nothing else runs, else a copy after the work under way.
+    ///
+    /// - Parameters:
+    ///   - packets: the packets, valid during this call only.
+    ///   - path: the characteristic's object path.
+    func socketPackets(_ packets: ReceivedPackets, of path: DBusObjectPath) {
         guard loop.isInLoopThread, !work.isBusy else {
-            perform { [self] in deliverPackets(packets, of: path) }
+            let copies = Array(packets)
+            perform { [self] in deliverPackets(copies, of: path) }
             return
         }
         work.begin()
@@ -290,8 +297,8 @@ extension CentralCore {
         work.finish()
     }
 
-    private func deliverPackets(_ packets: [[UInt8]], of path: DBusObjectPath) {
-        guard let listeners = confined.value.sessions[path]?.listeners.values else { return }
+    private func deliverPackets(_ packets: some Sequence<[UInt8]>, of path: DBusObjectPath) {
+        guard let listeners = confined.value.socketListeners(for: path) else { return }
         for packet in packets { for listener in listeners { listener.offer(packet) } }
     }
 
@@ -449,8 +456,8 @@ extension CentralCore {
     }
 }
 
-/// Where the `Value` changes of one characteristic go: its session's listeners, as they were when the
-/// route was made (any change of a session drops the route).
+/// Where the `Value` changes (or the socket's packets) of one characteristic go: its session's listeners,
+/// as they were when the route was made (any change of a session drops the route).
 ///
 /// A class: the hot path takes it out of ``CentralWork`` with one retain (a struct would retain the path
 /// and the array each).
@@ -488,6 +495,24 @@ extension CentralCore.Confined {
         guard let record = sessions[path], record.machine.deliversValues else { return nil }
         let listeners = Array(record.listeners.values)
         work.route = ValueRoute(path: path, listeners: listeners)
+        return listeners
+    }
+
+    /// The listeners of the characteristic at `path` that the packets of its acquired socket go to, or
+    /// nil when it has no session.
+    ///
+    /// Kept as the work's socket route until a session changes (as ``valueListeners(for:)`` does), so
+    /// that the next packets of the same socket (the same path string) cost one comparison in
+    /// ``CentralWork/packetsArrived(_:of:)`` instead of a hashed look-up and a copy of the session's
+    /// record.
+    ///
+    /// - Parameter path: the characteristic's object path.
+    /// - Returns: its listeners.
+    mutating func socketListeners(for path: DBusObjectPath) -> [NotificationListener]? {
+        if let route = work.socketRoute, route.path == path { return route.listeners }
+        guard let record = sessions[path] else { return nil }
+        let listeners = Array(record.listeners.values)
+        work.socketRoute = ValueRoute(path: path, listeners: listeners)
         return listeners
     }
 }

@@ -1,3 +1,4 @@
+import CLibUV
 import Ripple
 import RippleDBus
 import RippleLoop

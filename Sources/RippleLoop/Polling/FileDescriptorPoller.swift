@@ -22,19 +22,21 @@ protocol PollClient: AnyObject, Sendable {
 /// libuv allows a single poll handle per descriptor and loop, so every subscription to the same
 /// descriptor shares this one; it watches the union of the events its clients have demand for, stops
 /// watching while none has demand (readiness is level-triggered, so nothing is lost: it is reported
-/// again when demand returns), and is closed when its last client ends. Loop thread only.
+/// again when demand returns), and is closed when its last client ends. Loop thread only: its state
+/// skips the dynamic exclusivity check (a thread-local look-up per access, on each readiness).
 final class FileDescriptorPoller {
     /// The descriptor polled.
     let fileDescriptor: Int32
-    /// The loop that owns this poller (it outlives it: the loop closes its pollers before it closes).
-    unowned let loop: EventLoop
+    /// The loop that owns this poller. It outlives it (the loop closes its pollers before it closes, and
+    /// a closed poller's handle no longer leads here), so no reference count is checked on each readiness.
+    unowned(unsafe) let loop: EventLoop
     /// The subscriptions sharing the handle.
-    var clients: [any PollClient] = []
+    @exclusivity(unchecked) var clients: [any PollClient] = []
     /// The events `uv_poll_start` was last given; empty while stopped.
-    private var watched: EventLoop.PollEvents = []
+    @exclusivity(unchecked) private var watched: EventLoop.PollEvents = []
     /// The handle; its `data` is this poller, unretained (the loop's table of pollers keeps it alive).
     private let handle: UnsafeMutablePointer<uv_poll_t>
-    private var isClosed = false
+    @exclusivity(unchecked) private var isClosed = false
 
     private init(fileDescriptor: Int32, loop: EventLoop, handle: UnsafeMutablePointer<uv_poll_t>) {
         self.fileDescriptor = fileDescriptor
