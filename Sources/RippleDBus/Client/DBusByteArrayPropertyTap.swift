@@ -220,21 +220,19 @@ final class DBusByteArrayPropertyTap {
     static func bytes(
         in raw: OpaquePointer, interface: [CChar], property: [CChar]
     ) -> UnsafeBufferPointer<UInt8>? {
+        // The signature fixes every type but the variant's (checked below): no type check per argument.
+        guard dbus_message_has_signature(raw, "sa{sv}as") != 0 else { return nil }
         var arguments = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &arguments) != 0,
-            dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.string),
-            Self.string(&arguments, equals: interface), dbus_message_iter_next(&arguments) != 0,
-            dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.array)
+        guard dbus_message_iter_init(raw, &arguments) != 0, Self.string(&arguments, equals: interface),
+            dbus_message_iter_next(&arguments) != 0
         else { return nil }
         var entries = DBusMessageIter()
         dbus_message_iter_recurse(&arguments, &entries)
+        // No entry: an empty dictionary.
         guard dbus_message_iter_get_arg_type(&entries) == Int32(DBusTypeCode.dictEntry) else { return nil }
         var entry = DBusMessageIter()
         dbus_message_iter_recurse(&entries, &entry)
-        guard dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.string),
-            Self.string(&entry, equals: property),
-            dbus_message_iter_next(&entry) != 0, dbus_message_iter_get_arg_type(&entry) == Int32(DBusTypeCode.variant)
-        else { return nil }
+        guard Self.string(&entry, equals: property), dbus_message_iter_next(&entry) != 0 else { return nil }
         var variant = DBusMessageIter()
         dbus_message_iter_recurse(&entry, &variant)
         guard dbus_message_iter_get_arg_type(&variant) == Int32(DBusTypeCode.array),
@@ -246,9 +244,7 @@ final class DBusByteArrayPropertyTap {
         var count: Int32 = 0
         dbus_message_iter_get_fixed_array(&elements, &start, &count)
         // One change only, and nothing invalidated.
-        guard dbus_message_iter_next(&entries) == 0, dbus_message_iter_next(&arguments) != 0,
-            dbus_message_iter_get_arg_type(&arguments) == Int32(DBusTypeCode.array)
-        else { return nil }
+        guard dbus_message_iter_next(&entries) == 0, dbus_message_iter_next(&arguments) != 0 else { return nil }
         var invalidated = DBusMessageIter()
         dbus_message_iter_recurse(&arguments, &invalidated)
         guard dbus_message_iter_get_arg_type(&invalidated) == Int32(DBusTypeCode.invalid) else { return nil }

@@ -90,11 +90,22 @@ import Testing
         try Self.change(impostor, Self.first, ["Value": .bytes([6, 6, 6])])
         try Self.change(service, Self.first, ["Value": .string("not bytes")])
         try Self.change(service, Self.first, ["Value": .array(.uint16, [.uint16(1)])])
+        // Nothing changed, and a body of another signature (no invalidated list): not the fast path's.
+        try Self.change(service, Self.first, [:])
+        try service.emitSignal(
+            path: Self.first, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            arguments: [
+                .string(Self.interface),
+                .dictionary(
+                    key: .string, value: .variant,
+                    [DBusDictionaryEntry(key: .string("Value"), value: .variant(.bytes([7])))]),
+            ])
         try Self.change(service, Self.first, ["Value": .bytes([1])])
         await values.waitForValues(1)
-        await everything.waitForValues(3)
+        await everything.waitForValues(5)
         #expect(values.values.map(\.bytes) == [[1]])
-        #expect(everything.values.map(\.sender) == [impostor.uniqueName, service.uniqueName, service.uniqueName])
+        #expect(
+            everything.values.map(\.sender) == [impostor.uniqueName] + Array(repeating: service.uniqueName, count: 4))
     }
 
     @Test func cancellingRemovesTheFastPath() async throws {
