@@ -19,6 +19,15 @@ final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
         self.repetition = repetition
         self.action = action
         super.init()
+    }
+
+    /// Adds the operation to `queue`, then starts the timer that makes it ready at its time.
+    ///
+    /// In that order: Foundation's queue caches an operation's readiness, and a read of `isReady` made before
+    /// the operation was due but stored after the due notification's would leave it waiting for ever. Adding
+    /// the operation reads its readiness; the timer, started afterwards, can no longer race with that read.
+    func add(to queue: OperationQueue) {
+        queue.addOperation(self)
         let delay = Swift.max(0, time.timeIntervalSinceNow)
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
             self?.becomeDue()
@@ -42,23 +51,33 @@ final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
     }
 
     override func cancel() {
-        lock.withLock { action = nil }
+        // A cancelled operation must become ready for the queue to remove it; due first, so that every read
+        // of `isReady` from here on — Foundation's cancel makes one and caches the answer — says ready.
+        lock.withLock {
+            action = nil
+            isDue = true
+        }
         super.cancel()
         // Cancelling any operation of a repetition ends it: `cancelAllOperations` may cancel this one while it
         // runs, before it has added the next one, which the queue's cancel then misses.
         repetition?.cancel()
-        // A cancelled operation must become ready for the queue to remove it.
-        becomeDue()
+        // Announced whether or not the timer did: a readiness the timer's announcement cached may since have
+        // been overwritten by the answer of a read made before the operation was due.
+        announceReadiness()
     }
 
     private func becomeDue() {
         let changes = lock.withLock { () -> Bool in
             guard !isDue else { return false }
+            isDue = true
             return true
         }
-        guard changes else { return }
+        if changes { announceReadiness() }
+    }
+
+    /// Tells the queue that `isReady` may have changed: it reads it again and runs the operation if ready.
+    private func announceReadiness() {
         willChangeValue(for: \.isReady)
-        lock.withLock { isDue = true }
         didChangeValue(for: \.isReady)
     }
 
@@ -84,14 +103,14 @@ final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
 
         /// `operation`, due at `time`, has run: adds the next one, due `interval` later.
         func ran(_ operation: DelayedOperation, at time: Date, action: ScheduledAction) {
-            let next = lock.withLock { () -> (DelayedOperation, OperationQueue)? in
-                guard !isCancelled, pendingOperation === operation, let queue else { return nil }
+            // The next one is added under the lock: a cancel from another thread then finds it in its queue
+            // (its readiness read and cached), never between the two.
+            lock.withLock {
+                guard !isCancelled, pendingOperation === operation, let queue else { return }
                 let next = DelayedOperation(at: time + interval, repeating: self, action: action)
                 pendingOperation = next
-                return (next, queue)
+                next.add(to: queue)
             }
-            guard let (operation, queue) = next else { return }
-            queue.addOperation(operation)
         }
 
         /// Ends the repetition and cancels the operation waiting to run.

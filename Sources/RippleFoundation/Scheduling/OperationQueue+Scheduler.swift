@@ -67,7 +67,7 @@ extension OperationQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        addOperation(DelayedOperation(at: date.date, repeating: nil, action: ScheduledAction(action)))
+        DelayedOperation(at: date.date, repeating: nil, action: ScheduledAction(action)).add(to: self)
     }
 
     /// Adds `action` to the queue as an operation that becomes ready at `date`; each time it runs, the
@@ -92,7 +92,7 @@ extension OperationQueue: Scheduler {
         let repetition = DelayedOperation.Repetition(queue: self, interval: interval.timeInterval)
         let first = DelayedOperation(at: date.date, repeating: repetition, action: ScheduledAction(action))
         repetition.pending(first)
-        addOperation(first)
+        first.add(to: self)
         return AnyCancellable(repetition)
     }
 }

@@ -53,8 +53,11 @@ import Testing
     @Test func anOperationThatTimesOutFailsAloneAndTheNextWaitsForBluetoothdsAnswer() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
+            // bluetoothd answers 2 s late, the read gives up after 50 ms: the timeout must come first even when
+            // a loaded machine keeps the central's loop thread off the CPU for a while (the loop handles an
+            // answer that arrived while it waited for events before the timers that fell due meanwhile).
             try await fixture.simulator.inject(
-                .delay(.milliseconds(400)), on: .read(Lab.sensor), of: Lab.address)
+                .delay(.seconds(2)), on: .read(Lab.sensor), of: Lab.address)
             let slow = TestSubscriber(peripheral.read(sensor, timeout: .milliseconds(50)))
             let next = TestSubscriber(peripheral.read(sensor))
             try await slow.wait(timeout: Patience.step) { $0.completion != nil }
@@ -76,10 +79,16 @@ import Testing
             let peripheral = try await fixture.connect()
             try await fixture.simulator.inject(
                 .delay(.milliseconds(100)), on: .write(Lab.sensor), of: Lab.address)
-            let first = TestSubscriber(peripheral.write([1], to: sensor))
-            let cancelled = TestSubscriber(peripheral.write([2], to: sensor))
-            let third = TestSubscriber(peripheral.write([3], to: sensor))
-            cancelled.cancel()
+            // All four steps in one turn of the central's loop, so that the first write's answer cannot come
+            // in between: the second write is still waiting when it is cancelled, however long this task is
+            // held up (under load a test's thread can be off the CPU for longer than the 100 ms delay).
+            let (first, third) = await fixture.central.loop.perform {
+                let first = TestSubscriber(peripheral.write([1], to: sensor))
+                let cancelled = TestSubscriber(peripheral.write([2], to: sensor))
+                let third = TestSubscriber(peripheral.write([3], to: sensor))
+                cancelled.cancel()
+                return (first, third)
+            }
             try await third.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(first.completion == .finished)
             #expect(third.completion == .finished)

@@ -55,6 +55,36 @@ struct OperationQueueSchedulerTests {
         repeating.cancel()
     }
 
+    /// Foundation caches an operation's readiness; a read made before a delayed operation was due, stored after
+    /// the due notification's answer, left it in the queue for ever (seen: the queue did not empty within 10 s
+    /// of a repetition's cancel, 1 run in ~760 under load). Here each tick has another thread cancel the
+    /// repetition at once, while the queue's thread goes on to add the next operation: the cancel lands before,
+    /// during or after that, and as the next operation's timer fires (1 ms).
+    @Test func aCancelRacingTheNextTicksAdditionLeavesNothingInTheQueue() async {
+        final class Holder: @unchecked Sendable {
+            let lock = NSLock()
+            var cancellable: (any Cancellable)?
+            func cancel() { lock.withLock { cancellable }?.cancel() }
+        }
+        for round in 0..<300 {
+            let queue = OperationQueue()
+            let holder = Holder()
+            let ticks = Collected<String>()
+            let repeating = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+                ticks.append("tick")
+                DispatchQueue.global().async {
+                    if round.isMultiple(of: 2) { holder.cancel() } else { queue.cancelAllOperations() }
+                }
+            }
+            holder.lock.withLock { holder.cancellable = repeating }
+            guard await ticks.wait(for: 1), await queue.emptied() else {
+                Issue.record("round \(round): \(queue.operationCount) operation(s) left after the cancel")
+                return
+            }
+            repeating.cancel()
+        }
+    }
+
     @Test func cancellingAllOperationsWhileATickRunsEndsTheRepetition() async {
         let queue = OperationQueue()
         let events = Collected<String>()
