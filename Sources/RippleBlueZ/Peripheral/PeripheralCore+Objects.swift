@@ -95,8 +95,11 @@ extension PeripheralCore {
             DBusProperty(
                 name: "Flags", initialValue: .array(.string, characteristic.properties.bluezNames.map(DBusValue.string))
             ),
-            // Sent by hand (see ``ServedCharacteristic/notify(_:)``): the same bytes twice are two notifications.
-            DBusProperty(name: "Value", initialValue: .bytes(characteristic.value), changeEmission: .none),
+            // Declared, never stored: a notification is a `PropertiesChanged` of it sent by hand (see
+            // ``ServedCharacteristic/notify(_:)``; the same bytes twice are two notifications). bluetoothd reads
+            // the value in that signal and nothing else of it (its reads are `ReadValue`); a stored copy would
+            // cost a property update per notification and go stale on every write and socket notification.
+            DBusProperty(absent: "Value", type: .array(.byte), changeEmission: .none),
         ]
         var methods: [DBusMethod] = []
         if characteristic.acquiresNotify {

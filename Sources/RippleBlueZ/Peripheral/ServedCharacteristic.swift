@@ -152,7 +152,8 @@ final class ServedCharacteristic: Sendable {
             counters.reportDrops()
             return false
         }
-        try object.setProperty("Value", of: BlueZ.characteristic, to: .bytes(value))
+        // The signal alone: bluetoothd takes the value from it (src/gatt-database.c, property_changed_cb), and
+        // the object keeps no copy of `Value` to update (see the characteristic's interface).
         try object.emitSignal(
             .propertiesChanged,
             arguments: [
