@@ -28,6 +28,9 @@ final class CentralWork: Sendable {
     @exclusivity(unchecked) nonisolated(unsafe) private var busy = false
     @exclusivity(unchecked) nonisolated(unsafe) private var deferred: [@Sendable () -> Void] = []
     @exclusivity(unchecked) nonisolated(unsafe) private var storedRoute: ValueRoute?
+    /// Every route made since a session last changed, by path: with several characteristics notifying at
+    /// once, a change of another one than the last costs a look-up instead of a trip to the central.
+    @exclusivity(unchecked) nonisolated(unsafe) private var routes: [DBusObjectPath: ValueRoute] = [:]
     @exclusivity(unchecked) nonisolated(unsafe) private var storedSocketRoute: ValueRoute?
 
     /// The work of a central on `loop`.
@@ -47,7 +50,9 @@ final class CentralWork: Sendable {
         return busy
     }
 
-    /// Where the `Value` changes of one characteristic go straight away; nil when none does.
+    /// Where the `Value` changes of the characteristic that changed last go straight away; nil when none
+    /// does. Setting a route also keeps it for its path; setting nil drops every route kept (a session
+    /// changed).
     var route: ValueRoute? {
         get {
             checkThread()
@@ -56,6 +61,11 @@ final class CentralWork: Sendable {
         set {
             checkThread()
             storedRoute = newValue
+            if let newValue {
+                routes[newValue.path] = newValue
+            } else {
+                routes.removeAll()
+            }
         }
     }
 
@@ -113,9 +123,20 @@ final class CentralWork: Sendable {
     ///   - value: its new value.
     func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
         checkThread()
-        if !busy, let storedRoute, storedRoute.path == path {
+        guard !busy else {
+            central?.characteristicValueChanged(path, to: value)
+            return
+        }
+        if let storedRoute, storedRoute.path == path {
             busy = true
             for listener in storedRoute.listeners { listener.offer(value) }
+            runDeferred()
+            return
+        }
+        if let route = routes[path] {
+            storedRoute = route
+            busy = true
+            for listener in route.listeners { listener.offer(value) }
             runDeferred()
             return
         }

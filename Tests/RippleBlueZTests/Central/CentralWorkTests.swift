@@ -57,4 +57,32 @@ import Testing
         }
         #expect(subscriber.values == [[2], [5]])
     }
+
+    @Test func theRoutesOfSeveralCharacteristicsAreKeptUntilASessionChanges() async throws {
+        let work = CentralWork(loop: loop)
+        let first = TestSubscriber<[UInt8], BluetoothError>()
+        let second = TestSubscriber<[UInt8], BluetoothError>()
+        let listeners = [first, second].map { subscriber in
+            let listener = NotificationListener(
+                listening: subscriber, buffering: .default, statistics: NotificationStatistics(),
+                context: .loop(loop), onEnd: {})
+            subscriber.receive(subscription: listener)
+            return listener
+        }
+        defer { [first, second].forEach { $0.cancel() } }
+        await loop.perform {
+            work.route = ValueRoute(path: Self.path, listeners: [listeners[0]])
+            work.route = ValueRoute(path: Self.otherPath, listeners: [listeners[1]])
+            // The last route and the one before both take their characteristic's values, in any order.
+            work.valueChanged(Self.path, [1])
+            work.valueChanged(Self.otherPath, [2])
+            work.valueChanged(Self.path, [3])
+            // A session changed: every route goes.
+            work.route = nil
+            work.valueChanged(Self.path, [4])
+            work.valueChanged(Self.otherPath, [5])
+        }
+        #expect(first.values == [[1], [3]])
+        #expect(second.values == [[2]])
+    }
 }
