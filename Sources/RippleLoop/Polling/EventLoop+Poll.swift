@@ -153,14 +153,17 @@ private final class PollSubscription: Subscription, PollClient, CustomStringConv
     func deliver(_ ready: EventLoop.PollEvents) -> Bool {
         let events = ready.intersection(interest)
         guard !events.isEmpty else { return false }
-        let receiver = lock.withLock { () -> PollDownstream? in
-            guard let downstream, demand > .none else { return nil }
+        let (receiver, unlimited) = lock.withLock { () -> (PollDownstream?, Bool) in
+            guard let downstream, demand > .none else { return (nil, false) }
             demand -= 1
-            return downstream
+            return (downstream, demand == .unlimited)
         }
         // No demand: the poller still watches for it (a request from another thread is on its way).
         guard let receiver else { return true }
         let more = receiver.receive(events)
+        // Unlimited demand stays unlimited whatever the subscriber adds: nothing to record, no second lock
+        // (the common case: a reader that takes every readiness).
+        if unlimited { return false }
         return lock.withLock {
             guard downstream != nil else { return false }
             demand += more
