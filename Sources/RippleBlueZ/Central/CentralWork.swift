@@ -32,6 +32,8 @@ final class CentralWork: Sendable {
     /// once, a change of another one than the last costs a look-up instead of a trip to the central.
     @exclusivity(unchecked) nonisolated(unsafe) private var routes: [DBusObjectPath: ValueRoute] = [:]
     @exclusivity(unchecked) nonisolated(unsafe) private var storedSocketRoute: ValueRoute?
+    /// Every socket route made since a session last changed, by path (several sockets at once).
+    @exclusivity(unchecked) nonisolated(unsafe) private var socketRoutes: [DBusObjectPath: ValueRoute] = [:]
 
     /// The work of a central on `loop`.
     ///
@@ -69,7 +71,8 @@ final class CentralWork: Sendable {
         }
     }
 
-    /// Where the packets of the acquired socket read last go straight away; nil when none does.
+    /// Where the packets of the acquired socket read last go straight away; nil when none does. Setting a
+    /// route also keeps it for its path; setting nil drops every socket route kept (a session changed).
     var socketRoute: ValueRoute? {
         get {
             checkThread()
@@ -78,6 +81,11 @@ final class CentralWork: Sendable {
         set {
             checkThread()
             storedSocketRoute = newValue
+            if let newValue {
+                socketRoutes[newValue.path] = newValue
+            } else {
+                socketRoutes.removeAll()
+            }
         }
     }
 
@@ -143,18 +151,29 @@ final class CentralWork: Sendable {
         central?.characteristicValueChanged(path, to: value)
     }
 
-    /// Packets read from the acquired socket of the characteristic at `path` (loop thread): to the socket
-    /// route's listeners when it is that characteristic's and no work runs, else to the central. The hot
-    /// path of notifications over a socket.
+    /// Packets read from the acquired socket of the characteristic at `path` (loop thread): to the
+    /// listeners of that characteristic's socket route when there is one and no work runs, else to the
+    /// central. The hot path of notifications over a socket.
     ///
     /// - Parameters:
     ///   - packets: the packets, valid during this call only.
     ///   - path: the characteristic's object path.
     func packetsArrived(_ packets: ReceivedPackets, of path: DBusObjectPath) {
         checkThread()
-        if !busy, let storedSocketRoute, storedSocketRoute.path == path {
+        guard !busy else {
+            central?.socketPackets(packets, of: path)
+            return
+        }
+        if let storedSocketRoute, storedSocketRoute.path == path {
             busy = true
             for packet in packets { for listener in storedSocketRoute.listeners { listener.offer(packet) } }
+            runDeferred()
+            return
+        }
+        if let route = socketRoutes[path] {
+            storedSocketRoute = route
+            busy = true
+            for packet in packets { for listener in route.listeners { listener.offer(packet) } }
             runDeferred()
             return
         }

@@ -1,3 +1,4 @@
+import CLibUV
 import Ripple
 import RippleDBus
 import RippleLoop
@@ -84,5 +85,46 @@ import Testing
         }
         #expect(first.values == [[1], [3]])
         #expect(second.values == [[2]])
+    }
+
+    @Test func theSocketRoutesOfSeveralCharacteristicsAreKeptUntilASessionChanges() async throws {
+        let work = CentralWork(loop: loop)
+        let first = TestSubscriber<[UInt8], BluetoothError>()
+        let second = TestSubscriber<[UInt8], BluetoothError>()
+        let listeners = [first, second].map { subscriber in
+            let listener = NotificationListener(
+                listening: subscriber, buffering: .default, statistics: NotificationStatistics(),
+                context: .loop(loop), onEnd: {})
+            subscriber.receive(subscription: listener)
+            return listener
+        }
+        defer { [first, second].forEach { $0.cancel() } }
+        await loop.perform {
+            work.socketRoute = ValueRoute(path: Self.path, listeners: [listeners[0]])
+            work.socketRoute = ValueRoute(path: Self.otherPath, listeners: [listeners[1]])
+            // The last route and the one before both take their socket's packets, in any order.
+            Self.withPacket(1) { work.packetsArrived($0, of: Self.path) }
+            Self.withPacket(2) { work.packetsArrived($0, of: Self.otherPath) }
+            Self.withPacket(3) { work.packetsArrived($0, of: Self.path) }
+            // A session changed: every route goes.
+            work.socketRoute = nil
+            Self.withPacket(4) { work.packetsArrived($0, of: Self.path) }
+            Self.withPacket(5) { work.packetsArrived($0, of: Self.otherPath) }
+        }
+        #expect(first.values == [[1], [3]])
+        #expect(second.values == [[2]])
+    }
+
+    /// Runs `body` with one received packet of one byte, `byte`.
+    private static func withPacket(_ byte: UInt8, _ body: (ReceivedPackets) -> Void) {
+        var slot = byte
+        var header = ripple_packet_header()
+        header.length = 1
+        withUnsafeMutableBytes(of: &slot) { slot in
+            guard let start = slot.baseAddress else { return }
+            withUnsafePointer(to: &header) { header in
+                body(ReceivedPackets(slots: start, slotSize: 1, headers: header, count: 1))
+            }
+        }
     }
 }
