@@ -7,7 +7,8 @@ import Synchronization
 /// and runs the cancellation at most once.
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
     @usableFromInline let lock = Lock()
-    @usableFromInline nonisolated(unsafe) var cancellation: (() -> Void)?
+    /// Guarded by `lock`, so its accesses skip the dynamic exclusivity check.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var cancellation: (() -> Void)?
 
     /// Creates a cancellable that runs `cancel` once, on the first ``cancel()`` or on deinit.
     ///

@@ -7,9 +7,10 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var subject: Downstream?
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
-    /// Whether `upstream` is set: what the value path checks, without copying the existential.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isSubscribed = false
+    /// The upstream subscription's lifecycle; the value path checks ``SubscriptionLifecycle/isSubscribed``
+    /// (a match on the case, without copying the existential).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var status = SubscriptionLifecycle
+        .awaitingSubscription
 
     @inlinable init(_ subject: Downstream) {
         self.subject = subject
@@ -19,9 +20,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable func receive(subscription: any Subscription) {
         let accepted: Downstream? = lock.withLock {
-            guard !isSubscribed, let subject else { return nil }
-            upstream = subscription
-            isSubscribed = true
+            guard let subject, status.accept(subscription) else { return nil }
             return subject
         }
         guard let accepted else {
@@ -33,7 +32,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable func receive(_ input: Input) -> Subscribers.Demand {
         let target: Downstream? = lock.withLock {
-            isSubscribed ? subject : nil
+            status.isSubscribed ? subject : nil
         }
         target?.send(input)
         return .none
@@ -41,17 +40,14 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable func receive(completion: Subscribers.Completion<Failure>) {
         let target: Downstream? = lock.withLock {
-            let target = subject
-            subject = nil
-            upstream = nil
-            isSubscribed = false
-            return target
+            _ = status.complete()
+            return subject.take()
         }
         target?.send(completion: completion)
     }
 
     @inlinable func request(_ demand: Subscribers.Demand) {
-        let target = lock.withLock { upstream }
+        let target = lock.withLock { status.subscription }
         target?.request(demand)
     }
 
@@ -59,11 +55,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
         // The subject is released after unlocking: if this was its last reference, its deinit cancels its
         // upstreams, which may be this very subscriber.
         let (target, released): ((any Subscription)?, Downstream?) = lock.withLock {
-            let taken = (upstream, subject)
-            upstream = nil
-            isSubscribed = false
-            subject = nil
-            return taken
+            (status.cancel(), subject.take())
         }
         withExtendedLifetime(released) { target?.cancel() }
     }
