@@ -34,6 +34,7 @@ extension Publisher {
     /// - Parameter subject: The subject to send into.
     /// - Returns: a cancellable that detaches the subject.
     @inlinable
+    @inline(__always)  // with Multicast.connect(): see there
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let subscriber = SubjectSubscriber(subject)
         subscribe(subscriber)

@@ -100,7 +100,11 @@ extension Publishers {
         ///
         /// - Returns: A cancellable that cancels that upstream subscription (values stop; the subject
         ///   and its subscribers are not completed). Keep it for as long as the connection should last.
+        // Always inlined, as `subscribe(_:)` into a subject is: a caller that keeps the connection to itself
+        // then gets its AnyCancellable on the stack. Left to the inliner, the two stopped being inlined when
+        // SubjectSubscriber kept a SubscriptionLifecycle, and the connection cost one allocation more.
         @inlinable
+        @inline(__always)
         public func connect() -> any Cancellable {
             upstream.subscribe(lazySubject)
         }
