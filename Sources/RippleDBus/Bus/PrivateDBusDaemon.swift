@@ -189,8 +189,8 @@ public final class PrivateDBusDaemon: Sendable {
         posix_spawn_file_actions_adddup2(&actions, addressEnds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Nothing else: a descriptor of this process that is not close-on-exec (a test runner's pipe, another
-        // library's) would otherwise live as long as the daemon.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        // library's) would otherwise live as long as the daemon (glibc 2.34 and later; before, nothing closes).
+        _ = ripple_spawn_close_from(&actions, 3)
         let arguments = ["sh", "-c", watcherScript, "ripple-dbus-watcher", configurationPath, directory]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
