@@ -27,13 +27,35 @@ final class CentralWork: Sendable {
     /// Whether work runs, and the work that waits for it (loop thread only; see the type's comment).
     @exclusivity(unchecked) nonisolated(unsafe) private var busy = false
     @exclusivity(unchecked) nonisolated(unsafe) private var deferred: [@Sendable () -> Void] = []
-    @exclusivity(unchecked) nonisolated(unsafe) private var storedRoute: ValueRoute?
-    /// Every route made since a session last changed, by path: with several characteristics notifying at
-    /// once, a change of another one than the last costs a look-up instead of a trip to the central.
-    @exclusivity(unchecked) nonisolated(unsafe) private var routes: [DBusObjectPath: ValueRoute] = [:]
-    @exclusivity(unchecked) nonisolated(unsafe) private var storedSocketRoute: ValueRoute?
-    /// Every socket route made since a session last changed, by path (several sockets at once).
-    @exclusivity(unchecked) nonisolated(unsafe) private var socketRoutes: [DBusObjectPath: ValueRoute] = [:]
+    /// The routes of `Value` changes on the bus, and of the acquired sockets' packets (loop thread only).
+    @exclusivity(unchecked) nonisolated(unsafe) private var busRoutes = Routes()
+    @exclusivity(unchecked) nonisolated(unsafe) private var socketRoutes = Routes()
+
+    /// The routes of one kind: the one set last, and every route set since a session last changed, by
+    /// path (with several characteristics notifying at once, a change of another one than the last costs a
+    /// look-up instead of a trip to the central).
+    private struct Routes {
+        private(set) var last: ValueRoute?
+        private var byPath: [DBusObjectPath: ValueRoute] = [:]
+
+        /// Sets the last route and keeps it for its path; nil drops every route kept (a session changed).
+        mutating func set(_ route: ValueRoute?) {
+            last = route
+            if let route {
+                byPath[route.path] = route
+            } else {
+                byPath.removeAll()
+            }
+        }
+
+        /// The route of `path`, which becomes the last one; nil when none is kept.
+        mutating func route(for path: DBusObjectPath) -> ValueRoute? {
+            if let last, last.path == path { return last }
+            guard let route = byPath[path] else { return nil }
+            last = route
+            return route
+        }
+    }
 
     /// The work of a central on `loop`.
     ///
@@ -58,16 +80,11 @@ final class CentralWork: Sendable {
     var route: ValueRoute? {
         get {
             checkThread()
-            return storedRoute
+            return busRoutes.last
         }
         set {
             checkThread()
-            storedRoute = newValue
-            if let newValue {
-                routes[newValue.path] = newValue
-            } else {
-                routes.removeAll()
-            }
+            busRoutes.set(newValue)
         }
     }
 
@@ -76,16 +93,11 @@ final class CentralWork: Sendable {
     var socketRoute: ValueRoute? {
         get {
             checkThread()
-            return storedSocketRoute
+            return socketRoutes.last
         }
         set {
             checkThread()
-            storedSocketRoute = newValue
-            if let newValue {
-                socketRoutes[newValue.path] = newValue
-            } else {
-                socketRoutes.removeAll()
-            }
+            socketRoutes.set(newValue)
         }
     }
 
@@ -131,24 +143,13 @@ final class CentralWork: Sendable {
     ///   - value: its new value.
     func valueChanged(_ path: DBusObjectPath, _ value: [UInt8]) {
         checkThread()
-        guard !busy else {
+        guard !busy, let route = busRoutes.route(for: path) else {
             central?.characteristicValueChanged(path, to: value)
             return
         }
-        if let storedRoute, storedRoute.path == path {
-            busy = true
-            for listener in storedRoute.listeners { listener.offer(value) }
-            runDeferred()
-            return
-        }
-        if let route = routes[path] {
-            storedRoute = route
-            busy = true
-            for listener in route.listeners { listener.offer(value) }
-            runDeferred()
-            return
-        }
-        central?.characteristicValueChanged(path, to: value)
+        busy = true
+        for listener in route.listeners { listener.offer(value) }
+        runDeferred()
     }
 
     /// Packets read from the acquired socket of the characteristic at `path` (loop thread): to the
@@ -160,23 +161,12 @@ final class CentralWork: Sendable {
     ///   - path: the characteristic's object path.
     func packetsArrived(_ packets: ReceivedPackets, of path: DBusObjectPath) {
         checkThread()
-        guard !busy else {
+        guard !busy, let route = socketRoutes.route(for: path) else {
             central?.socketPackets(packets, of: path)
             return
         }
-        if let storedSocketRoute, storedSocketRoute.path == path {
-            busy = true
-            for packet in packets { for listener in storedSocketRoute.listeners { listener.offer(packet) } }
-            runDeferred()
-            return
-        }
-        if let route = socketRoutes[path] {
-            storedSocketRoute = route
-            busy = true
-            for packet in packets { for listener in route.listeners { listener.offer(packet) } }
-            runDeferred()
-            return
-        }
-        central?.socketPackets(packets, of: path)
+        busy = true
+        for packet in packets { for listener in route.listeners { listener.offer(packet) } }
+        runDeferred()
     }
 }

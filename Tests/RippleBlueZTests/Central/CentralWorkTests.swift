@@ -39,10 +39,7 @@ import Testing
     @Test func aValueOfTheRoutedPathGoesToTheRoutesListenersAndNoOtherDoes() async throws {
         let work = CentralWork(loop: loop)
         let subscriber = TestSubscriber<[UInt8], BluetoothError>()
-        let listener = NotificationListener(
-            listening: subscriber, buffering: .default, statistics: NotificationStatistics(), context: .loop(loop),
-            onEnd: {})
-        subscriber.receive(subscription: listener)
+        let listener = listener(for: subscriber)
         defer { subscriber.cancel() }
         await loop.perform {
             // No route yet, no central: nothing is delivered.
@@ -63,13 +60,7 @@ import Testing
         let work = CentralWork(loop: loop)
         let first = TestSubscriber<[UInt8], BluetoothError>()
         let second = TestSubscriber<[UInt8], BluetoothError>()
-        let listeners = [first, second].map { subscriber in
-            let listener = NotificationListener(
-                listening: subscriber, buffering: .default, statistics: NotificationStatistics(),
-                context: .loop(loop), onEnd: {})
-            subscriber.receive(subscription: listener)
-            return listener
-        }
+        let listeners = [first, second].map(listener(for:))
         defer { [first, second].forEach { $0.cancel() } }
         await loop.perform {
             work.route = ValueRoute(path: Self.path, listeners: [listeners[0]])
@@ -91,13 +82,7 @@ import Testing
         let work = CentralWork(loop: loop)
         let first = TestSubscriber<[UInt8], BluetoothError>()
         let second = TestSubscriber<[UInt8], BluetoothError>()
-        let listeners = [first, second].map { subscriber in
-            let listener = NotificationListener(
-                listening: subscriber, buffering: .default, statistics: NotificationStatistics(),
-                context: .loop(loop), onEnd: {})
-            subscriber.receive(subscription: listener)
-            return listener
-        }
+        let listeners = [first, second].map(listener(for:))
         defer { [first, second].forEach { $0.cancel() } }
         await loop.perform {
             work.socketRoute = ValueRoute(path: Self.path, listeners: [listeners[0]])
@@ -113,6 +98,15 @@ import Testing
         }
         #expect(first.values == [[1], [3]])
         #expect(second.values == [[2]])
+    }
+
+    /// A listener on the loop that hands what it is offered to `subscriber`.
+    private func listener(for subscriber: TestSubscriber<[UInt8], BluetoothError>) -> NotificationListener {
+        let listener = NotificationListener(
+            listening: subscriber, buffering: .default, statistics: NotificationStatistics(), context: .loop(loop),
+            onEnd: {})
+        subscriber.receive(subscription: listener)
+        return listener
     }
 
     /// Runs `body` with one received packet of one byte, `byte`.
