@@ -134,18 +134,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the tests of the tools as processes share: a lifeline on a tool's standard input.
+        .target(name: "ToolTestSupport", path: "Tests/ToolTestSupport", swiftSettings: swiftSettings),
         // `ripple-ble` as a process, on its built-in simulator.
         .testTarget(
             name: "RippleBLETests",
-            dependencies: ["ripple-ble"],
+            dependencies: ["ripple-ble", "ToolTestSupport"],
             swiftSettings: swiftSettings
         ),
         // `ripple-bluez-sim` as a process: world files, the bus address, the control service, SIGTERM.
         .testTarget(
             name: "RippleBlueZSimTests",
             dependencies: [
-                "ripple-bluez-sim", ripple("RippleBlueZSimulator"), ripple("RippleDBus"), ripple("RippleLoop"),
-                ripple("Ripple"),
+                "ripple-bluez-sim", "ToolTestSupport", ripple("RippleBlueZSimulator"), ripple("RippleDBus"),
+                ripple("RippleLoop"), ripple("Ripple"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -59,7 +59,10 @@ def forget(environment, central_address, peripheral_address):
 
 
 def start_peripheral(command, environment):
-    process = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # A pipe on its standard input that only this process holds: `ripple-ble serve --exit-when-stdin-closes`
+    # stops when this process ends, however it ends.
+    process = subprocess.Popen(command, env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 60
     lines = []
     while time.monotonic() < deadline:
@@ -99,7 +102,8 @@ def measure(arguments, environment, peer, transport, central_address, peripheral
     world = None
     if peer == "ripple":
         world = ripple_world(arguments.count, rate)
-        command = [arguments.ripple_ble, "serve", "--world", world, "--adapter", "hci1", "--transport", transport]
+        command = [arguments.ripple_ble, "serve", "--world", world, "--adapter", "hci1", "--transport", transport,
+                   "--exit-when-stdin-closes"]
     else:
         command = [arguments.python, os.path.join(HERE, "dbusfast_peripheral.py"), "--adapter", "hci1", "--count",
                    str(arguments.count), "--transport", transport, "--rate", str(rate)]
@@ -198,8 +202,9 @@ def main():
     simulator = None
     if arguments.simulated:
         simulator = subprocess.Popen(
-            [arguments.ripple_ble, "sim", "--world", os.path.join(HERE, "peripheral-world.yaml")],
-            stdout=subprocess.PIPE, text=True)
+            [arguments.ripple_ble, "sim", "--world", os.path.join(HERE, "peripheral-world.yaml"),
+             "--exit-when-stdin-closes"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         line = simulator.stdout.readline().strip()
         if not line.startswith("DBUS_SYSTEM_BUS_ADDRESS="):
             simulator.kill()

@@ -8,9 +8,9 @@ import RippleLoop
 import Glibc
 #endif
 
-/// Serves a world as a process until SIGINT or SIGTERM: a private bus (unless told another), the
-/// simulator, the control service, the address line first on standard output, and the statistics at the
-/// end.
+/// Serves a world as a process until SIGINT, SIGTERM or (when a lifeline watches it) the end of standard
+/// input: a private bus (unless told another), the simulator, the control service, the address line first on
+/// standard output, and the statistics at the end.
 public struct Server {
     /// The world served.
     public let world: SimulatedWorld
@@ -38,7 +38,7 @@ public struct Server {
         self.configuration = configuration
     }
 
-    /// Serves until SIGINT or SIGTERM. Prints `DBUS_SYSTEM_BUS_ADDRESS=<address>` on standard output once
+    /// Serves until ``Termination/wait()`` returns. Prints `DBUS_SYSTEM_BUS_ADDRESS=<address>` on standard output once
     /// it serves; throws `ExitCode(1)` after printing why when the bus or the simulator cannot start.
     public func run() async throws {
         var daemon: PrivateDBusDaemon?
@@ -80,7 +80,7 @@ public struct Server {
         }
 
         // Caught before the first line: a client may send SIGTERM as soon as it has read it.
-        let termination = TerminationSignal.Watch()
+        let termination = Termination.Watch()
         Output.line("DBUS_SYSTEM_BUS_ADDRESS=\(address)")
         Output.error("serving org.bluez on \(address); scripting on \(SimulatorControlService.busName)")
         if configuration.signalOrder != .inOrder {
@@ -88,8 +88,8 @@ public struct Server {
         }
         WorldSummary.lines(world).forEach { Output.error("  " + $0) }
 
-        let signal = await termination.first()
-        Output.error("signal \(signal): stopping")
+        let cause = await termination.first()
+        Output.error("\(cause): stopping")
         await control.stop()
         await simulator.stop()
         StatisticsReport.lines(simulator.statistics.snapshot).forEach(Output.line)

@@ -35,6 +35,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "No progress lines.")
     var quiet = false
 
+    @OptionGroup var lifeline: LifelineOption
+
     func validate() throws {
         _ = try ArgumentParsing.address(address)
         _ = try ArgumentParsing.characteristic(characteristic)
@@ -42,6 +44,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        lifeline.start()
         try await runReportingFailures {
             let addresses = try ([address] + also).map(ArgumentParsing.address)
             let reference = try ArgumentParsing.characteristic(characteristic)

@@ -24,12 +24,15 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(help: "Print each value with the seconds since listening started.")
     var timestamps = false
 
+    @OptionGroup var lifeline: LifelineOption
+
     func validate() throws {
         _ = try ArgumentParsing.address(address)
         _ = try ArgumentParsing.characteristic(characteristic)
     }
 
     func run() async throws {
+        lifeline.start()
         try await runReportingFailures {
             let address = try ArgumentParsing.address(address)
             let reference = try ArgumentParsing.characteristic(characteristic)

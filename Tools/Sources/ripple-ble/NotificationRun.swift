@@ -5,7 +5,7 @@ import RippleSimulatorServing
 import Synchronization
 
 /// Listening to one characteristic on several peripherals until enough notifications arrived, time is
-/// up, the streams fail, or SIGINT/SIGTERM; with a progress line a second and the figures at the end.
+/// up, the streams fail, or ``Termination/wait()`` returns (SIGINT, SIGTERM, a closed lifeline); with a progress line a second and the figures at the end.
 /// What `listen` and `bench` share.
 struct NotificationRun {
     /// How a run ended.
@@ -14,7 +14,7 @@ struct NotificationRun {
         case complete
         /// The time limit passed first.
         case timeUp
-        /// Interrupted by a signal.
+        /// Interrupted by a signal or the end of standard input (`--exit-when-stdin-closes`).
         case interrupted
         /// A stream failed.
         case failed(BluetoothError)
@@ -78,8 +78,7 @@ struct NotificationRun {
                 Self.progress(meter.figures, since: wallStart, of: count)
             } : nil
         let signals = Task {
-            let signal = await TerminationSignal.wait()
-            _ = signal
+            _ = await Termination.wait()
             finish.finish(.interrupted)
         }
         let outcome = await finish.wait()

@@ -14,6 +14,11 @@ struct RippleBLE: AsyncParsableCommand {
 
             Results go to standard output, progress and statistics to standard error.
 
+            scan, listen, bench, sim and serve run until they are done or stopped (Ctrl-C, SIGTERM); with \
+            --exit-when-stdin-closes they also stop when standard input reaches its end, so that a script or \
+            test harness that starts one with a pipe on its standard input takes it along when it ends, \
+            even by SIGKILL.
+
             Exit status: 0 done; 1 a Bluetooth operation failed (refused, link lost, bad value); 3 listen or \
             bench found lost or reordered notifications; 64 bad arguments; 69 Bluetooth is unavailable (no \
             bluetoothd, no adapter, adapter powered off); 75 timed out; 77 the system bus refuses this \

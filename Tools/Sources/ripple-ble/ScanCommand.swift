@@ -28,6 +28,8 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Print each advertisement as a JSON line instead of the table.")
     var json = false
 
+    @OptionGroup var lifeline: LifelineOption
+
     func validate() throws {
         if !(duration >= 0) || !duration.isFinite {
             throw ValidationError("--duration must be 0 or a positive number of seconds")
@@ -36,6 +38,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        lifeline.start()
         try await runReportingFailures {
             let services = try service.map { try ArgumentParsing.characteristic($0).uuid }
             let filter = DiscoveryFilter(services: services, namePrefix: namePrefix)
@@ -145,11 +148,12 @@ struct ScanTable {
 
 /// Publishers that emit once when a command should stop.
 enum Deadline {
-    /// Emits once when SIGINT or SIGTERM arrives (which then no longer kill the process).
+    /// Emits once when SIGINT or SIGTERM arrives (which then no longer kill the process), or standard input
+    /// closes under `--exit-when-stdin-closes`.
     static func interrupted() -> AnyPublisher<Void, Never> {
         let signal = PassthroughSubject<Void, Never>()
         Task {
-            _ = await TerminationSignal.wait()
+            _ = await Termination.wait()
             signal.send(())
         }
         return signal.eraseToAnyPublisher()

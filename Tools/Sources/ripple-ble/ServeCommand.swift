@@ -19,7 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
             its name, service UUIDs, manufacturer and service data. Characteristics answer reads with their \
             value, store what is written, and send their notification source's values (rate and count per \
             subscription) while a central listens, through a socket bluetoothd acquires or, with \
-            --transport bus, as Value changes. Prints "serving NAME on ADAPTER" once registered.
+            --transport bus, as Value changes. Prints "serving NAME on ADAPTER" once registered, and runs \
+            until SIGINT or SIGTERM (or, with --exit-when-stdin-closes, the end of standard input).
             """)
 
     @Option(help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
@@ -39,8 +40,11 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var transport: TransportChoice = .auto
 
+    @OptionGroup var lifeline: LifelineOption
+
     func run() async throws {
         Output.commandName = "ripple-ble"
+        lifeline.start()
         let described: SimulatedPeripheral
         do {
             let peripherals = try WorldFileLoader.load(world).1.peripherals.map(\.peripheral)
@@ -110,7 +114,7 @@ struct ServedPeripheral: Sendable {
             appearance: description.appearance)
     }
 
-    /// Registers, advertises and notifies until SIGINT or SIGTERM.
+    /// Registers, advertises and notifies until ``Termination/wait()`` returns.
     func serve(on manager: PeripheralManager, adapter: String) async throws {
         var subscriptions: [AnyCancellable] = []
         defer { for subscription in subscriptions { subscription.cancel() } }
@@ -140,8 +144,8 @@ struct ServedPeripheral: Sendable {
         let running = notifiers.map { $0.start() }
         defer { for notifier in running { notifier.cancel() } }
         Output.line("serving \(description.name ?? description.address.description) on \(adapter)")
-        let signal = await TerminationSignal.wait()
-        Output.error("signal \(signal): stopping")
+        let cause = await Termination.wait()
+        Output.error("\(cause): stopping")
     }
 }
 

@@ -11,7 +11,8 @@ struct SimCommand: AsyncParsableCommand {
             Starts a private dbus-daemon, serves org.bluez on it with the world of --world (the demo world \
             without it), and prints DBUS_SYSTEM_BUS_ADDRESS=<address> first: run another ripple-ble (or any \
             BlueZ client) with that variable set and it talks to the simulator as if it were bluetoothd. \
-            Scripting: org.ripple.BlueZSimulator on the same bus (see ripple-bluez-sim --help).
+            Scripting: org.ripple.BlueZSimulator on the same bus (see ripple-bluez-sim --help). Runs until \
+            SIGINT or SIGTERM (or, with --exit-when-stdin-closes, the end of standard input).
             """)
 
     @Option(help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
@@ -22,8 +23,11 @@ struct SimCommand: AsyncParsableCommand {
         help: ArgumentHelp("Serve on this bus instead of a private one.", valueName: "address"))
     var busAddress: String?
 
+    @OptionGroup var lifeline: LifelineOption
+
     func run() async throws {
         Output.commandName = "ripple-ble"
+        lifeline.start()
         let world: SimulatedWorld
         let signalOrder: BlueZSimulator.SignalOrder?
         do {

@@ -18,8 +18,13 @@ struct RippleBlueZSim: AsyncParsableCommand {
             InjectFault, ClearFaults, Restart, GetStatistics.
 
             The first line on standard output is DBUS_SYSTEM_BUS_ADDRESS=<address>, printed once the simulator \
-            serves: point a BlueZ client at the simulator with that variable. It runs until SIGINT or SIGTERM, \
-            then prints its statistics and stops the bus it started.
+            serves: point a BlueZ client at the simulator with that variable. It runs until SIGINT or SIGTERM \
+            (or, with --exit-when-stdin-closes, the end of standard input), then prints its statistics and \
+            stops the bus it started.
+
+            A test harness or script that starts it should give it --exit-when-stdin-closes and a pipe on \
+            standard input whose other end only the harness holds: however the harness ends, even by \
+            SIGKILL, the simulator and its bus end with it.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The world file (.json, .yaml or .yml).", valueName: "file"))
@@ -43,6 +48,8 @@ struct RippleBlueZSim: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Check the world file, print what it holds, and exit.")
     var check = false
+
+    @OptionGroup var lifeline: LifelineOption
 
     func validate() throws {
         if busAddress != nil && systemBus {
@@ -71,6 +78,7 @@ struct RippleBlueZSim: AsyncParsableCommand {
             if let signalOrder { Output.line("signal order: \(signalOrder)") }
             return
         }
+        lifeline.start()
         try await Server(
             world: world, busAddress: busAddress, systemBus: systemBus,
             configuration: BlueZSimulator.Configuration(signalOrder: signalOrder ?? .inOrder)

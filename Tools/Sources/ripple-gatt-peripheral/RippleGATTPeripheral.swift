@@ -19,7 +19,8 @@ struct RippleGATTPeripheral: AsyncParsableCommand {
             second from each subscription; b3: a value written with or without response and read back) — \
             and an advertisement named --name with the Heart Rate and stream service UUIDs. The \
             advertisement is registered again every --readvertise seconds (virtual controllers report \
-            advertisements only when advertising starts). Runs until SIGINT or SIGTERM.
+            advertisements only when advertising starts). Runs until SIGINT or SIGTERM (or, with \
+            --exit-when-stdin-closes, the end of standard input).
             """)
 
     @Option(help: "The adapter that plays the peripheral.")
@@ -40,6 +41,8 @@ struct RippleGATTPeripheral: AsyncParsableCommand {
     @Option(help: "Register the advertisement again every this many seconds (0: never).")
     var readvertise: Double = 1
 
+    @OptionGroup var lifeline: LifelineOption
+
     func validate() throws {
         guard streamRate > 0, streamRate.isFinite else { throw ValidationError("--stream-rate must be positive") }
         guard streamCount >= 0 else { throw ValidationError("--stream-count must be 0 or more") }
@@ -49,6 +52,7 @@ struct RippleGATTPeripheral: AsyncParsableCommand {
 
     func run() async throws {
         Output.commandName = "ripple-gatt-peripheral"
+        lifeline.start()
         let application: PeripheralApplication
         do {
             let connection = try DBusConnection(bus: .system)
@@ -61,8 +65,8 @@ struct RippleGATTPeripheral: AsyncParsableCommand {
             throw ExitCode(1)
         }
         Output.line("serving \"\(name)\" on \(adapter)")
-        let signal = await TerminationSignal.wait()
-        Output.error("signal \(signal): stopping")
+        let cause = await Termination.wait()
+        Output.error("\(cause): stopping")
         await application.unregister()
     }
 }

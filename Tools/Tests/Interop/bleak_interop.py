@@ -30,9 +30,11 @@ CONTROL_PATH = "/org/ripple/BlueZSimulator"
 CONTROL_INTERFACE = "org.ripple.BlueZSimulator1"
 
 def start_simulator(executable, world):
-    """Starts ripple-bluez-sim; returns the process and the bus address it printed first."""
+    """Starts ripple-bluez-sim; returns the process and the bus address it printed first. Its standard input
+    is a pipe only this process holds: the simulator stops when this process ends, however it ends."""
     process = subprocess.Popen(
-        [executable, "--world", world],
+        [executable, "--world", world, "--exit-when-stdin-closes"],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import ToolTestSupport
 
 /// Runs the built `ripple-ble` (beside the test bundle) and collects what it prints.
 enum RippleBLECommand {
@@ -87,12 +88,31 @@ enum RippleBLECommand {
         return watchdog
     }
 
-    /// Starts `ripple-ble` with `arguments` (and `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus` when given);
-    /// returns the running process and the first line it prints. The caller terminates it.
-    static func start(_ arguments: [String], systemBus: String? = nil) async throws -> (Process, String) {
+    /// A `ripple-ble` that runs until it is stopped (`sim`, `serve`), on a lifeline: it ends with this process
+    /// even when a killed test run cannot stop it.
+    struct Running {
+        let process: Process
+        /// The first line it printed.
+        let first: String
+        let lifeline: Lifeline
+
+        /// Cuts the lifeline (the command stops as on SIGTERM) and waits until it has exited.
+        ///
+        /// - Returns: Its exit status.
+        @discardableResult func stop() -> Int32 {
+            lifeline.cut()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// Starts `ripple-ble` with `arguments` and `--exit-when-stdin-closes` on a ``Lifeline`` (and
+    /// `DBUS_SYSTEM_BUS_ADDRESS` set to `systemBus` when given); returns it once it has printed its first line.
+    /// The caller stops it.
+    static func start(_ arguments: [String], systemBus: String? = nil) async throws -> Running {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments
+        process.arguments = arguments + ["--exit-when-stdin-closes"]
         if let systemBus {
             var environment = ProcessInfo.processInfo.environment
             environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
@@ -101,7 +121,7 @@ enum RippleBLECommand {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        let lifeline = try Lifeline(running: process)
         let descriptor = output.fileHandleForReading.fileDescriptor
         // A process that prints nothing within the deadline is stopped, which ends the read below.
         let watchdog = stop(process, after: deadline)
@@ -115,7 +135,7 @@ enum RippleBLECommand {
             }
         }
         watchdog.cancel()
-        return (process, first)
+        return Running(process: process, first: first, lifeline: lifeline)
     }
 
     /// A JSON line as a dictionary.
@@ -251,14 +271,11 @@ enum RippleBLECommand {
     }
 
     @Test func simServesAWorldThatAnotherRunUsesAsBluetoothd() async throws {
-        let (process, first) = try await RippleBLECommand.start(["sim"])
-        defer {
-            // SIGTERM: the simulator stops its bus and exits within a few milliseconds.
-            process.terminate()
-            process.waitUntilExit()
-        }
-        #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
-        let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
+        let simulator = try await RippleBLECommand.start(["sim"])
+        // The end of its standard input: the simulator stops its bus and exits within a few milliseconds.
+        defer { simulator.stop() }
+        #expect(simulator.first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
+        let address = String(simulator.first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
         let result = try await RippleBLECommand.run(
             ["read", "--real", Self.heartRateMonitor, "2a38", "--format", "auto"], systemBus: address)
         #expect(result.status == 0, "\(result.error)")
@@ -281,25 +298,19 @@ enum RippleBLECommand {
             address: "00:1A:7D:DA:71:14"
         """.write(to: world, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: world) }
-        let (simulator, first) = try await RippleBLECommand.start(["sim", "--world", world.path])
-        defer {
-            simulator.terminate()
-            simulator.waitUntilExit()
-        }
-        #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
-        let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
-        let (server, serving) = try await RippleBLECommand.start(
+        let simulator = try await RippleBLECommand.start(["sim", "--world", world.path])
+        defer { simulator.stop() }
+        #expect(simulator.first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
+        let address = String(simulator.first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
+        let server = try await RippleBLECommand.start(
             [
                 "serve", "--world", RippleBLECommand.world("demo.yaml"), "--peripheral", "C0:FF:EE:00:00:01",
                 "--adapter", "hci1",
             ],
             systemBus: address)
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        #expect(serving.hasPrefix("serving "))
-        #expect(serving.hasSuffix(" on hci1"))
+        defer { server.stop() }
+        #expect(server.first.hasPrefix("serving "))
+        #expect(server.first.hasSuffix(" on hci1"))
         let result = try await RippleBLECommand.run(
             ["read", "--real", "--adapter", "hci0", "00:1A:7D:DA:71:14", "2a38", "--format", "auto"], systemBus: address
         )
@@ -309,6 +320,9 @@ enum RippleBLECommand {
             ["listen", "--real", "--adapter", "hci0", "00:1A:7D:DA:71:14", "2a37", "--count", "2"], systemBus: address)
         #expect(listen.status == 0, "\(listen.error)")
         #expect(listen.lines.count == 2)
+        // Stopped by the end of its standard input, in order.
+        #expect(server.stop() == 0)
+        #expect(simulator.stop() == 0)
     }
 
     /// An unpaced source goes out as fast as the socket takes it: every notification, in order (the
@@ -331,19 +345,13 @@ enum RippleBLECommand {
                     notifications: { count: 3000, payload: numbered, size: 20 }
         """.write(to: world, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: world) }
-        let (simulator, first) = try await RippleBLECommand.start(["sim", "--world", world.path])
-        defer {
-            simulator.terminate()
-            simulator.waitUntilExit()
-        }
-        let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
-        let (server, serving) = try await RippleBLECommand.start(
+        let simulator = try await RippleBLECommand.start(["sim", "--world", world.path])
+        defer { simulator.stop() }
+        let address = String(simulator.first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
+        let server = try await RippleBLECommand.start(
             ["serve", "--world", world.path, "--adapter", "hci1", "--transport", transport], systemBus: address)
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        #expect(serving.hasPrefix("serving "))
+        defer { server.stop() }
+        #expect(server.first.hasPrefix("serving "))
         let bench = try await RippleBLECommand.run(
             [
                 "bench", "--real", "--adapter", "hci0", "00:1A:7D:DA:71:14", "52495054-0000-4000-8000-0000000000b1",

@@ -3,14 +3,19 @@ import Ripple
 import RippleDBus
 import RippleLoop
 import Testing
+import ToolTestSupport
 
 @testable import RippleBlueZSimulator
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `ripple-bluez-sim` as a process: it prints the bus address first, serves org.bluez and the control
-/// service there, and stops in order on SIGTERM.
+/// service there, and stops in order on SIGTERM or at the end of its standard input.
 @Suite struct SimulatorExecutableTests {
     /// Reads standard output up to the first newline (blocking; the process writes the line at once).
-    private static func firstLine(of handle: FileHandle) -> String {
+    static func firstLine(of handle: FileHandle) -> String {
         var bytes: [UInt8] = []
         while true {
             let chunk = handle.readData(ofLength: 1)
@@ -20,21 +25,24 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Starts `ripple-bluez-sim` with `arguments`, its standard output and error piped.
-    private static func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe, errors: Pipe) {
+    /// Starts `ripple-bluez-sim` with `arguments` and `--exit-when-stdin-closes` on a lifeline (it ends with
+    /// the test run, however that ends), its standard output and error piped.
+    static func launch(
+        _ arguments: [String]
+    ) throws -> (process: Process, output: Pipe, errors: Pipe, lifeline: Lifeline) {
         let process = Process()
         process.executableURL = SimulatorCommand.executable
-        process.arguments = arguments
+        process.arguments = arguments + ["--exit-when-stdin-closes"]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
-        return (process, output, errors)
+        let lifeline = try Lifeline(running: process)
+        return (process, output, errors, lifeline)
     }
 
     @Test func servesTheWorldAndTheControlServiceUntilSIGTERM() async throws {
-        let (process, output, _) = try Self.launch([
+        let (process, output, _, lifeline) = try Self.launch([
             "--world", SimulatorCommand.packageRoot.appendingPathComponent("Examples/Worlds/interop.json").path,
         ])
         defer { if process.isRunning { process.terminate() } }
@@ -83,10 +91,47 @@ import Testing
         #expect(
             rest.hasPrefix("notifications sent: 0 (0 over AcquireNotify sockets, 0 as PropertiesChanged signals)\n"))
         #expect(rest.contains("process CPU time: "))
+        withExtendedLifetime(lifeline) {}
+    }
+
+    @Test func theEndOfStandardInputStopsItInOrder() throws {
+        let (process, output, errors, lifeline) = try Self.launch([])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(Self.firstLine(of: output.fileHandleForReading).hasPrefix("DBUS_SYSTEM_BUS_ADDRESS="))
+        lifeline.cut()
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(said.contains("ripple-bluez-sim: standard input closed: stopping\n"), "\(said)")
+        #expect(rest.hasPrefix("notifications sent: 0 "), "\(rest)")
+    }
+
+    @Test func aStarterKilledBySIGKILLTakesTheSimulatorAndItsBusAlong() async throws {
+        // The child process starts the simulator on a lifeline, tells its process id and bus address, and is
+        // killed at once: nobody stops the simulator but the end of its standard input.
+        let result = try #require(
+            await #expect(processExitsWith: .signal(SIGKILL), observing: [\.standardOutputContent]) {
+                let (process, output, _, lifeline) = try SimulatorExecutableTests.launch([])
+                let first = SimulatorExecutableTests.firstLine(of: output.fileHandleForReading)
+                let line = Array("\(process.processIdentifier) \(first)".utf8)
+                _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+                withExtendedLifetime(lifeline) { _ = kill(getpid(), SIGKILL) }
+            })
+        let words = String(decoding: result.standardOutputContent, as: UTF8.self).split(separator: " ")
+        let processID = try #require(words.first.flatMap { pid_t($0) })
+        let socket = try #require(
+            words.last?.split(separator: ",").first?.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=unix:path=".count)
+                .description)
+        let folder = (socket as NSString).deletingLastPathComponent
+        #expect(folder.hasPrefix("/tmp/ripple-dbus-"))
+        #expect(await ProcessEnd.within(30) { ProcessEnd.hasEnded(processID) }, "ripple-bluez-sim still runs")
+        // The bus goes with it: its folder is removed once the daemon has exited.
+        #expect(await ProcessEnd.within(30) { !FileManager.default.fileExists(atPath: folder) }, "\(folder) remains")
     }
 
     @Test func servesInTheOrderItIsGiven() throws {
-        let (process, output, errors) = try Self.launch(["--order", "shuffled:3"])
+        let (process, output, errors, lifeline) = try Self.launch(["--order", "shuffled:3"])
         defer { if process.isRunning { process.terminate() } }
         #expect(Self.firstLine(of: output.fileHandleForReading).hasPrefix("DBUS_SYSTEM_BUS_ADDRESS="))
         process.terminate()
@@ -94,5 +139,6 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(said.contains("signals in the order shuffled:3\n"), "\(said)")
+        withExtendedLifetime(lifeline) {}
     }
 }

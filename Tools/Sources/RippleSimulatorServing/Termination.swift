@@ -5,12 +5,29 @@ import Synchronization
 import Glibc
 #endif
 
-/// Waiting for SIGINT or SIGTERM, which end the simulator in order instead of killing it.
-public enum TerminationSignal {
-    /// Stops SIGINT and SIGTERM from killing the process, then returns the first of them that arrives.
+/// Waiting for what ends a command that runs until it is told to stop: SIGINT, SIGTERM, or — when the
+/// command watches it (``StandardInputLifeline``) — the end of standard input. All of them end the command in
+/// order instead of killing it.
+public enum Termination {
+    /// What asked a command to stop.
+    public enum Cause: Sendable, Equatable, CustomStringConvertible {
+        /// SIGINT or SIGTERM, by number.
+        case signal(Int32)
+        /// Standard input reached its end (the process at the other end closed it or ended).
+        case standardInputClosed
+
+        public var description: String {
+            switch self {
+            case .signal(let number): "signal \(number)"
+            case .standardInputClosed: "standard input closed"
+            }
+        }
+    }
+
+    /// Stops SIGINT and SIGTERM from killing the process, then returns the first cause to stop that arrives.
     ///
-    /// - Returns: The signal's number.
-    public static func wait() async -> Int32 {
+    /// - Returns: The first signal, or the end of standard input when a lifeline watches it.
+    public static func wait() async -> Cause {
         await Watch().first()
     }
 
@@ -19,19 +36,29 @@ public enum TerminationSignal {
     public final class Watch: Sendable {
         /// Starts catching SIGINT and SIGTERM: from here on they are recorded, not acted upon.
         public init() {
-            _ = TerminationSignal.catcher
+            _ = Termination.catcher
         }
 
-        /// The first SIGINT or SIGTERM the process received since it began catching them, once one has arrived.
+        /// The first cause to stop since the process began catching signals (or since its lifeline broke,
+        /// when that came first), once one has arrived.
         ///
-        /// - Returns: The signal's number.
-        public func first() async -> Int32 {
-            await TerminationSignal.catcher.arrival.first()
+        /// - Returns: The signal, or the end of standard input.
+        public func first() async -> Cause {
+            await Termination.arrival.first()
         }
     }
 
+    /// Records `cause` as a reason to stop: the first one recorded is what every ``Watch`` returns.
+    static func request(_ cause: Cause) {
+        arrival.arrived(cause)
+    }
+
+    /// The first cause to stop, and the tasks waiting for it (kept apart from the catcher, so that a cause
+    /// recorded before any ``Watch`` exists is not lost).
+    private static let arrival = Arrival()
+
     /// The process's one catcher, installed the first time a ``Watch`` is created.
-    private static let catcher = Catcher()
+    private static let catcher = Catcher(arrival: arrival)
 }
 
 /// The write end of the pipe the signal handler writes each caught signal's number to (set once, before the
@@ -49,9 +76,7 @@ private func forwardCaughtSignal(_ number: Int32) {
 /// registration left to race (a dispatch signal source is armed asynchronously, and a signal that came before
 /// was lost).
 private final class Catcher: Sendable {
-    let arrival = Arrival()
-
-    init() {
+    init(arrival: Arrival) {
         var ends: [Int32] = [-1, -1]
         // A connected socket pair as the pipe: both ends close-on-exec from the moment they exist (Swift's
         // Glibc module has no pipe2), so no process spawned meanwhile keeps a copy of either.
@@ -61,13 +86,12 @@ private final class Catcher: Sendable {
         }
         caughtSignalPipe = ends[1]
         let readEnd = ends[0]
-        let arrival = arrival
         let reader = Thread {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
                 if count == 1 {
-                    arrival.arrived(Int32(byte))
+                    arrival.arrived(.signal(Int32(byte)))
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
@@ -87,29 +111,29 @@ private final class Catcher: Sendable {
     }
 }
 
-/// The first signal that arrived, and the tasks waiting for it.
+/// The first cause to stop that arrived, and the tasks waiting for it.
 private final class Arrival: Sendable {
     private struct State {
-        var signal: Int32?
-        var waiters: [CheckedContinuation<Int32, Never>] = []
+        var cause: Termination.Cause?
+        var waiters: [CheckedContinuation<Termination.Cause, Never>] = []
     }
 
     private let state = Mutex(State())
 
-    func arrived(_ number: Int32) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Int32, Never>] in
-            guard state.signal == nil else { return [] }
-            state.signal = number
+    func arrived(_ cause: Termination.Cause) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Termination.Cause, Never>] in
+            guard state.cause == nil else { return [] }
+            state.cause = cause
             defer { state.waiters = [] }
             return state.waiters
         }
-        for waiter in waiters { waiter.resume(returning: number) }
+        for waiter in waiters { waiter.resume(returning: cause) }
     }
 
-    func first() async -> Int32 {
+    func first() async -> Termination.Cause {
         await withCheckedContinuation { continuation in
-            let arrived = state.withLock { state -> Int32? in
-                if let signal = state.signal { return signal }
+            let arrived = state.withLock { state -> Termination.Cause? in
+                if let cause = state.cause { return cause }
                 state.waiters.append(continuation)
                 return nil
             }
