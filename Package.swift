@@ -97,6 +97,8 @@ let package = Package(
         .testTarget(
             name: "RippleFoundationTests",
             dependencies: ["RippleTestKit", "RippleFoundation", "Ripple"],
+            // The files the URLSession tests load.
+            exclude: ["Networking/Files"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -122,6 +124,8 @@ let package = Package(
                 "RippleTestKit", "RippleTestSupport", "RippleBlueZ", "RippleBlueZSimulator", "RippleBluetooth",
                 "RippleDBus", "RippleLoop", "Ripple",
             ],
+            // A fake /sys/class/rfkill for the troubleshooting tests.
+            exclude: ["Troubleshooting/KillSwitches"],
             swiftSettings: swiftSettings
         ),
         // What the test targets share (not a product): fixtures that stop themselves, a locked box.

@@ -6,33 +6,13 @@ import Testing
 
 @testable import RippleBlueZ
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @Suite(.timeLimit(Patience.test)) struct TroubleshootTests {
-    /// A fake `/sys/class/rfkill` with one Bluetooth switch and one Wi-Fi switch.
+    /// A fake `/sys/class/rfkill` with one Bluetooth switch and one Wi-Fi switch, both soft-blocked or neither
+    /// (files beside this one, so that no run leaves any behind).
     private func fakeKillSwitches(softBlocked: Bool) -> String {
-        var template = Array("/tmp/ripple-rfkill-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return mkdtemp(base) != nil
-        }
-        #expect(made)
-        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        func write(_ path: String, _ text: String) {
-            guard let file = fopen(directory + "/" + path, "we") else { return }  // "e": close-on-exec
-            fputs(text, file)
-            fclose(file)
-        }
-        for (entry, type, name) in [("rfkill0", "bluetooth", "hci0"), ("rfkill1", "wlan", "phy0")] {
-            mkdir(directory + "/" + entry, 0o755)
-            write(entry + "/type", type + "\n")
-            write(entry + "/name", name + "\n")
-            write(entry + "/soft", softBlocked ? "1\n" : "0\n")
-            write(entry + "/hard", "0\n")
-        }
-        return directory
+        let here = #filePath
+        let folder = here[..<(here.lastIndex(of: "/") ?? here.startIndex)]
+        return folder + "/KillSwitches/" + (softBlocked ? "soft-blocked" : "unblocked")
     }
 
     @Test func aHealthySimulatorPassesEveryCheck() async throws {

@@ -11,13 +11,13 @@ import FoundationNetworking
 /// `URLSession.dataTaskPublisher(for:)` over `file:` URLs (no network).
 @Suite("URLSession.dataTaskPublisher")
 struct DataTaskPublisherTests {
-    /// A fresh file with `contents` in a temporary directory.
-    private func file(named name: String, contents: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url
+    /// The folder of the files these tests load (beside this file, so that no run leaves any behind).
+    private static let files = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Files", isDirectory: true)
+
+    /// The file called `name` in ``files``.
+    private func file(named name: String) -> URL {
+        Self.files.appendingPathComponent(name)
     }
 
     /// Loads `publisher` to its end.
@@ -34,7 +34,7 @@ struct DataTaskPublisherTests {
     }
 
     @Test func loadsAFileURL() async throws {
-        let url = try file(named: "reading.json", contents: #"{"celsius":21.5}"#)
+        let url = file(named: "reading.json")
         let (outputs, completion) = await load(URLSession.shared.dataTaskPublisher(for: url))
         #expect(outputs.count == 1)
         #expect(String(decoding: outputs.first?.data ?? Data(), as: UTF8.self) == #"{"celsius":21.5}"#)
@@ -46,28 +46,26 @@ struct DataTaskPublisherTests {
 
     @Test func decodesAFileURLsContents() async throws {
         struct Reading: Decodable, Equatable { let celsius: Double }
-        let url = try file(named: "reading.json", contents: #"{"celsius":19}"#)
+        let url = file(named: "reading.json")
         let readings = Collected<Reading>()
         let cancellable = URLSession.shared.dataTaskPublisher(for: URLRequest(url: url))
             .map(\.data)
             .decode(type: Reading.self, decoder: JSONDecoder())
             .sink(receiveCompletion: { _ in }, receiveValue: { readings.append($0) })
         #expect(await readings.wait(for: 1))
-        #expect(readings.values == [Reading(celsius: 19)])
+        #expect(readings.values == [Reading(celsius: 21.5)])
         cancellable.cancel()
     }
 
     @Test func aMissingFileFailsWithFileDoesNotExist() async throws {
-        let url = try file(named: "present.txt", contents: "x").deletingLastPathComponent()
-            .appendingPathComponent("absent.txt")
+        let url = file(named: "absent.txt")
         let (outputs, completion) = await load(URLSession.shared.dataTaskPublisher(for: url))
         #expect(outputs.isEmpty)
         #expect(completion?.errorCode == .fileDoesNotExist)
     }
 
     @Test func aDirectoryFailsWithFileIsDirectory() async throws {
-        let directory = try file(named: "present.txt", contents: "x").deletingLastPathComponent()
-        let (_, completion) = await load(URLSession.shared.dataTaskPublisher(for: directory))
+        let (_, completion) = await load(URLSession.shared.dataTaskPublisher(for: Self.files))
         #expect(completion?.errorCode == .fileIsDirectory)
     }
 
@@ -79,7 +77,7 @@ struct DataTaskPublisherTests {
     }
 
     @Test func nothingLoadsBeforeTheFirstRequestOrAfterCancel() async throws {
-        let url = try file(named: "a.txt", contents: "abc")
+        let url = file(named: "a.txt")
         let publisher = URLSession.shared.dataTaskPublisher(for: url)
         #expect(publisher.request.url == url)
         #expect(publisher.session === URLSession.shared)

@@ -52,10 +52,9 @@ enum RippleBLECommand {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus
         process.environment = environment
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ripple-ble-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
+        // A file rather than a pipe: what the run's own children (its bus) inherit cannot hold the reading up.
+        let errorFile = URL(fileURLWithPath: try ScratchFolder.file(named: "ripple-ble.err", holding: ""))
+        defer { try? FileManager.default.removeItem(at: errorFile.deletingLastPathComponent()) }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorFile)
@@ -288,17 +287,16 @@ enum RippleBLECommand {
 /// a world file served on hci1, read by another run on hci0.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct RippleBLEServeTests {
     @Test func serveMakesAWorldPeripheralOfAnAdapterThatACentralReads() async throws {
-        let world = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ripple-serve-\(UUID().uuidString).yaml")
-        try """
-        adapters:
-          - name: hci0
-            address: "00:1A:7D:DA:71:13"
-          - name: hci1
-            address: "00:1A:7D:DA:71:14"
-        """.write(to: world, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: world) }
-        let simulator = try await RippleBLECommand.start(["sim", "--world", world.path])
+        let world = try ScratchFolder.file(
+            named: "serve.yaml",
+            holding: """
+                adapters:
+                  - name: hci0
+                    address: "00:1A:7D:DA:71:13"
+                  - name: hci1
+                    address: "00:1A:7D:DA:71:14"
+                """)
+        let simulator = try await RippleBLECommand.start(["sim", "--world", world])
         defer { simulator.stop() }
         #expect(simulator.first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"))
         let address = String(simulator.first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
@@ -328,28 +326,27 @@ enum RippleBLECommand {
     /// An unpaced source goes out as fast as the socket takes it: every notification, in order (the
     /// serve side waits for room after a full socket instead of losing what did not fit).
     @Test(arguments: ["auto", "bus"]) func anUnpacedSourceReachesTheCentralWhole(transport: String) async throws {
-        let world = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ripple-serve-\(UUID().uuidString).yaml")
-        try """
-        adapters:
-          - { name: hci0, address: "00:1A:7D:DA:71:13" }
-          - { name: hci1, address: "00:1A:7D:DA:71:14" }
-        peripherals:
-          - address: "C0:FF:EE:30:00:00"
-            name: Burst
-            services:
-              - uuid: "52495054-0000-4000-8000-0000000000b0"
-                characteristics:
-                  - uuid: "52495054-0000-4000-8000-0000000000b1"
-                    flags: [notify]
-                    notifications: { count: 3000, payload: numbered, size: 20 }
-        """.write(to: world, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: world) }
-        let simulator = try await RippleBLECommand.start(["sim", "--world", world.path])
+        let world = try ScratchFolder.file(
+            named: "serve.yaml",
+            holding: """
+                adapters:
+                  - { name: hci0, address: "00:1A:7D:DA:71:13" }
+                  - { name: hci1, address: "00:1A:7D:DA:71:14" }
+                peripherals:
+                  - address: "C0:FF:EE:30:00:00"
+                    name: Burst
+                    services:
+                      - uuid: "52495054-0000-4000-8000-0000000000b0"
+                        characteristics:
+                          - uuid: "52495054-0000-4000-8000-0000000000b1"
+                            flags: [notify]
+                            notifications: { count: 3000, payload: numbered, size: 20 }
+                """)
+        let simulator = try await RippleBLECommand.start(["sim", "--world", world])
         defer { simulator.stop() }
         let address = String(simulator.first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
         let server = try await RippleBLECommand.start(
-            ["serve", "--world", world.path, "--adapter", "hci1", "--transport", transport], systemBus: address)
+            ["serve", "--world", world, "--adapter", "hci1", "--transport", transport], systemBus: address)
         defer { server.stop() }
         #expect(server.first.hasPrefix("serving "))
         let bench = try await RippleBLECommand.run(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToolTestSupport
 
 /// Runs the built `ripple-bluez-sim` (beside the test bundle) and collects what it prints.
 enum SimulatorCommand {
@@ -39,14 +40,10 @@ enum SimulatorCommand {
             error: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// Writes `text` to a temporary file named `name` and returns its path.
+    /// Writes `text` to a file named `name` in the ``ScratchFolder`` (gone when the test process ends) and
+    /// returns its path.
     static func temporaryFile(_ name: String, _ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ripple-bluez-sim-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
-        return file.path
+        try ScratchFolder.file(named: name, holding: text)
     }
 }
 
