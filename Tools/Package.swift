@@ -139,7 +139,7 @@ let package = Package(
         // `ripple-ble` as a process, on its built-in simulator.
         .testTarget(
             name: "RippleBLETests",
-            dependencies: ["ripple-ble", "ToolTestSupport"],
+            dependencies: ["ripple-ble", "ToolTestSupport", ripple("RippleDBus")],
             swiftSettings: swiftSettings
         ),
         // `ripple-bluez-sim` as a process: world files, the bus address, the control service, SIGTERM.

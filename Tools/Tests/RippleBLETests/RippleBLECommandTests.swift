@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RippleDBus
 import Testing
 import ToolTestSupport
 
@@ -321,6 +322,41 @@ enum RippleBLECommand {
         // Stopped by the end of its standard input, in order.
         #expect(server.stop() == 0)
         #expect(simulator.stop() == 0)
+    }
+
+    /// A command that cannot stop in order (here `serve`, still waiting for a bluetoothd that never comes)
+    /// exits on its own a few seconds after its standard input closed, and says why.
+    @Test func aCommandStuckAfterItsInputClosedExitsAfterTheGrace() async throws {
+        let bus = try PrivateDBusDaemon()  // nobody ever takes org.bluez on it
+        defer { bus.stop() }
+        let process = Process()
+        process.executableURL = RippleBLECommand.executable
+        process.arguments = [
+            "serve", "--world", RippleBLECommand.world("demo.yaml"), "--adapter", "hci1", "--exit-when-stdin-closes",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        process.environment = environment
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        let started = ContinuousClock.now
+        let lifeline = try Lifeline(running: process)
+        let watchdog = RippleBLECommand.stop(process, after: RippleBLECommand.deadline)
+        defer { watchdog.cancel() }
+        lifeline.cut()
+        let said = await withCheckedContinuation { continuation in
+            // Read on a Dispatch thread: a blocking read must not hold a cooperative thread.
+            DispatchQueue.global().async {
+                let data = errors.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(said)")
+        #expect(
+            said.contains("ripple-ble: still running 5.0 seconds after standard input closed: exiting\n"), "\(said)")
+        #expect(ContinuousClock.now - started >= .seconds(5))
     }
 
     /// An unpaced source goes out as fast as the socket takes it: every notification, in order (the

@@ -107,6 +107,21 @@ import Glibc
         #expect(rest.hasPrefix("notifications sent: 0 "), "\(rest)")
     }
 
+    @Test func aLifelineCutBeforeItServesStopsItInOrderOnceItDoes() throws {
+        // Cut at once: the end of input arrives while the simulator is still starting, before it waits for
+        // a reason to stop, and is kept until it does.
+        let (process, output, errors, lifeline) = try Self.launch([])
+        defer { if process.isRunning { process.terminate() } }
+        lifeline.cut()
+        let all = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(all.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:"), "\(all)")
+        #expect(all.contains("\nnotifications sent: 0 "), "\(all)")
+        #expect(said.hasSuffix("ripple-bluez-sim: standard input closed: stopping\n"), "\(said)")
+    }
+
     @Test func aStarterKilledBySIGKILLTakesTheSimulatorAndItsBusAlong() async throws {
         // The child process starts the simulator on a lifeline, tells its process id and bus address, and is
         // killed at once: nobody stops the simulator but the end of its standard input.
