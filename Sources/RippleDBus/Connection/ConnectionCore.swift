@@ -263,16 +263,23 @@ final class ConnectionCore: Sendable {
         guard let connection, !dispatching else { return }
         dispatching = true
         var count = 0
-        while count < Self.dispatchBudget, self.connection != nil, let message = dbus_connection_pop_message(connection)
-        {
+        var spent = false
+        while self.connection != nil {
+            guard count < Self.dispatchBudget else {
+                spent = true
+                break
+            }
+            // libdbus returns nil once its own status check finds nothing (more) to dispatch.
+            guard let message = dbus_connection_pop_message(connection) else { break }
             _ = route(message)
             dbus_message_unref(message)
             count += 1
         }
         dispatching = false
-        if self.connection != nil,
-            dbus_connection_get_dispatch_status(connection).rawValue != DBUS_DISPATCH_COMPLETE.rawValue
-        {
+        // Only a spent budget leaves messages behind: a nil pop means libdbus's own status check found none
+        // (or no memory to queue them: they then wait for the next read). Asking libdbus again here would
+        // take its locks once more per read of the socket.
+        if spent, self.connection != nil {
             scheduleDispatch()
         }
         if closeReason != nil {
