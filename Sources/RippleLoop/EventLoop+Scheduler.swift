@@ -64,7 +64,7 @@ extension EventLoop: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let record = TimerRecord(queue: timers, interval: Swift.max(interval.magnitude, 1))
+        let record = TimerRecord(loop: self, interval: Swift.max(interval.magnitude, 1))
         insertTimer(deadline: date.nanoseconds, action: ScheduledAction(action), record: record)
         return AnyCancellable(record)
     }
@@ -84,7 +84,7 @@ extension EventLoop: Scheduler {
         after date: SchedulerTimeType,
         _ action: @escaping () -> Void
     ) -> AnyCancellable {
-        let record = TimerRecord(queue: timers, interval: 0)
+        let record = TimerRecord(loop: self, interval: 0)
         insertTimer(deadline: date.nanoseconds, action: ScheduledAction(action), record: record)
         return AnyCancellable(record)
     }

@@ -314,6 +314,12 @@ public final class EventLoop: Sendable {
         armTimer(for: next)
     }
 
+    /// Re-arms the `uv_timer` for the earliest timer left (stops it when none is): after a cancellation on
+    /// the loop thread took the earliest away. Loop thread only.
+    func rearmTimer() {
+        armTimer(for: timers.deadlineToArm())
+    }
+
     /// Starts the `uv_timer` so that it fires at `deadline` (or stops it for `Int.max`).
     private func armTimer(for deadline: Int) {
         guard !handlesClosed, deadline != armedFor else { return }
@@ -440,6 +446,9 @@ public final class EventLoop: Sendable {
 
     /// The number of open `uv_poll` handles; loop thread only.
     var openPollerCount: Int { pollers.count }
+
+    /// The deadline the `uv_timer` is started for (`Int.max`: stopped); loop thread only.
+    var timerArmedFor: Int { armedFor }
 
     /// Whether the loop has closed, and what `uv_loop_close` returned.
     var closeState: (closed: Bool, status: Int32) {

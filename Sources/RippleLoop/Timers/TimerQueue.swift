@@ -15,7 +15,10 @@ import Synchronization
 ///
 /// Cancellation is lazy: a cancelled entry stays in the heap, marked, until its deadline comes (then it
 /// is skipped) or until cancelled entries make up half the heap (then they are all removed at once, so a
-/// pattern of schedule-and-cancel cannot grow the heap without bound).
+/// pattern of schedule-and-cancel cannot grow the heap without bound). One exception: a cancellation on
+/// the loop thread takes cancelled entries off the front of the heap at once and re-arms the `uv_timer`
+/// for the earliest timer left, or stops it — a call's timeout cancelled by its reply (the common case)
+/// would otherwise keep the timer armed, and every wait of the loop timed, until the timeout's deadline.
 final class TimerQueue: Sendable {
     /// What the loop must do after an insertion.
     enum InsertOutcome: Equatable {
@@ -55,17 +58,35 @@ final class TimerQueue: Sendable {
     }
 
     /// Marks `record`'s timer cancelled so it never fires again; any thread.
-    func cancel(_ record: TimerRecord) {
+    ///
+    /// With `trimming` (the loop thread cancels), cancelled entries at the front of the heap leave it at
+    /// once, and the result says whether the `uv_timer` is now armed earlier than any timer left: the loop
+    /// thread then re-arms it (``deadlineToArm()``) rather than keep every wait of the loop timed, and wake
+    /// for nothing. Otherwise returns false.
+    func cancel(_ record: TimerRecord, trimming: Bool) -> Bool {
+        var armedTooEarly = false
         let removed = lock.withLock { () -> [TimerEntry] in
             let previous = record.state.exchange(TimerRecord.cancelled, ordering: .acquiringAndReleasing)
             guard previous == TimerRecord.scheduled, !isClosed else { return [] }
             cancelledInHeap += 1
-            guard cancelledInHeap >= 64, cancelledInHeap * 2 >= heap.count else { return [] }
-            cancelledInHeap = 0
-            return heap.removeAll { $0.record?.isCancelled ?? false }
+            var removed: [TimerEntry] = []
+            while trimming, let first = heap.entries.first, first.record?.isCancelled ?? false,
+                let taken = heap.popIfDue(at: .max)
+            {
+                removed.append(taken)
+                cancelledInHeap -= 1
+            }
+            if cancelledInHeap >= 64, cancelledInHeap * 2 >= heap.count {
+                cancelledInHeap = 0
+                removed += heap.removeAll { $0.record?.isCancelled ?? false }
+            }
+            // `.min`: the loop thread is firing timers and re-arms from the heap afterwards.
+            armedTooEarly = trimming && armedDeadline != .min && (heap.earliestDeadline ?? .max) > armedDeadline
+            return removed
         }
         // The cancelled closures are released here, outside the lock.
         _ = removed
+        return armedTooEarly
     }
 
     /// Moves every entry due at `now` into `due`, earliest first; loop thread only.
@@ -160,13 +181,17 @@ final class TimerRecord: Cancellable, Sendable {
 
     /// The queue holding the timer's entry.
     let queue: TimerQueue
+    /// The loop whose `uv_timer` serves the queue: re-armed when a cancellation on its thread leaves it
+    /// armed for nothing. Weak: a cancellable may outlive its loop.
+    weak let loop: EventLoop?
     /// Nanoseconds between ticks for a repeating timer (at least 1); 0 for a one-shot.
     let interval: Int
     /// One of ``scheduled``, ``firing`` or ``cancelled``.
     let state = Atomic<UInt8>(TimerRecord.scheduled)
 
-    init(queue: TimerQueue, interval: Int) {
-        self.queue = queue
+    init(loop: EventLoop, interval: Int) {
+        self.queue = loop.timers
+        self.loop = loop
         self.interval = interval
     }
 
@@ -177,6 +202,9 @@ final class TimerRecord: Cancellable, Sendable {
 
     /// Cancels the timer: it never fires again (see the type's note on other threads). Idempotent.
     func cancel() {
-        queue.cancel(self)
+        let loop = self.loop
+        let onLoopThread = loop?.isInLoopThread ?? false
+        guard queue.cancel(self, trimming: onLoopThread), let loop else { return }
+        loop.rearmTimer()
     }
 }

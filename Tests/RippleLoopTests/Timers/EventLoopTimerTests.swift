@@ -250,4 +250,76 @@ struct EventLoopTimerTests {
         #expect(count.load(ordering: .relaxed) == 1)
         cancellable.cancel()
     }
+
+    @Test func cancellingTheEarliestTimerOnTheLoopThreadRearmsOrStopsTheLoopTimer() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let fired = LockedBox<[String]>()
+        let start = loop.now
+        let late = start.advanced(by: .seconds(60))
+        let early = start.advanced(by: .seconds(30))
+        let lateTimer = loop.scheduleCancellable(after: late) { fired.append("late") }
+        let earlyTimer = loop.scheduleCancellable(after: early) { fired.append("early") }
+        // Two turns: the wake-up the insertions sent has armed the timer once the first has run.
+        await loop.flush()
+        #expect(await loop.perform { loop.timerArmedFor } == early.nanoseconds)
+        // Cancelling a timer that is not the earliest changes nothing.
+        let afterLate = await loop.perform { () -> (Int, Int) in
+            lateTimer.cancel()
+            return (loop.timerArmedFor, loop.timers.count)
+        }
+        #expect(afterLate.0 == early.nanoseconds)
+        #expect(afterLate.1 == 2, "a cancelled entry behind the front stays (lazily)")
+        // Cancelling the earliest takes it and the cancelled one behind it off the heap: nothing is left,
+        // and the loop timer stops (the loop waits without a timeout).
+        let afterEarly = await loop.perform { () -> (Int, Int) in
+            earlyTimer.cancel()
+            return (loop.timerArmedFor, loop.timers.count)
+        }
+        #expect(afterEarly.0 == Int.max)
+        #expect(afterEarly.1 == 0)
+        #expect(fired.value.isEmpty)
+    }
+
+    @Test func aTimerBehindACancelledEarlierOneStillFiresOnTime() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let fired = LockedBox<[String]>()
+        let armedAfterCancel = LockedBox<Int?>(nil)
+        let firstTimer = LockedBox<AnyCancellable?>(nil)
+        // The loop thread waits while both are scheduled, then cancels the first before it can fire.
+        let ready = await loop.hold {
+            firstTimer.value?.cancel()
+            armedAfterCancel.value = loop.timerArmedFor
+        }
+        let start = loop.now
+        firstTimer.value = loop.scheduleCancellable(after: start.advanced(by: .milliseconds(10))) {
+            fired.append("first")
+        }
+        let second = start.advanced(by: .milliseconds(30))
+        let secondTimer = loop.scheduleCancellable(after: second) { fired.append("second at \(loop.now >= second)") }
+        ready.signal()
+        await loop.wait(.milliseconds(60))
+        // Re-armed for the second timer's deadline at the cancellation.
+        #expect(armedAfterCancel.value == second.nanoseconds)
+        #expect(fired.value == ["second at true"])
+        secondTimer.cancel()
+        #expect(await loop.perform { loop.timerArmedFor } == Int.max)
+    }
+
+    @Test func aCancellationFromAnotherThreadStaysLazy() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let deadline = loop.now.advanced(by: .seconds(60))
+        let timer = loop.scheduleCancellable(after: deadline) {}
+        await loop.flush()
+        timer.cancel()
+        // The entry stays, marked, and the loop timer stays armed (it fires for nothing, or a later
+        // cancellation on the loop thread clears it).
+        #expect(loop.timers.count == 1)
+        #expect(await loop.perform { loop.timerArmedFor } == deadline.nanoseconds)
+    }
 }
