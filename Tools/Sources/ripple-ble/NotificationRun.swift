@@ -71,7 +71,14 @@ struct NotificationRun {
                 })
             cancellables.append(subscription)
         }
-        let deadline = limit.map { limit in loop.after(limit) { finish.finish(.timeUp) } }
+        // The time limit runs off the loop: a loop timer would time every wait of the loop thread (an
+        // hrtimer armed and cancelled in the kernel per wake-up) in a run that measures that thread's CPU.
+        let deadline = limit.map { limit in
+            Task {
+                try await Task.sleep(for: limit)
+                finish.finish(.timeUp)
+            }
+        }
         let ticker: (any Cancellable)? =
             showsProgress
             ? loop.every(.seconds(1)) { [meter] in
