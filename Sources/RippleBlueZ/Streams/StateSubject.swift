@@ -18,6 +18,8 @@ package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, S
     let isDuplicate: @Sendable (Output, Output) -> Bool
     private let lock = Lock()
     private nonisolated(unsafe) var current: Output
+    /// How many times the value was set: a subscription handed over meanwhile is told of the change.
+    private nonisolated(unsafe) var changes: UInt64 = 0
     private let members = StreamMembers<StateSubscription<Output, Failure>>()
 
     /// A subject holding `value`.
@@ -58,7 +60,10 @@ package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, S
     /// - Parameter body: changes the value.
     package func modify(_ body: (inout Output) -> Void) {
         guard !members.hasEnded else { return }
-        lock.withLock { body(&current) }
+        lock.withLock {
+            body(&current)
+            changes &+= 1
+        }
         for member in members.live { member.valueChanged() }
     }
 
@@ -76,8 +81,13 @@ package final class StateSubject<Output: Sendable, Failure: Error>: Publisher, S
         // A subscriber that comes after the end gets only the completion.
         let subscription = StateSubscription(
             subject: self, downstream: AnySubscriber(subscriber), startsWithValue: !members.hasEnded)
+        let changesBefore = lock.withLock { changes }
         subscriber.receive(subscription: subscription)
         members.register(subscription)
+        // A change made before the subscription was registered told no one: its subscriber may already have
+        // been given the value before it (its first demand delivers at once). It is told now; a value it
+        // already has is not delivered again.
+        if lock.withLock({ changes }) != changesBefore { subscription.valueChanged() }
     }
 }
 

@@ -69,6 +69,23 @@ import Testing
         busy.subscriber.cancel()
     }
 
+    @Test func aChangeMadeWhileTheSubscriptionIsHandedOverIsDelivered() {
+        // The first value goes out while the subject still hands the subscription over (the subscriber asks
+        // at once); a change made then, as another thread may, is delivered as soon as the handover ends.
+        let state = StateSubject<Int, Never>(0)
+        let early = SlowSubscriber<Int, Never>(
+            initialDemand: .unlimited,
+            onValue: { value in
+                if value == 0 { state.send(1) }
+            })
+        state.subscribe(early)
+        #expect(early.values == [0, 1])
+        state.send(2)
+        #expect(early.values == [0, 1, 2])
+        early.cancel()
+        #expect(state.subscriptionCount == 0)
+    }
+
     @Test func theCompletionComesAfterTheLatestValueNotYetDelivered() {
         let state = StateSubject<Int, BluetoothError>(0)
         let slow = SlowSubscriber<Int, BluetoothError>()
