@@ -7,7 +7,11 @@ import Synchronization
 /// owner of `org.bluez` (the only caller they answer), and the registrations with bluetoothd, each a
 /// ``RegistrationStateMachine``.
 ///
-/// Mutable state is one `LockedState<State>`; the machines' actions run after it is released.
+/// Mutable state is one `LockedState<State>`; the machines' actions run after it is released. The machines'
+/// events are handled on the connection's loop thread (all but ``close()``'s), each followed there by its
+/// actions, so that the actions run in the order of the transitions. Handled on two threads, an earlier
+/// transition's `publish` could come after a later one's and leave the stream on the older state for good: an
+/// advertisement asked for as bluetoothd's owner became known stayed `waitingForBluetoothd` while advertising.
 final class PeripheralCore: Sendable {
     /// Which registration an event or action belongs to.
     enum Target: Sendable, Hashable {
@@ -83,31 +87,55 @@ final class PeripheralCore: Sendable {
             throw BluetoothError(error, during: "exporting the GATT application")
         }
         // The owner may have come before the link was set.
-        ownerChanged(bluetoothd.owner)
+        onLoop { [weak self] in
+            guard let self else { return }
+            ownerChanged(bluetoothd.owner)
+        }
+    }
+
+    /// Runs `body` on the loop thread: at once when called there, else after what the loop already has.
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if loop.isInLoopThread {
+            body()
+        } else {
+            loop.schedule(body)
+        }
     }
 
     // MARK: Registration
 
     /// A subscriber of the application's registration arrived: the first one starts it.
     func retainApplication() -> StateSubject<RegistrationState, BluetoothError> {
-        let (subject, actions) = state.withLock { state in
-            if state.applicationUsers == 0, state.application.phase == .failed || state.application.phase == .idle {
+        let (subject, first) = state.withLock { state in
+            // (Once closed, the subject has finished: a new subscriber gets that.)
+            if !state.closed, state.applicationUsers == 0,
+                state.application.phase == .failed || state.application.phase == .idle
+            {
                 state.applicationSubject = StateSubject(.waitingForBluetoothd, context: .loop(loop))
             }
             state.applicationUsers += 1
-            let actions = state.applicationUsers == 1 ? state.application.handle(.start) : []
-            return (state.applicationSubject, actions)
+            return (state.applicationSubject, state.applicationUsers == 1)
         }
-        run(actions, for: .application)
+        if first { onLoop { [self] in applicationUsersChanged() } }
         return subject
     }
 
     /// A subscriber of the application's registration left: the last one unregisters it.
     func releaseApplication() {
-        let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
-            guard state.applicationUsers > 0 else { return [] }
+        let last = state.withLock { state -> Bool in
+            guard state.applicationUsers > 0 else { return false }
             state.applicationUsers -= 1
-            return state.applicationUsers == 0 ? state.application.handle(.stop) : []
+            return state.applicationUsers == 0
+        }
+        if last { onLoop { [self] in applicationUsersChanged() } }
+    }
+
+    /// The application's machine starts while it has users and stops when it has none (loop thread: a start
+    /// and a stop asked from two threads take effect in the order the users came and went).
+    private func applicationUsersChanged() {
+        let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
+            guard !state.closed else { return [] }
+            return state.application.handle(state.applicationUsers > 0 ? .start : .stop)
         }
         run(actions, for: .application)
     }
@@ -139,22 +167,38 @@ final class PeripheralCore: Sendable {
         } catch {
             return Fail(error: BluetoothError(error, during: "exporting the advertisement")).eraseToAnyPublisher()
         }
-        let actions = state.withLock { state in
-            var slot = AdvertisementSlot(object: object, advertisement: advertisement, subject: subject)
-            _ = slot.machine.handle(.ownerChanged(state.owner))
-            let actions = slot.machine.handle(.start)
-            state.advertisements[key] = slot
-            return actions
+        let open = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.advertisements[key] = AdvertisementSlot(
+                object: object, advertisement: advertisement, subject: subject)
+            return true
         }
-        run(actions, for: .advertisement(key))
+        guard open else {
+            connection.unexport(object.path)
+            return Empty().eraseToAnyPublisher()
+        }
+        // Its machine starts on the loop thread, where its other events come; a cancel that comes first (the
+        // slot is gone then) leaves nothing to start.
+        onLoop { [self] in
+            let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
+                guard var slot = state.advertisements[key] else { return [] }
+                _ = slot.machine.handle(.ownerChanged(state.owner))
+                let actions = slot.machine.handle(.start)
+                state.advertisements[key] = slot
+                return actions
+            }
+            run(actions, for: .advertisement(key))
+        }
         return subject.handleEvents(receiveCancel: { [weak self] in self?.stopAdvertising(key) }).eraseToAnyPublisher()
     }
 
     private func stopAdvertising(_ key: Int) {
-        guard let slot = state.withLock({ $0.advertisements.removeValue(forKey: key) }) else { return }
-        var machine = slot.machine
-        run(machine.handle(.stop), for: .advertisement(key), object: slot.object.path)
-        connection.unexport(slot.object.path)
+        onLoop { [self] in
+            guard let slot = state.withLock({ $0.advertisements.removeValue(forKey: key) }) else { return }
+            var machine = slot.machine
+            run(machine.handle(.stop), for: .advertisement(key), object: slot.object.path)
+            connection.unexport(slot.object.path)
+        }
     }
 
     /// bluetoothd released the advertisement (it stopped it by itself): the stream fails.
@@ -187,8 +231,10 @@ final class PeripheralCore: Sendable {
         for (key, actions) in advertisements { run(actions, for: .advertisement(key)) }
     }
 
+    /// Hands `event` to `target`'s machine and runs its actions (loop thread).
     private func handle(_ event: RegistrationStateMachine.Event, for target: Target) {
         let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
+            guard !state.closed else { return [] }
             switch target {
             case .application: return state.application.handle(event)
             case .advertisement(let key): return state.advertisements[key]?.machine.handle(event) ?? []

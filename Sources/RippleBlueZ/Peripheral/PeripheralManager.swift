@@ -144,7 +144,8 @@ public final class PeripheralManager: Sendable {
     /// - Parameter advertisement: what to advertise.
     /// - Returns: the advertisement's states; fails with a ``BluetoothError`` when bluetoothd refuses it
     ///   (``BluetoothError/Kind/notPermitted`` for too many advertisements, ``BluetoothError/Kind/notSupported``
-    ///   naming a field the running bluetoothd does not support) or releases it.
+    ///   naming a field the running bluetoothd does not support) or releases it; finishes when the manager
+    ///   closes.
     public func advertise(_ advertisement: Advertisement) -> AnyPublisher<AdvertisingState, BluetoothError> {
         let core = core
         return Deferred { core.startAdvertising(advertisement) }.eraseToAnyPublisher()

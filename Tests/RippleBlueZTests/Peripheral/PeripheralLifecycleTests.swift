@@ -1,8 +1,11 @@
+import Glibc
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
+import RippleLoop
 import RippleTestKit
 import RippleTestSupport
+import Synchronization
 import Testing
 
 @testable import RippleBlueZ
@@ -87,6 +90,49 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             try await fifth.wait(timeout: Patience.step) { $0.completion != nil }
             #expect(fifth.failure()?.kind == .notPermitted)
             #expect(running.allSatisfy { $0.completion == nil })
+        }
+    }
+
+    @Test func registrationsAskedForAsTheManagerIsMadeStartOnceBluetoothdIsKnown() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            // A new manager does not know the owner of org.bluez yet: both machines wait for it, then start.
+            // (The advertisement's state once stayed waitingForBluetoothd while advertising when the owner came
+            // as it started: a test thread's publish landed after the loop's.)
+            for round in 0..<20 {
+                let manager = try PeripheralManager(
+                    bus: fixture.bus.bus, adapter: "hci2", loop: fixture.peripheralThread.loop, services: services())
+                let registration = TestSubscriber(manager.register())
+                let advertising = TestSubscriber(manager.advertise(Advertisement(localName: "R\(round)")))
+                try await registration.wait(timeout: Patience.step) {
+                    $0.values.last == .registered || $0.completion != nil
+                }
+                try await advertising.wait(timeout: Patience.step) {
+                    $0.values.last == .advertising || $0.completion != nil
+                }
+                #expect(registration.completion == nil && advertising.completion == nil)
+                manager.close()
+            }
+        }
+    }
+
+    @Test func theRegistrationsStartOnTheManagersLoopThread() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            // Every event of a registration is handled on the loop thread, so that its actions (publishing the
+            // state included) run in the order of its transitions: asked for on another thread, nothing starts
+            // before the loop runs.
+            let blocked = Atomic<Bool>(true)
+            fixture.peripheralThread.loop.schedule {
+                while blocked.load(ordering: .acquiring) { sched_yield() }
+            }
+            let registration = TestSubscriber(fixture.manager.register())
+            let advertising = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "Later")))
+            let phases = fixture.manager.core.state.withLock { state in
+                [state.application.phase] + state.advertisements.values.map(\.machine.phase)
+            }
+            blocked.store(false, ordering: .releasing)
+            #expect(phases == [.idle, .idle])
+            try await registration.wait(timeout: Patience.step) { $0.values.last == .registered }
+            try await advertising.wait(timeout: Patience.step) { $0.values.last == .advertising }
         }
     }
 
