@@ -25,11 +25,22 @@ struct ClientRun {
         defer { try? FileManager.default.removeItem(atPath: world) }
         let simulator = Process()
         simulator.executableURL = URL(fileURLWithPath: tools.simulator)
-        simulator.arguments = ["--world", world]
+        // Its standard input is a socket whose other end only this process holds: however this process ends
+        // (a killed benchmark run too), the simulator and its bus end with it.
+        simulator.arguments = ["--world", world, "--exit-when-stdin-closes"]
+        var lifeline: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &lifeline) == 0 else {
+            throw BenchmarkFailure("socketpair: \(String(cString: strerror(errno)))")
+        }
+        defer { close(lifeline[1]) }
+        simulator.standardInput = FileHandle(fileDescriptor: lifeline[0], closeOnDealloc: false)
         let simulatorOutput = Pipe()
         simulator.standardOutput = simulatorOutput
         simulator.standardError = try log("simulator")
-        try simulator.run()
+        do {
+            defer { close(lifeline[0]) }
+            try simulator.run()
+        }
         defer {
             if simulator.isRunning {
                 simulator.terminate()
@@ -37,6 +48,8 @@ struct ClientRun {
             }
         }
         let firstLine = Self.readLine(simulatorOutput.fileHandleForReading.fileDescriptor)
+        // Read by now: removed at once, so that a run killed while it measures leaves no file behind.
+        try? FileManager.default.removeItem(atPath: world)
         guard firstLine.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=") else {
             throw BenchmarkFailure("the simulator printed \"\(firstLine)\" instead of its bus address")
         }
