@@ -3,12 +3,12 @@ import Ripple
 extension Duration {
     /// The duration in whole nanoseconds, clamped to 0 … `Int.max`.
     package var clampedNanoseconds: Int {
+        // Compared first: `components` traps when the whole seconds do not fit in an Int64, as for a sum such
+        // as a caller's `.seconds(Int64.max)` plus a margin.
+        guard self > .zero else { return 0 }
+        guard self < .nanoseconds(Int.max) else { return Int.max }
         let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 0 }
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return Int.max }
-        let (total, overflow2) = Int(scaled).addingReportingOverflow(Int(attoseconds / 1_000_000_000))
-        return overflow2 ? Int.max : total
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 }
 

@@ -17,6 +17,17 @@ struct EventLoopDurationTests {
         #expect(Duration.seconds(Int64.max).clampedNanoseconds == Int.max)
     }
 
+    /// Sums past Int64's seconds (a caller's `.seconds(Int64.max)` plus a margin) make `components` trap:
+    /// they clamp instead.
+    @Test func durationsBeyondInt64SecondsClampWithoutTrapping() {
+        #expect((Duration.seconds(Int64.max) + .seconds(1)).clampedNanoseconds == Int.max)
+        #expect((Duration.seconds(Int64.min) - .seconds(1)).clampedNanoseconds == 0)
+        #expect(Duration.nanoseconds(Int.max).clampedNanoseconds == Int.max)
+        #expect((Duration.nanoseconds(Int.max) - .nanoseconds(1)).clampedNanoseconds == Int.max - 1)
+        #expect(Duration(secondsComponent: 0, attosecondsComponent: 999_999_999).clampedNanoseconds == 0)
+        #expect(Duration(secondsComponent: 2, attosecondsComponent: 1_500_000_000).clampedNanoseconds == 2_000_000_001)
+    }
+
     @Test func performRunsOnTheLoopThreadAndReturnsOrThrows() async throws {
         let owner = try EventLoopThread()
         defer { owner.stop() }

@@ -440,7 +440,9 @@ final class ConnectionCore: Sendable {
         }
         let pending = PendingCall(completion: completion)
         if let timeout {
-            pending.timer = loop.scheduleCancellable(after: loop.now.advanced(by: .nanoseconds(timeout.nanoseconds))) {
+            pending.timer = loop.scheduleCancellable(
+                after: loop.now.advanced(by: .nanoseconds(timeout.clampedNanoseconds))
+            ) {
                 [weak self] in
                 guard let self, let expired = self.pendingCalls.removeValue(forKey: serial) else { return }
                 expired.complete(with: .failure(.timedOut))
@@ -496,16 +498,6 @@ final class ConnectionCore: Sendable {
             dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         }
         dbus_connection_unref(connection)
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating.
-    var nanoseconds: Int {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? Int(Int64.min) : Int(Int64.max) }
-        return Int(scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
     }
 }
 

@@ -91,6 +91,21 @@ import Testing
         }
     }
 
+    /// A time limit past what `Duration.components` can split — `.seconds(Int64.max)`, to which the
+    /// central adds a margin for bluetoothd's own answer — is no limit: each form completes, nothing traps.
+    @Test func aTimeoutBeyondInt64SecondsIsNoLimit() async throws {
+        try await withFixture(CentralFixture(world: Self.world)) { fixture in
+            let central = fixture.central
+            let forever = Duration.seconds(Int64.max)
+            let peripheral = try await central.connectPeripheral(to: Lab.address, timeout: forever)
+            #expect(peripheral.isConnected)
+            try await peripheral.writeValue([7], to: sensor, timeout: forever)
+            #expect(try await peripheral.readValue(sensor, timeout: forever) == [7])
+            try await peripheral.disconnectPeripheral(timeout: forever)
+            #expect(!peripheral.isConnected)
+        }
+    }
+
     @Test func cancellingTheTaskEndsEachAsyncFormWithCancelled() async throws {
         try await withFixture(CentralFixture(world: Self.world)) { fixture in
             let central = fixture.central

@@ -99,6 +99,19 @@ import Glibc
         }
     }
 
+    /// A caller's time limit past what `Duration.components` can split (`.seconds(Int64.max)` plus a margin)
+    /// is no limit, not a trap.
+    @Test func aCallWithATimeoutBeyondInt64SecondsWaitsForItsAnswer() async throws {
+        let bus = try BusFixture()
+        let connection = try bus.connect()
+        let reply = try await connection.call(
+            destination: "org.freedesktop.DBus", path: try DBusObjectPath("/org/freedesktop/DBus"),
+            interface: "org.freedesktop.DBus", member: "GetId", timeout: .seconds(Int64.max) + .seconds(1)
+        ).firstValue
+        #expect(reply.body.count == 1)
+        #expect(reply.body.first?.string?.count == 32)
+    }
+
     @Test func aServiceVanishingMidCallFailsTheCallWithNoReply() async throws {
         let bus = try BusFixture()
         let peer = try SilentPeer(address: bus.daemon.address, name: "com.example.Vanishing")
