@@ -1,6 +1,6 @@
 /// A Battery Level (characteristic 0x2A19 of the Battery service): the charge left, in percent.
 public struct BatteryLevel: Readable, Writable, Sendable, Hashable, CustomStringConvertible {
-    /// The charge left, 0–100 %.
+    /// The charge left, 0–100 % (a value set outside that range is sent clamped).
     public var percent: Int
 
     /// A level of `percent` (clamped to 0–100).
@@ -24,8 +24,8 @@ public struct BatteryLevel: Readable, Writable, Sendable, Hashable, CustomString
         percent = Int(value)
     }
 
-    /// The one byte.
-    public var bluetoothBytes: [UInt8] { [UInt8(percent)] }
+    /// The one byte: ``percent``, clamped to 0–100 (it is a `var`, so it may have been set to anything).
+    public var bluetoothBytes: [UInt8] { [UInt8(Swift.min(Swift.max(percent, 0), 100))] }
 
     /// "87 %".
     public var description: String { "\(percent) %" }

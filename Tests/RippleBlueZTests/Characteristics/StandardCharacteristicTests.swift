@@ -9,6 +9,12 @@ import Testing
     @Test func batteryLevelIsAPercentage() throws {
         #expect(try BatteryLevel(bluetoothBytes: [87]).percent == 87)
         #expect(BatteryLevel(percent: 140).bluetoothBytes == [100])
+        // `percent` is a var: a value set out of range after init is sent clamped, never trapped on.
+        var level = BatteryLevel(percent: 50)
+        level.percent = 300
+        #expect(level.bluetoothBytes == [100])
+        level.percent = -4
+        #expect(level.bluetoothBytes == [0])
         #expect(
             throws: ValueDecodingError(
                 typeName: "BatteryLevel", offset: 0, reason: .invalidValue("101 % is above 100 %"))
