@@ -5,7 +5,8 @@ extension BluetoothError {
     /// keeping bluetoothd's error name and message.
     ///
     /// bluetoothd's names map to kinds (`NotReady` → ``Kind/poweredOff``, `NotPermitted` →
-    /// ``Kind/notPermitted``, …); its catch-all `org.bluez.Error.Failed` is read by message: "Not connected"
+    /// ``Kind/notPermitted`` — but `NotPermitted` "Not paired", bluetoothd's answer to ATT's Insufficient
+    /// Authentication or Encryption, → ``Kind/insufficientAuthentication`` —, …); its catch-all `org.bluez.Error.Failed` is read by message: "Not connected"
     /// is ``Kind/notConnected`` and "Operation failed with ATT error: 0x0e" is ``Kind/attError(_:)``. An
     /// object that is gone (`UnknownObject`) means the link dropped and the GATT objects went with it.
     ///
@@ -36,7 +37,10 @@ extension BluetoothError {
         switch name {
         case BlueZErrorName.notReady: kind = .poweredOff
         case BlueZErrorName.notConnected: kind = .notConnected
-        case BlueZErrorName.notPermitted: kind = .notPermitted
+        case BlueZErrorName.notPermitted:
+            // bluetoothd 5.66 answers ATT's Insufficient Authentication, Insufficient Encryption and
+            // Insufficient Encryption Key Size alike: NotPermitted "Not paired" (gatt-client.c).
+            kind = message == "Not paired" ? .insufficientAuthentication : .notPermitted
         case BlueZErrorName.notAuthorized: kind = .insufficientAuthorization
         case BlueZErrorName.authenticationFailed, BlueZErrorName.authenticationRejected,
             BlueZErrorName.authenticationCanceled, BlueZErrorName.authenticationTimeout:

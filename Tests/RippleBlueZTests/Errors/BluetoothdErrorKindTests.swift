@@ -9,6 +9,9 @@ import Testing
         ("org.bluez.Error.NotReady", "Resource Not Ready", .poweredOff),
         ("org.bluez.Error.NotConnected", "Not Connected", .notConnected),
         ("org.bluez.Error.NotPermitted", "Read not permitted", .notPermitted),
+        ("org.bluez.Error.NotPermitted", "Write not permitted", .notPermitted),
+        // bluetoothd 5.66's answer to ATT errors 0x05, 0x0F and 0x0C: pairing is what is missing.
+        ("org.bluez.Error.NotPermitted", "Not paired", .insufficientAuthentication),
         ("org.bluez.Error.NotAuthorized", "Operation Not Authorized", .insufficientAuthorization),
         ("org.bluez.Error.AuthenticationFailed", "Authentication Failed", .insufficientAuthentication),
         ("org.bluez.Error.AuthenticationRejected", "Authentication Rejected", .insufficientAuthentication),

@@ -136,6 +136,19 @@ import Testing
             } catch {
                 #expect(error.kind == .attError(0x0E))
             }
+            // ATT's Insufficient Authentication and Encryption reach the client as NotPermitted "Not paired":
+            // pairing is what is missing.
+            for code: UInt8 in [0x05, 0x0F, 0x0C] {
+                try await fixture.simulator.inject(.fail(.attError(code)), on: .read(Lab.sensor), of: labAddress)
+                do throws(BluetoothError) {
+                    _ = try await peripheral.readValue(sensor)
+                    Issue.record("the read succeeded")
+                } catch {
+                    #expect(error.kind == .insufficientAuthentication)
+                    #expect(error.bluezName == "org.bluez.Error.NotPermitted")
+                    #expect(error.bluezMessage == "Not paired")
+                }
+            }
         }
     }
 
