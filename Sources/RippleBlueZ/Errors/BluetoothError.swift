@@ -112,4 +112,16 @@ extension BluetoothError {
     public static func invalidValue(_ error: ValueDecodingError) -> BluetoothError {
         BluetoothError(.invalidValue(error), "invalid value: \(error)")
     }
+
+    /// A value longer than an attribute holds, refused before it reaches bluetoothd.
+    ///
+    /// - Parameters:
+    ///   - count: the value's length in bytes.
+    ///   - operation: what was being done, for the message ("writing 2A19 of C0:FF:EE:00:00:01").
+    /// - Returns: an ``Kind/invalidArgument`` error.
+    static func valueTooLong(_ count: Int, during operation: String) -> BluetoothError {
+        BluetoothError(
+            .invalidArgument,
+            "\(operation): \(count) bytes are more than an attribute holds (\(maximumAttributeValueLength))")
+    }
 }

@@ -39,6 +39,9 @@ public struct GATTDescriptor: Sendable, Hashable {
     public var path: DBusObjectPath
 }
 
+/// The most bytes an attribute value holds (Bluetooth Core Specification, Vol 3, Part F, 3.2.9).
+let maximumAttributeValueLength = 512
+
 /// How a write goes to the peripheral.
 public enum WriteType: Sendable, Hashable {
     /// A write request: the peripheral acknowledges it (bluetoothd's `request`; long values are written

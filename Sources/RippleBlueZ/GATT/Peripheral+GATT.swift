@@ -126,10 +126,8 @@ extension Peripheral {
             case .failure(let error): return .failure(error)
             }
             let operation = "writing \(characteristic) of \(peripheral.address)"
-            if bytes.count > 512 {
-                return .failure(
-                    BluetoothError(
-                        .invalidArgument, "\(operation): \(bytes.count) bytes are more than an attribute holds (512)"))
+            if bytes.count > maximumAttributeValueLength {
+                return .failure(.valueTooLong(bytes.count, during: operation))
             }
             if type == .withoutResponse, let mtu = peripheral.mtu(of: characteristic), bytes.count > mtu - 3 {
                 return .failure(

@@ -45,6 +45,18 @@ extension PeripheralCore {
         guard !services.isEmpty else {
             throw BluetoothError(.invalidArgument, "a GATT application needs at least one service")
         }
+        for service in services {
+            for characteristic in service.characteristics {
+                guard characteristic.value.count <= maximumAttributeValueLength else {
+                    throw .valueTooLong(characteristic.value.count, during: "serving \(characteristic.uuid)")
+                }
+                for descriptor in characteristic.descriptors where descriptor.value.count > maximumAttributeValueLength
+                {
+                    throw .valueTooLong(
+                        descriptor.value.count, during: "serving \(descriptor.uuid) of \(characteristic.uuid)")
+                }
+            }
+        }
         var characteristics: [ServedCharacteristic] = []
         var objects: [DBusExportedObject] = []
         do {

@@ -39,7 +39,9 @@ public final class PeripheralManager: Sendable {
     ///     offers it a socket (`AcquireNotify`, for characteristics that notify), ``NotificationTransport/bus``
     ///     sends them as `Value` changes on the bus.
     ///   - services: the services.
-    /// - Throws: ``BluetoothError`` when the bus cannot be reached or the services cannot be exported.
+    /// - Throws: ``BluetoothError`` when the bus cannot be reached or the services cannot be exported
+    ///   (``BluetoothError/Kind/invalidArgument`` for no service, or a value longer than the 512 bytes an attribute
+    ///   holds).
     public convenience init(
         bus: DBusBus = .system, adapter: String = "hci0", loop: EventLoop = .shared,
         notificationTransport: NotificationTransport = .automatic, services: [LocalService]
@@ -70,7 +72,9 @@ public final class PeripheralManager: Sendable {
     ///   - notificationTransport: how notifications travel to bluetoothd: ``NotificationTransport/automatic``
     ///     offers it a socket, ``NotificationTransport/bus`` sends `Value` changes.
     ///   - services: the services, one per line.
-    /// - Throws: ``BluetoothError`` when the bus cannot be reached or the services cannot be exported.
+    /// - Throws: ``BluetoothError`` when the bus cannot be reached or the services cannot be exported
+    ///   (``BluetoothError/Kind/invalidArgument`` for no service, or a value longer than the 512 bytes an attribute
+    ///   holds).
     public convenience init(
         bus: DBusBus = .system, adapter: String = "hci0", loop: EventLoop = .shared,
         notificationTransport: NotificationTransport = .automatic,
@@ -87,7 +91,9 @@ public final class PeripheralManager: Sendable {
     ///   - adapter: the adapter that serves.
     ///   - notificationTransport: how notifications travel to bluetoothd.
     ///   - services: the services.
-    /// - Throws: ``BluetoothError`` when the services cannot be exported.
+    /// - Throws: ``BluetoothError`` when the services cannot be exported
+    ///   (``BluetoothError/Kind/invalidArgument`` for no service, or a value longer than the 512 bytes an attribute
+    ///   holds).
     public convenience init(
         connection: DBusConnection, adapter: String = "hci0", notificationTransport: NotificationTransport = .automatic,
         services: [LocalService]
@@ -179,9 +185,14 @@ public final class PeripheralManager: Sendable {
     ///   - value: the new value.
     ///   - reference: the characteristic.
     /// - Throws: ``BluetoothError`` of kind ``BluetoothError/Kind/attributeNotFound`` when it serves no such
-    ///   characteristic.
+    ///   characteristic, ``BluetoothError/Kind/invalidArgument`` when `value` is longer than the 512 bytes an
+    ///   attribute holds.
     public func setValue(_ value: [UInt8], for reference: CharacteristicReference) throws(BluetoothError) {
-        try characteristic(reference).state.withLock { $0.value = value }
+        let characteristic = try characteristic(reference)
+        guard value.count <= maximumAttributeValueLength else {
+            throw .valueTooLong(value.count, during: "setting the value of \(reference)")
+        }
+        characteristic.state.withLock { $0.value = value }
     }
 
     /// Notifies (or indicates) `value` to every central listening to the characteristic, and makes it the
@@ -197,12 +208,16 @@ public final class PeripheralManager: Sendable {
     ///   - reference: the characteristic.
     /// - Returns: whether it went out while a central listened (false: nobody listened, or it was dropped).
     /// - Throws: ``BluetoothError`` of kind ``BluetoothError/Kind/attributeNotFound`` when it serves no such
-    ///   characteristic, ``BluetoothError/Kind/notSupported`` when it neither notifies nor indicates.
+    ///   characteristic, ``BluetoothError/Kind/notSupported`` when it neither notifies nor indicates,
+    ///   ``BluetoothError/Kind/invalidArgument`` when `value` is longer than the 512 bytes an attribute holds.
     @discardableResult
     public func send(_ value: [UInt8], on reference: CharacteristicReference) throws(BluetoothError) -> Bool {
         let characteristic = try characteristic(reference)
         guard characteristic.properties.canNotify else {
             throw BluetoothError(.notSupported, "the characteristic \(reference) neither notifies nor indicates")
+        }
+        guard value.count <= maximumAttributeValueLength else {
+            throw .valueTooLong(value.count, during: "notifying \(reference)")
         }
         do {
             return try characteristic.notify(value)

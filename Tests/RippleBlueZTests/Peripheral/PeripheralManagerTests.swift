@@ -305,6 +305,42 @@ private final class RequestLog: Sendable {
         }
     }
 
+    /// An attribute holds at most 512 bytes: a longer value from the app is a typed error, at once.
+    @Test func aValueLongerThanAnAttributeHoldsIsRefused() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let reference = CharacteristicReference(sensor)
+            let manager = fixture.manager
+            try manager.setValue(Array(repeating: 9, count: 512), for: reference)
+            #expect(manager.value(of: reference) == Array(repeating: 9, count: 512))
+            #expect(throws: BluetoothError.valueTooLong(513, during: "setting the value of \(reference)")) {
+                try manager.setValue(Array(repeating: 0, count: 513), for: reference)
+            }
+            #expect(manager.value(of: reference) == Array(repeating: 9, count: 512))
+            #expect(throws: BluetoothError.valueTooLong(70_000, during: "notifying \(reference)")) {
+                try manager.send(Array(repeating: 0, count: 70_000), on: reference)
+            }
+            #expect(manager.notificationStatistics(of: reference)?.received == 0)
+            let tooLong = [
+                LocalService(service) {
+                    LocalCharacteristic(sensor, properties: [.read], value: Array(repeating: 0, count: 600))
+                }
+            ]
+            #expect(throws: BluetoothError.valueTooLong(600, during: "serving \(sensor)")) {
+                _ = try PeripheralManager(bus: fixture.bus.bus, adapter: "hci1", services: tooLong)
+            }
+            let longDescriptor = [
+                LocalService(service) {
+                    LocalCharacteristic(
+                        sensor, properties: [.read], descriptors: [.userDescription(String(repeating: "x", count: 513))]
+                    )
+                }
+            ]
+            #expect(throws: BluetoothError.valueTooLong(513, during: "serving 2901 of \(sensor)")) {
+                _ = try PeripheralManager(bus: fixture.bus.bus, adapter: "hci1", services: longDescriptor)
+            }
+        }
+    }
+
     @Test func onTheBusPathReadinessFollowsTheListeners() async throws {
         try await withFixture(PeripheralFixture(services: services(), notificationTransport: .bus)) { fixture in
             let served = try await fixture.serve()
