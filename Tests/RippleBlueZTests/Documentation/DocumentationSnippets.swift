@@ -95,5 +95,21 @@ func documentationSnippets() async throws {
     )
     .sink(receiveCompletion: { print($0) }, receiveValue: { reply in print(reply.body) })
     .store(in: &cancellables)
+    dbus.signals(from: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+        .sink(
+            receiveCompletion: { print($0) },
+            receiveValue: { signal in print(signal.path?.description ?? "", signal.body) }
+        )
+        .store(in: &cancellables)
     for await value in [1, 2, 3].publisher.values { print(value) }
+
+    // Being a peripheral: a read handler that refuses with an ATT error.
+    let logUUID: BluetoothUUID = "5249504C-1060-4000-8000-000000000001"
+    let log: [UInt8] = Array(repeating: 0x2A, count: 200)
+    let history = LocalCharacteristic(logUUID, properties: [.read]) {
+        (request: ReadRequest) throws(ATTError) -> [UInt8] in
+        guard request.offset <= log.count else { throw .invalidOffset }
+        return Array(log[request.offset...])
+    }
+    _ = history
 }
