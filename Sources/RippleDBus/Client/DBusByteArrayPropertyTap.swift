@@ -125,8 +125,12 @@ final class DBusByteArrayPropertyTap {
     let deliver: (DBusObjectPath, [UInt8]) -> Void
     /// ``interface`` and ``property`` as NUL-terminated C strings, compared with each message's in place
     /// (a short Swift string has no C string of its own: `withCString` would copy it to the heap each time).
-    let interfaceCString: [CChar]
-    let propertyCString: [CChar]
+    /// Owned by the tap (freed in `deinit`): read per message through plain pointers, with no reference
+    /// counting of arrays around each use.
+    let interfaceCString: UnsafeMutablePointer<CChar>
+    let propertyCString: UnsafeMutablePointer<CChar>
+    /// The length of ``property`` in bytes (UTF-8, without the NUL).
+    let propertyLength: Int
     /// The record of the sender's owner, compared per message (set by the router when it installs the tap;
     /// loop thread only).
     @exclusivity(unchecked) nonisolated(unsafe) var owner: SignalRouter.OwnerRecord?
@@ -149,8 +153,22 @@ final class DBusByteArrayPropertyTap {
         self.interface = interface
         self.property = property
         self.deliver = deliver
-        interfaceCString = Array(interface.utf8CString)
-        propertyCString = Array(property.utf8CString)
+        interfaceCString = Self.copy(interface)
+        propertyCString = Self.copy(property)
+        propertyLength = property.utf8.count
+    }
+
+    deinit {
+        interfaceCString.deallocate()
+        propertyCString.deallocate()
+    }
+
+    /// A NUL-terminated copy of `text`, allocated (the caller deallocates it).
+    private static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let characters = Array(text.utf8CString)
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
+        copy.initialize(from: characters, count: characters.count)
+        return copy
     }
 
     /// The path whose characters are `raw`: the one of the last call when they are the same (no new
@@ -206,7 +224,9 @@ final class DBusByteArrayPropertyTap {
         else { return false }
         for tap in taps {
             guard let expected = tap.owner?.ownerCString, strcmp(expected, sender) == 0,
-                let bytes = bytes(in: raw, interface: tap.interfaceCString, property: tap.propertyCString)
+                let bytes = bytes(
+                    in: raw, interface: tap.interfaceCString, property: tap.propertyCString,
+                    propertyLength: tap.propertyLength)
             else { continue }
             tap.deliver(tap.path(path), tap.value(bytes))
             return true
@@ -214,11 +234,12 @@ final class DBusByteArrayPropertyTap {
         return false
     }
 
-    /// Where the bytes `raw` sets `property` of `interface` to are (both NUL-terminated C strings), in the
-    /// message, when that is all it changes (and it invalidates nothing); nil for any other message, which
-    /// then takes the ordinary route. The bytes live as long as the message.
+    /// Where the bytes `raw` sets `property` of `interface` to are (both NUL-terminated C strings; the
+    /// property's length is `propertyLength` bytes), in the message, when that is all it changes (and it
+    /// invalidates nothing); nil for any other message, which then takes the ordinary route. The bytes live
+    /// as long as the message.
     static func bytes(
-        in raw: OpaquePointer, interface: [CChar], property: [CChar]
+        in raw: OpaquePointer, interface: UnsafePointer<CChar>, property: UnsafePointer<CChar>, propertyLength: Int
     ) -> UnsafeBufferPointer<UInt8>? {
         // The signature fixes every type but the variant's (checked below): no type check per argument.
         guard dbus_message_has_signature(raw, "sa{sv}as") != 0 else { return nil }
@@ -230,6 +251,9 @@ final class DBusByteArrayPropertyTap {
         dbus_message_iter_recurse(&arguments, &entries)
         // No entry: an empty dictionary.
         guard dbus_message_iter_get_arg_type(&entries) == Int32(DBusTypeCode.dictEntry) else { return nil }
+        // The dictionary's length in bytes, from its length field: read here, it tells below whether the
+        // first entry is the only one without stepping over that entry (libdbus would walk the variant).
+        let dictionaryLength = Int(ripple_dbus_message_iter_get_array_len(&entries))
         var entry = DBusMessageIter()
         dbus_message_iter_recurse(&entries, &entry)
         guard Self.string(&entry, equals: property), dbus_message_iter_next(&entry) != 0 else { return nil }
@@ -243,8 +267,10 @@ final class DBusByteArrayPropertyTap {
         var start: UnsafeRawPointer?
         var count: Int32 = 0
         dbus_message_iter_get_fixed_array(&elements, &start, &count)
-        // One change only, and nothing invalidated.
-        guard dbus_message_iter_next(&entries) == 0, dbus_message_iter_next(&arguments) != 0 else { return nil }
+        // One change only (the dictionary ends where this entry does), and nothing invalidated.
+        guard dictionaryLength == Self.lengthOfOneEntry(keyLength: propertyLength, valueCount: Int(count)),
+            dbus_message_iter_next(&arguments) != 0
+        else { return nil }
         var invalidated = DBusMessageIter()
         dbus_message_iter_recurse(&arguments, &invalidated)
         guard dbus_message_iter_get_arg_type(&invalidated) == Int32(DBusTypeCode.invalid) else { return nil }
@@ -252,8 +278,18 @@ final class DBusByteArrayPropertyTap {
         return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(count))
     }
 
+    /// The length in bytes, as marshalled, of an `a{sv}` dictionary whose one entry maps a key of
+    /// `keyLength` bytes to a variant holding `valueCount` bytes (`ay`): the key (its 4-byte length, its
+    /// bytes, a NUL), the variant's signature (a length byte, `ay`, a NUL), padding to 4 for the bytes' 4-byte
+    /// length, then the bytes. An entry starts 8-aligned, so that padding is the same wherever the entry is.
+    /// A dictionary with any other entry after it is longer.
+    static func lengthOfOneEntry(keyLength: Int, valueCount: Int) -> Int {
+        let signatureEnd = 4 + keyLength + 1 + 4
+        return ((signatureEnd + 3) & ~3) + 4 + valueCount
+    }
+
     /// Whether the string at `iterator` is `expected` (a NUL-terminated C string), compared in place.
-    private static func string(_ iterator: inout DBusMessageIter, equals expected: [CChar]) -> Bool {
+    private static func string(_ iterator: inout DBusMessageIter, equals expected: UnsafePointer<CChar>) -> Bool {
         var value = DBusBasicValue()
         dbus_message_iter_get_basic(&iterator, &value)
         guard let characters = value.str else { return false }

@@ -71,9 +71,11 @@ import Testing
         try Self.change(service, Self.first, ["Value": .bytes([7]), "Notifying": .boolean(true)])
         try Self.change(service, Self.first, ["Value": .bytes([8])], invalidated: ["Flags"])
         try Self.change(service, Self.first, ["Notifying": .boolean(false)])
-        await everything.waitForValues(3)
-        await values.waitForValues(2)
-        #expect(values.values.map(\.bytes) == [[7], [8]])
+        // The property first, another after it.
+        try Self.change(service, Self.first, ["Value": .bytes([9]), "Zeta": .bytes([])])
+        await everything.waitForValues(4)
+        await values.waitForValues(3)
+        #expect(values.values.map(\.bytes) == [[7], [8], [9]])
     }
 
     @Test func anotherSenderOrAnotherTypeIsNeverTaken() async throws {
@@ -106,6 +108,55 @@ import Testing
         #expect(values.values.map(\.bytes) == [[1]])
         #expect(
             everything.values.map(\.sender) == [impostor.uniqueName] + Array(repeating: service.uniqueName, count: 4))
+    }
+
+    /// The bytes the fast path reads from a `PropertiesChanged` body of `interface` changing `changes` (in
+    /// that order) and invalidating `invalidated`; nil when it leaves the signal to the ordinary route.
+    static func fastPathBytes(
+        property: String, changes: [(String, DBusValue)], invalidated: [String] = []
+    ) throws -> [UInt8]? {
+        let message = try EncodedMessage(
+            signal: DBusSignalName(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"),
+            path: first,
+            body: [
+                .string(interface),
+                .dictionary(
+                    key: .string, value: .variant,
+                    changes.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) }),
+                .array(.string, invalidated.map(DBusValue.string)),
+            ])
+        return interface.withCString { interface in
+            property.withCString { characters in
+                DBusByteArrayPropertyTap.bytes(
+                    in: message.raw, interface: interface, property: characters, propertyLength: property.utf8.count
+                ).map(Array.init)
+            }
+        }
+    }
+
+    /// The property's entry alone is taken, whatever the lengths of the key and the value (each padding
+    /// before the value's length); an entry after it, before it, or an invalidated property sends the signal
+    /// the ordinary way.
+    @Test func onlyADictionaryOfThePropertysEntryAloneIsTaken() throws {
+        for property in ["V", "Va", "Val", "Valu", "Value", "Value6", "Value67", "Value678", "Value6789"] {
+            for count in [0, 1, 3, 4, 20, 244] {
+                let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+                #expect(try Self.fastPathBytes(property: property, changes: [(property, .bytes(bytes))]) == bytes)
+                #expect(
+                    try Self.fastPathBytes(
+                        property: property, changes: [(property, .bytes(bytes)), ("Z", .bytes([]))]) == nil)
+                #expect(
+                    try Self.fastPathBytes(
+                        property: property, changes: [(property, .bytes(bytes)), (property, .bytes(bytes))]) == nil)
+                #expect(
+                    try Self.fastPathBytes(
+                        property: property, changes: [("Notifying", .boolean(true)), (property, .bytes(bytes))])
+                        == nil)
+                #expect(
+                    try Self.fastPathBytes(
+                        property: property, changes: [(property, .bytes(bytes))], invalidated: ["Flags"]) == nil)
+            }
+        }
     }
 
     @Test func cancellingRemovesTheFastPath() async throws {
