@@ -61,7 +61,7 @@ extension CentralCore {
         var record =
             confined.value.sessions[path]
             ?? NotificationSessionRecord(reference: reference, transport: transport, device: peripheral)
-        if record.listeners.isEmpty, record.machine.state == .idle {
+        if record.listeners.isEmpty, record.machine.state == .idle || record.machine.state == .releasing {
             // A record kept for reads alone: the first listener chooses.
             record.reference = reference
             record.transport = transport
@@ -85,6 +85,7 @@ extension CentralCore {
         guard let path = confined.value.sessions.first(where: { $0.value.listeners[id] != nil })?.key else { return }
         confined.value.sessions[path]?.listeners[id] = nil
         sessionEvent(path, .listenerRemoved(id))
+        startAfterRelease(path)
     }
 
     /// Whether bluetoothd offers `AcquireNotify` for the characteristic: it has `NotifyAcquired` (only
@@ -207,6 +208,7 @@ extension CentralCore {
             closed: { [weak self] in self?.perform { [weak self] in self?.socketClosed(path) } })
         confined.value.sessions[path]?.socket = socket
         sessionEvent(path, .acquired)
+        startAfterRelease(path)
     }
 
     private func startNotify(_ path: DBusObjectPath, device: Peripheral) -> AnyCancellable {
@@ -450,9 +452,29 @@ extension CentralCore {
                 gattError(peripheral) == nil
             else { return }
             rearmNotifications(under: device, peripheral: peripheral)
+        case .propertiesChanged(let path, let change)
+        where change.interface == BlueZ.characteristic && change.changed["NotifyAcquired"] != nil:
+            startAfterRelease(path)
         default:
             break
         }
+    }
+
+    /// A session waiting for bluetoothd to let go of the socket this process closed (`releasing`) goes on
+    /// once bluetoothd's `NotifyAcquired` is false: from its signal, or at once when the tree says so
+    /// already (bluetoothd closed the socket itself first). bluetoothd sets `NotifyAcquired` before it
+    /// answers `AcquireNotify`, so a socket this process holds is never taken for released.
+    ///
+    /// - Parameter path: the characteristic's object path.
+    private func startAfterRelease(_ path: DBusObjectPath) {
+        guard let record = confined.value.sessions[path], record.machine.state == .releasing else { return }
+        let acquired = mirror.withLock { mirror in
+            mirror.tree.properties(of: path, interface: BlueZ.characteristic)?["NotifyAcquired"]?.boolean
+        }
+        guard acquired == false else { return }
+        let found = try? characteristic(record.reference, of: record.device).get()
+        let canAcquire = record.transport == .automatic && (found.map(canAcquireNotify) ?? false)
+        sessionEvent(path, .notifyReleased(canAcquire: canAcquire))
     }
 }
 

@@ -7,6 +7,12 @@
 /// again on the next link, until `StopNotify`: the machine remembers it (`kept`) so that the session is
 /// taken up again, and stopped when nobody wants it any more.
 ///
+/// A socket this process closed stays bluetoothd's until bluetoothd has seen the hang-up and signalled
+/// `NotifyAcquired = false` (`src/gatt-client.c`: `sock_hup` → `destroy_sock`); until then it answers
+/// `AcquireNotify` and `StartNotify` with NotPermitted "Notify acquired". The machine waits for that
+/// signal (`releasing`) before it opens the next session, so a listener that comes right after the last
+/// one left is not refused.
+///
 /// It also holds `Value` changes that arrive while a read of the characteristic is under way: bluetoothd
 /// signals the read's value as a change just before it answers the read, so the changes wait for the
 /// answer and the one that is the read's echo is dropped.
@@ -27,6 +33,9 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
         case onSocket
         /// Notifications come as `Value` changes (`StartNotify`).
         case onBus
+        /// This process closed its socket; bluetoothd has not yet signalled `NotifyAcquired = false`.
+        /// Listeners that come meanwhile wait for it.
+        case releasing
     }
 
     enum Event: Sendable, Hashable {
@@ -43,6 +52,9 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
         case startFailed(BluetoothError)
         /// bluetoothd closed the socket.
         case socketClosed
+        /// bluetoothd signalled `NotifyAcquired = false`: it has let go of the last socket; `canAcquire`
+        /// when the waiting listeners' transport and the characteristic allow a socket.
+        case notifyReleased(canAcquire: Bool)
         /// The link or the characteristic went, or the peripheral was lent: stop, keep the listeners.
         case suspended
         /// The characteristic is there again on a usable link: start again if anyone listens.
@@ -134,7 +146,7 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
                 return [.startNotify]
             case .onSocket, .onBus:
                 return [.started]
-            case .acquiring, .starting:
+            case .acquiring, .starting, .releasing:
                 return []
             }
         case .listenerRemoved(let id):
@@ -163,6 +175,14 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
             let failing = listeners.sorted()
             listeners = []
             return (failing.isEmpty ? [] : [.fail(failing, error)]) + forgetIfIdle()
+        case .notifyReleased(let canAcquire):
+            guard state == .releasing else { return [] }
+            guard !listeners.isEmpty else {
+                state = .idle
+                return forgetIfIdle()
+            }
+            state = canAcquire ? .acquiring : .starting
+            return [canAcquire ? .acquireNotify : .startNotify]
         case .socketClosed:
             guard state == .onSocket else { return [] }
             state = .idle
@@ -181,6 +201,10 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
             case .onSocket:
                 state = .idle
                 return [.closeSocket] + (listeners.isEmpty ? forgetIfIdle() : [])
+            case .releasing:
+                // bluetoothd lets go of the socket with the link.
+                state = .idle
+                return listeners.isEmpty ? forgetIfIdle() : []
             }
         case .rearm(let canAcquire):
             guard !listeners.isEmpty else { return [] }
@@ -191,7 +215,7 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
             case .kept:
                 state = .starting
                 return [.startNotify]
-            case .acquiring, .starting, .onSocket, .onBus:
+            case .acquiring, .starting, .onSocket, .onBus, .releasing:
                 return []
             }
         case .ended(let error, let linkUp):
@@ -199,7 +223,7 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
             listeners = []
             var actions: [Action] = []
             switch state {
-            case .idle: break
+            case .idle, .releasing: break
             case .kept: actions.append(.stopNotify(queued: false))
             case .acquiring: actions.append(.cancelCall)
             case .starting: actions += [.cancelCall, .stopNotify(queued: false)]
@@ -230,15 +254,16 @@ struct NotificationSessionStateMachine: Sendable, Hashable {
         case .acquiring, .starting:
             return []
         case .onSocket:
-            state = .idle
-            return [.closeSocket] + forgetIfIdle()
+            // Kept until bluetoothd has let go of the socket: the next session waits for that.
+            state = .releasing
+            return [.closeSocket]
         case .onBus:
             state = .idle
             return [.stopNotify(queued: true)] + forgetIfIdle()
         case .kept:
             state = .idle
             return [.stopNotify(queued: false)] + forgetIfIdle()
-        case .idle:
+        case .idle, .releasing:
             return forgetIfIdle()
         }
     }

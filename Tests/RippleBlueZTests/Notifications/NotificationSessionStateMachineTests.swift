@@ -26,6 +26,8 @@ import Testing
         ("startAnswered", .startAnswered),
         ("startFailed", .startFailed(refusedToNotify)),
         ("socketClosed", .socketClosed),
+        ("notifyReleased", .notifyReleased(canAcquire: true)),
+        ("notifyReleasedOnTheBus", .notifyReleased(canAcquire: false)),
         ("suspended", .suspended),
         ("rearm", .rearm(canAcquire: true)),
         ("ended", .ended(linkEnded, linkUp: true)),
@@ -46,6 +48,7 @@ import Testing
         [
             "listenerAdded": secondListener, "listenerAddedOnTheBus": secondListener, "listenerAddedAgain": .refused,
             "listenerRemovedUnknown": .to(machine(state), []),
+            "notifyReleased": .to(machine(state), []), "notifyReleasedOnTheBus": .to(machine(state), []),
             "readStarted": .to(machine(state, reads: 1), []), "readEnded": .refused,
         ]
     }
@@ -60,6 +63,7 @@ import Testing
                 "listenerRemoved": .to(machine(.idle, []), []), "listenerRemovedUnknown": .to(machine(.idle, []), []),
                 "acquired": .refused, "acquireFailed": .refused, "startAnswered": .refused, "startFailed": .refused,
                 "socketClosed": .to(machine(.idle, []), []), "suspended": .to(machine(.idle, []), [.forget]),
+                "notifyReleased": .to(machine(.idle, []), []), "notifyReleasedOnTheBus": .to(machine(.idle, []), []),
                 "rearm": .to(machine(.idle, []), []), "ended": .to(machine(.idle, []), [.forget]),
                 "endedWithTheLink": .to(machine(.idle, []), [.forget]),
                 "readStarted": .to(machine(.idle, [], reads: 1), []), "readEnded": .refused,
@@ -107,8 +111,11 @@ import Testing
                 "listenerAddedAgain": .to(machine(.acquiring, [1]), []),
                 "listenerRemoved": .to(machine(.acquiring, []), []),
                 "listenerRemovedUnknown": .to(machine(.acquiring, []), []),
-                "acquired": .to(machine(.idle, []), [.closeSocket, .forget]),
+                // The socket came for nobody: closed, and kept until bluetoothd has let go of it.
+                "acquired": .to(machine(.releasing, []), [.closeSocket]),
                 "acquireFailed": .to(machine(.idle, []), [.forget]),
+                "notifyReleased": .to(machine(.acquiring, []), []),
+                "notifyReleasedOnTheBus": .to(machine(.acquiring, []), []),
                 "startAnswered": .refused, "startFailed": .refused,
                 "socketClosed": .to(machine(.acquiring, []), []),
                 "suspended": .to(machine(.idle, []), [.cancelCall, .forget]),
@@ -134,7 +141,7 @@ import Testing
         Row(
             name: "onSocket", machine: machine(.onSocket),
             outcomes: withListener(.onSocket, secondListener: .to(machine(.onSocket, [1, 2]), [.started])).merging([
-                "listenerRemoved": .to(machine(.idle, []), [.closeSocket, .forget]),
+                "listenerRemoved": .to(machine(.releasing, []), [.closeSocket]),
                 "acquired": .refused, "acquireFailed": .refused, "startAnswered": .refused, "startFailed": .refused,
                 "socketClosed": .to(machine(.idle), [.closeSocket]), "suspended": .to(machine(.idle), [.closeSocket]),
                 "rearm": .to(machine(.onSocket), []),
@@ -162,6 +169,8 @@ import Testing
                 "listenerRemovedUnknown": .to(machine(.onBus, reads: 1, held: [[5], [6]]), []),
                 "acquired": .refused, "acquireFailed": .refused, "startAnswered": .refused, "startFailed": .refused,
                 "socketClosed": .to(machine(.onBus, reads: 1, held: [[5], [6]]), []),
+                "notifyReleased": .to(machine(.onBus, reads: 1, held: [[5], [6]]), []),
+                "notifyReleasedOnTheBus": .to(machine(.onBus, reads: 1, held: [[5], [6]]), []),
                 "suspended": .to(machine(.kept, reads: 1, held: [[5], [6]]), [.cancelCall]),
                 "rearm": .to(machine(.onBus, reads: 1, held: [[5], [6]]), []),
                 "ended": .to(
@@ -172,6 +181,39 @@ import Testing
                 // The read's echo ([5]) is dropped; what came besides it goes to the listeners.
                 "readEnded": .to(machine(.onBus), [.deliver([[6]])]),
             ]),
+        Row(
+            name: "releasing, a listener waiting", machine: machine(.releasing),
+            outcomes: withListener(.releasing, secondListener: .to(machine(.releasing, [1, 2]), [])).merging([
+                "listenerRemoved": .to(machine(.releasing, []), []),
+                "acquired": .refused, "acquireFailed": .refused, "startAnswered": .refused, "startFailed": .refused,
+                "socketClosed": .to(machine(.releasing), []),
+                // bluetoothd has let go of the socket: the waiting listener's session starts.
+                "notifyReleased": .to(machine(.acquiring), [.acquireNotify]),
+                "notifyReleasedOnTheBus": .to(machine(.starting), [.startNotify]),
+                // bluetoothd lets go of the socket with the link: re-armed like any idle session.
+                "suspended": .to(machine(.idle), []),
+                "rearm": .to(machine(.releasing), []),
+                "ended": .to(machine(.idle, []), [.fail([1], linkEnded), .forget]),
+                "endedWithTheLink": .to(machine(.idle, []), [.fail([1], linkEnded), .forget]),
+            ]) { _, new in new }),
+        Row(
+            name: "releasing for nobody", machine: machine(.releasing, []),
+            outcomes: [
+                "listenerAdded": .to(machine(.releasing, [2]), []),
+                "listenerAddedOnTheBus": .to(machine(.releasing, [2]), []),
+                "listenerAddedAgain": .to(machine(.releasing, [1]), []),
+                "listenerRemoved": .to(machine(.releasing, []), []),
+                "listenerRemovedUnknown": .to(machine(.releasing, []), []),
+                "acquired": .refused, "acquireFailed": .refused, "startAnswered": .refused, "startFailed": .refused,
+                "socketClosed": .to(machine(.releasing, []), []),
+                "notifyReleased": .to(machine(.idle, []), [.forget]),
+                "notifyReleasedOnTheBus": .to(machine(.idle, []), [.forget]),
+                "suspended": .to(machine(.idle, []), [.forget]),
+                "rearm": .to(machine(.releasing, []), []),
+                "ended": .to(machine(.idle, []), [.forget]),
+                "endedWithTheLink": .to(machine(.idle, []), [.forget]),
+                "readStarted": .to(machine(.releasing, [], reads: 1), []), "readEnded": .refused,
+            ]),
     ]
 
     @Test func everyEventInEveryState() {
@@ -180,7 +222,7 @@ import Testing
 
     @Test func theTableCoversEveryState() {
         let covered = Set(Self.rows.map(\.machine.state))
-        #expect(covered == [.idle, .kept, .acquiring, .starting, .onSocket, .onBus])
+        #expect(covered == [.idle, .kept, .acquiring, .starting, .onSocket, .onBus, .releasing])
     }
 
     /// `Value` changes reach the listeners of a bus session (also while its start or a kept session's
@@ -188,7 +230,7 @@ import Testing
     @Test func whereValueChangesGo() {
         let routes: [(Machine.State, Int, Machine.Route)] = [
             (.idle, 0, .drop), (.kept, 0, .deliver), (.acquiring, 0, .drop), (.starting, 0, .deliver),
-            (.onSocket, 0, .drop), (.onBus, 0, .deliver), (.onBus, 1, .hold),
+            (.onSocket, 0, .drop), (.onBus, 0, .deliver), (.onBus, 1, .hold), (.releasing, 0, .drop),
         ]
         for (state, reads, route) in routes {
             var machine = Self.machine(state, reads: reads)

@@ -76,6 +76,30 @@ import Testing
         }
     }
 
+    /// bluetoothd answers `AcquireNotify` (and `StartNotify`) NotPermitted "Notify acquired" until it has
+    /// seen the hang-up of the socket a process closed and signalled `NotifyAcquired = false`: a listener
+    /// that comes right after the last one left (a `for await` loop ended by `break`, then a `sink`) waits
+    /// for that signal instead of being refused, in every order.
+    @Test func aListenerRightAfterTheLastOneLeftIsNotRefused() async throws {
+        let ticker: BluetoothUUID = "5249504c-1ab0-4000-8000-0000000000f1"
+        var peripheral = Lab.peripheral
+        peripheral.services[0].characteristics.append(
+            SimulatedCharacteristic(
+                uuid: ticker, flags: [.notify],
+                notificationSource: NotificationSource(rate: 200, payload: .numbered(size: 4))))
+        try await withFixture(CentralFixture(world: SimulatedWorld(peripherals: [.init(peripheral)]))) { fixture in
+            let connected = try await fixture.connect()
+            for round in 1...10 {
+                let listener = TestSubscriber(connected.listen(to: CharacteristicReference(ticker)))
+                try await listener.wait(timeout: Patience.step) { $0.valueCount > 0 || $0.completion != nil }
+                #expect(listener.completion == nil, "round \(round): \(String(describing: listener.failure()))")
+                listener.cancel()
+            }
+            let trace = try await fixture.simulator.signalTrace()
+            #expect(trace.filter { $0.hasPrefix("error AcquireNotify") || $0.hasPrefix("error StartNotify") } == [])
+        }
+    }
+
     @Test func anIndicationOnlyCharacteristicIsHeardOnTheBus() async throws {
         try await withFixture(CentralFixture(world: Lab.world)) { fixture in
             let peripheral = try await fixture.connect()
