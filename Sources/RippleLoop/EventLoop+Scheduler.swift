@@ -25,6 +25,20 @@ extension EventLoop: Scheduler {
         enqueue(ScheduledAction(action))
     }
 
+    /// Runs `action` on the loop thread: at once, before returning, when called there; else scheduled as by
+    /// ``schedule(options:_:)`` (after the closures this thread scheduled before it; dropped if the loop has
+    /// stopped). The layers above use it for work whose order must follow their calls: a loop-thread caller's
+    /// requests take effect in the order it makes them, none overtaken by a later one run at once.
+    ///
+    /// - Parameter action: what runs.
+    package func runOnLoopThread(_ action: @escaping () -> Void) {
+        if isInLoopThread {
+            action()
+        } else {
+            enqueue(ScheduledAction(action))
+        }
+    }
+
     /// Runs `action` once on the loop thread at `date` (at once if `date` has passed); dropped if the
     /// loop stops first. `tolerance` is ignored. Safe from any thread.
     ///

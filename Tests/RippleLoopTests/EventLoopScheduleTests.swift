@@ -88,6 +88,46 @@ struct EventLoopScheduleTests {
         #expect(log.value == ["outer begins", "outer ends", "inner", "timer from inner"])
     }
 
+    @Test func runOnLoopThreadRunsAtOnceThereAndIsScheduledElsewhere() async throws {
+        let owner = try EventLoopThread()
+        defer { owner.stop() }
+        let loop = owner.loop
+        let log = LockedBox<[String]>()
+        // On the loop thread: before the call returns, ahead of a closure scheduled just before it.
+        await loop.onLoop {
+            loop.schedule { log.append("scheduled before") }
+            loop.runOnLoopThread { log.append("at once, on the loop thread: \(loop.isInLoopThread)") }
+            log.append("after the call")
+        }
+        await loop.flush()
+        #expect(log.value == ["at once, on the loop thread: true", "after the call", "scheduled before"])
+        // Elsewhere: queued behind what this thread scheduled before, run on the loop thread.
+        log.value = []
+        let held = await loop.hold()
+        loop.schedule { log.append("scheduled before") }
+        loop.runOnLoopThread { log.append("queued, on the loop thread: \(loop.isInLoopThread)") }
+        log.append("after the call")
+        held.signal()
+        await loop.flush()
+        #expect(log.value == ["after the call", "scheduled before", "queued, on the loop thread: true"])
+    }
+
+    @Test func runOnLoopThreadDropsTheActionOfAStoppedLoop() throws {
+        let loop = try EventLoop()
+        let releases = LockedBox<[String]>()
+        loop.stop()
+        try loop.run()
+        do {
+            let sentinel = ReleaseSentinel("action", releases: releases)
+            loop.runOnLoopThread {
+                _ = sentinel
+                releases.append("ran")
+            }
+        }
+        // Not run, and not kept.
+        #expect(releases.value == ["action"])
+    }
+
     @Test func runOnTheCallersThreadUntilStopped() throws {
         let loop = try EventLoop()
         let log = LockedBox<[String]>()

@@ -122,11 +122,7 @@ final class CentralCore: Sendable {
     ///
     /// - Parameter work: reads and changes the confined state, and performs what follows.
     func perform(_ work: @escaping @Sendable () -> Void) {
-        guard loop.isInLoopThread else {
-            loop.schedule { [self] in perform(work) }
-            return
-        }
-        self.work.run(work)
+        loop.runOnLoopThread { [self] in self.work.run(work) }
     }
 
     /// Starts following bluetoothd: its owner and its tree.

@@ -87,18 +87,9 @@ final class PeripheralCore: Sendable {
             throw BluetoothError(error, during: "exporting the GATT application")
         }
         // The owner may have come before the link was set.
-        onLoop { [weak self] in
+        loop.runOnLoopThread { [weak self] in
             guard let self else { return }
             ownerChanged(bluetoothd.owner)
-        }
-    }
-
-    /// Runs `body` on the loop thread: at once when called there, else after what the loop already has.
-    private func onLoop(_ body: @escaping @Sendable () -> Void) {
-        if loop.isInLoopThread {
-            body()
-        } else {
-            loop.schedule(body)
         }
     }
 
@@ -116,7 +107,7 @@ final class PeripheralCore: Sendable {
             state.applicationUsers += 1
             return (state.applicationSubject, state.applicationUsers == 1)
         }
-        if first { onLoop { [self] in applicationUsersChanged() } }
+        if first { loop.runOnLoopThread { [self] in applicationUsersChanged() } }
         return subject
     }
 
@@ -127,7 +118,7 @@ final class PeripheralCore: Sendable {
             state.applicationUsers -= 1
             return state.applicationUsers == 0
         }
-        if last { onLoop { [self] in applicationUsersChanged() } }
+        if last { loop.runOnLoopThread { [self] in applicationUsersChanged() } }
     }
 
     /// The application's machine starts while it has users and stops when it has none (loop thread: a start
@@ -179,7 +170,7 @@ final class PeripheralCore: Sendable {
         }
         // Its machine starts on the loop thread, where its other events come; a cancel that comes first (the
         // slot is gone then) leaves nothing to start.
-        onLoop { [self] in
+        loop.runOnLoopThread { [self] in
             let actions = state.withLock { state -> [RegistrationStateMachine.Action] in
                 guard var slot = state.advertisements[key] else { return [] }
                 _ = slot.machine.handle(.ownerChanged(state.owner))
@@ -193,7 +184,7 @@ final class PeripheralCore: Sendable {
     }
 
     private func stopAdvertising(_ key: Int) {
-        onLoop { [self] in
+        loop.runOnLoopThread { [self] in
             guard let slot = state.withLock({ $0.advertisements.removeValue(forKey: key) }) else { return }
             var machine = slot.machine
             run(machine.handle(.stop), for: .advertisement(key), object: slot.object.path)

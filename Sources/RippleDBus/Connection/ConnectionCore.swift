@@ -114,11 +114,7 @@ final class ConnectionCore: Sendable {
     /// Runs `body` on the loop thread: now when called there (so a loop-thread caller's requests keep
     /// their order), else queued behind what this thread queued before. Dropped if the loop has stopped.
     func perform(_ body: @escaping (ConnectionCore) -> Void) {
-        if loop.isInLoopThread {
-            body(self)
-        } else {
-            loop.schedule { body(self) }
-        }
+        loop.runOnLoopThread { body(self) }
     }
 
     /// Whether the connection is open (loop thread only).

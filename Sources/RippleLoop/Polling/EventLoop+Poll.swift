@@ -119,11 +119,8 @@ private final class PollSubscription: Subscription, PollClient, CustomStringConv
             // On the loop thread the watching stops before `cancel` returns: the caller may close the
             // descriptor next (libdbus does, right after removing its watch), and libuv aborts when it
             // later re-registers or modifies the watch of a descriptor that was closed under it.
-            if loop.isInLoopThread {
-                loop.reconcilePoller(for: fileDescriptor)
-            } else {
-                postReconcile()
-            }
+            let descriptor = fileDescriptor
+            loop.runOnLoopThread { [loop] in loop.reconcilePoller(for: descriptor) }
         }
         // The subscriber is released here, outside the lock.
     }
