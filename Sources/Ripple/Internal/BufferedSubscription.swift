@@ -16,6 +16,10 @@
 /// - A completion from the source goes out after the values already waiting, as demand allows; with
 ///   nothing waiting, at once.
 /// - `onEnd` runs once when the stream ends for whatever reason: cancelled, completed, overflowed.
+/// - A source may take the subscription in before its subscriber has it (`awaitingHandover`), so that
+///   nothing offered meanwhile is lost: until ``handedOver()`` nothing is delivered — values wait (the
+///   overflow rule applies), and a completion, the overflow's included, waits too, so that it cannot reach
+///   the subscriber before its subscription.
 ///
 /// State lives in one `State` value beside a ``Lock`` and follows its rule: touched only inside the lock,
 /// and no subscriber or closure is called with the lock held.
@@ -46,11 +50,14 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
         /// The completion goes out before the waiting values (there are none left: an overflow).
         @usableFromInline var completesAtOnce = false
         @usableFromInline var onEnd: (() -> Void)?
+        /// The subscriber is still being handed the subscription: nothing is delivered.
+        @usableFromInline var awaitingHandover: Bool
 
         @usableFromInline
-        init(downstream: Downstream, onEnd: (() -> Void)?) {
+        init(downstream: Downstream, onEnd: (() -> Void)?, awaitingHandover: Bool) {
             self.downstream = downstream
             self.onEnd = onEnd
+            self.awaitingHandover = awaitingHandover
         }
     }
 
@@ -90,16 +97,30 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
     ///   - context: where values and the completion are delivered.
     ///   - description: the subscription's description (its stream's name).
     ///   - onEnd: runs once when the stream ends (cancelled, completed or overflowed), outside the lock.
+    ///   - awaitingHandover: true when the source takes the subscription in before the caller hands it to
+    ///     `downstream`: nothing is delivered until ``handedOver()``.
     package init(
         downstream: Downstream, capacity: Int, overflow: OverflowRule, counters: StreamCounters? = nil,
-        context: DeliveryContext = .callerThread, description: String, onEnd: (() -> Void)? = nil
+        context: DeliveryContext = .callerThread, description: String, onEnd: (() -> Void)? = nil,
+        awaitingHandover: Bool = false
     ) {
         self.capacity = Swift.max(capacity, 1)
         self.overflow = overflow
         self.counters = counters
         self.context = context
         self.description = description
-        state = State(downstream: downstream, onEnd: onEnd)
+        state = State(downstream: downstream, onEnd: onEnd, awaitingHandover: awaitingHandover)
+    }
+
+    /// The subscriber has its subscription (it returned from `receive(subscription:)`): what waited for
+    /// that — values it asked for meanwhile, a completion — is delivered in the delivery context.
+    package func handedOver() {
+        let pending = lock.withLock { () -> Bool in
+            guard state.awaitingHandover else { return false }
+            state.awaitingHandover = false
+            return state.downstream != nil && (!state.buffer.isEmpty || state.completion != nil)
+        }
+        if pending { context.run { self.drain() } }
     }
 
     /// Sets what runs when the stream ends and returns true; returns false, keeping nothing, when the
@@ -138,7 +159,9 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
         let outcome = lock.withLock { () -> Outcome in
             guard state.downstream != nil, state.completion == nil else { return .ignored }
             counters?.countReceived()
-            if here, !state.delivering, state.buffer.isEmpty, state.demand > .none, let downstream = state.downstream {
+            if here, !state.delivering, !state.awaitingHandover, state.buffer.isEmpty, state.demand > .none,
+                let downstream = state.downstream
+            {
                 state.demand -= 1
                 state.delivering = true
                 return .direct(downstream)
@@ -238,7 +261,7 @@ package final class BufferedSubscription<Downstream: Subscriber>: Subscription, 
     func drain() {
         while true {
             let step = lock.withLock { () -> Step? in
-                guard !state.delivering, let downstream = state.downstream else { return nil }
+                guard !state.delivering, !state.awaitingHandover, let downstream = state.downstream else { return nil }
                 if let completion = state.completion, state.completesAtOnce || state.buffer.isEmpty {
                     state.downstream = nil
                     state.buffer.removeAll()

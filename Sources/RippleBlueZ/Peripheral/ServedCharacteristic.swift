@@ -247,7 +247,7 @@ struct WriteRequestPublisher: Publisher {
         let subscription = BufferedSubscription(
             downstream: AnySubscriber(subscriber), capacity: capacity, overflow: .dropNewest,
             counters: statistics?.counters,
-            context: .loop(loop), description: "writes to \(characteristic.reference)")
+            context: .loop(loop), description: "writes to \(characteristic.reference)", awaitingHandover: true)
         let added = characteristic.addWriter(
             offer: { request in
                 guard subscription.isActive else { return false }
@@ -256,7 +256,9 @@ struct WriteRequestPublisher: Publisher {
                 return !full
             },
             finish: { subscription.finish(.finished) })
+        // Taken in before the subscriber has it (a write made meanwhile waits in it), delivering once it has.
         subscriber.receive(subscription: subscription)
+        subscription.handedOver()
         guard let id = added else { return subscription.finish(.finished) }
         let characteristic = characteristic
         if !subscription.setOnEnd({ characteristic.removeWriter(id) }) { characteristic.removeWriter(id) }

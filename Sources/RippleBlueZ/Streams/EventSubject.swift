@@ -91,16 +91,19 @@ package final class EventSubject<Output, Failure: Error>: Subject, Sendable {
         EventSubjectPublisher(subject: self, buffering: buffering, statistics: statistics).eraseToAnyPublisher()
     }
 
-    /// Subscribes `subscriber` with a buffer of its own: registered after it has its subscription, so
-    /// that a completion cannot reach it first.
+    /// Subscribes `subscriber` with a buffer of its own. The buffer is registered before the subscriber has
+    /// it, so that an event sent during the handover (from another thread, or by the subscriber itself) is
+    /// kept, not lost; it delivers nothing until the handover ends, so that a completion (the subject's, or
+    /// an overflow's) cannot reach the subscriber before its subscription.
     func attach<S: Subscriber>(_ subscriber: S, buffering: EventBuffering, statistics: EventStatistics)
     where S.Input == Output, S.Failure == Failure {
         let member = Member(
             downstream: AnySubscriber(subscriber), capacity: buffering.capacity,
             overflow: buffering.overflowRule(ending: overflowFailure),
-            counters: statistics.counters, context: context, description: name)
-        subscriber.receive(subscription: member)
+            counters: statistics.counters, context: context, description: name, awaitingHandover: true)
         members.register(member)
+        subscriber.receive(subscription: member)
+        member.handedOver()
     }
 }
 

@@ -15,7 +15,9 @@ extension BufferedSubscription: StreamMember {}
 /// The live subscriptions of a state or event subject, and how its stream ended.
 ///
 /// A subscription is registered after its subscriber has it (so that a completion cannot reach the
-/// subscriber first) and removed when it ends; one that comes after the end is finished at once.
+/// subscriber first), or before when it delivers nothing until the handover ends (an event subject's, so
+/// that an event sent during the handover is kept), and removed when it ends; one that comes after the end
+/// is finished at once.
 final class StreamMembers<Member: StreamMember>: Sendable {
     private struct State {
         var completion: Subscribers.Completion<Member.Failure>?

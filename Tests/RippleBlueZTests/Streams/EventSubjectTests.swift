@@ -125,6 +125,59 @@ import Testing
         #expect(events.statistics.received == 3)
     }
 
+    @Test func anEventSentWhileTheSubscriptionIsHandedOverIsKept() {
+        // Events sent while the subscriber is being handed its subscription (here from inside the handover,
+        // as another thread may) wait in its buffer: none is lost, and none reaches it before its subscription.
+        let events = subject(8, .failStream)
+        let slow = SlowSubscriber<Int, BluetoothError>(initialDemand: .max(1))
+        events.handleEvents(receiveSubscription: { _ in
+            events.send(0)
+            events.send(1)
+        }).subscribe(slow)
+        #expect(slow.values == [0])
+        slow.release()
+        #expect(slow.values == [0, 1])
+        events.send(2)
+        slow.release()
+        #expect(slow.values == [0, 1, 2])
+        #expect(events.statistics.received == 3)
+        #expect(events.statistics.dropped == 0)
+        slow.cancel()
+        #expect(events.subscriptionCount == 0)
+    }
+
+    @Test func aCompletionSentWhileTheSubscriptionIsHandedOverComesAfterItAndTheEventsBefore() {
+        let events = subject(8, .failStream)
+        let slow = SlowSubscriber<Int, BluetoothError>()
+        events.handleEvents(receiveSubscription: { _ in
+            events.send(0)
+            events.send(completion: .failure(BluetoothError(.bluetoothUnavailable, "gone")))
+        }).subscribe(slow)
+        #expect(slow.values == [])
+        #expect(slow.completion == nil)
+        slow.release()
+        #expect(slow.values == [0])
+        #expect(slow.completion == .failure(BluetoothError(.bluetoothUnavailable, "gone")))
+        #expect(events.subscriptionCount == 0)
+    }
+
+    @Test func anOverflowDuringTheHandoverFailsTheStreamOnlyOnceTheSubscriberHasIt() {
+        let events = subject(1, .failStream)
+        let order = OrderLog()
+        order.keep(
+            events.handleEvents(receiveSubscription: { _ in
+                events.send(0)
+                events.send(1)
+                order.append("handover ends")
+            }).sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { order.append("failed: \(error.kind)") }
+                }, receiveValue: { order.append("value \($0)") }))
+        #expect(order.entries == ["handover ends", "failed: bufferOverflow"])
+        #expect(events.statistics.dropped == 2)
+        #expect(events.subscriptionCount == 0)
+    }
+
     @Test func aSubscriberAfterTheEndGetsTheCompletionAtOnce() {
         let events = subject(8, .failStream)
         events.send(completion: .finished)
@@ -204,5 +257,22 @@ private final class CancelOnFirst: Sendable {
         nonisolated(unsafe) private weak var subscriber: SlowSubscriber<Int, BluetoothError>?
         func set(_ subscriber: SlowSubscriber<Int, BluetoothError>) { lock.withLock { self.subscriber = subscriber } }
         func cancel() { lock.withLock { subscriber }?.cancel() }
+    }
+}
+
+/// What a test's subscriber saw, in order, and the subscription it keeps.
+private final class OrderLog: Sendable {
+    private let lock = Lock()
+    private nonisolated(unsafe) var recorded: [String] = []
+    private nonisolated(unsafe) var kept: [AnyCancellable] = []
+
+    var entries: [String] { lock.withLock { recorded } }
+
+    func append(_ entry: String) {
+        lock.withLock { recorded.append(entry) }
+    }
+
+    func keep(_ cancellable: AnyCancellable) {
+        lock.withLock { kept.append(cancellable) }
     }
 }
