@@ -8,10 +8,17 @@ import Synchronization
 /// ``RegistrationStateMachine``.
 ///
 /// Mutable state is one `LockedState<State>`; the machines' actions run after it is released. The machines'
-/// events are handled on the connection's loop thread (all but ``close()``'s), each followed there by its
-/// actions, so that the actions run in the order of the transitions. Handled on two threads, an earlier
-/// transition's `publish` could come after a later one's and leave the stream on the older state for good: an
-/// advertisement asked for as bluetoothd's owner became known stayed `waitingForBluetoothd` while advertising.
+/// events are handled on the connection's loop thread, each followed there by its actions, so that the actions
+/// run in the order of the transitions. Handled on two threads, an earlier transition's `publish` could come
+/// after a later one's and leave the stream on the older state for good: an advertisement asked for as
+/// bluetoothd's owner became known stayed `waitingForBluetoothd` while advertising.
+///
+/// ``close()`` marks the core closed and stops the machines at once, on any thread (later events find them
+/// closed), and does its bus work — the machines' unregistrations, the cancels of calls under way, the
+/// unexports — in one turn of the loop thread, after the work already there. A registration a loop-thread turn
+/// decided on before the close therefore goes out before its unregistration, never after it; and no
+/// registration goes out once the core is closed (a close from inside a stream's callback, in the middle of a
+/// machine's actions, included): `run` and the advertisement's start check before they send.
 final class PeripheralCore: Sendable {
     /// Which registration an event or action belongs to.
     enum Target: Sendable, Hashable {
@@ -240,6 +247,8 @@ final class PeripheralCore: Sendable {
         for action in actions {
             switch action {
             case .register(let owner, let tag):
+                // A close made since the transition (from a stream's callback, say) has unregistered already.
+                guard !isClosed else { continue }
                 register(target, owner: owner, tag: tag)
             case .unregister(let owner):
                 let path: DBusObjectPath?
@@ -259,6 +268,7 @@ final class PeripheralCore: Sendable {
                     try? connection.send(message)
                 }
             case .scheduleRetry:
+                guard !isClosed else { continue }
                 let key = pendingKey()
                 let timer = loop.after(RegistrationStateMachine.retryDelay) { [weak self] in
                     self?.forget(key)
@@ -328,6 +338,8 @@ final class PeripheralCore: Sendable {
                     func strings(_ name: String) -> [String] {
                         properties[name]?.unwrappingVariants.arrayElements?.compactMap(\.string) ?? []
                     }
+                    // Closed while GetAll was answered: the close has unregistered the advertisement already.
+                    guard !isClosed else { return }
                     if let field = slot.advertisement.unsupportedField(
                         includes: strings("SupportedIncludes"), features: strings("SupportedFeatures"))
                     {
@@ -382,6 +394,10 @@ final class PeripheralCore: Sendable {
         remember(subscription, as: key)
     }
 
+    private var isClosed: Bool {
+        state.withLock { $0.closed }
+    }
+
     private func pendingKey() -> String {
         state.withLock { state in
             defer { state.nextPending += 1 }
@@ -406,43 +422,54 @@ final class PeripheralCore: Sendable {
 
     /// Unregisters everything, unexports the objects, ends every stream and (when it owns it) closes the
     /// connection. Idempotent.
+    ///
+    /// The machines stop and the streams end at once; the bus work is done on the loop thread (at once when
+    /// called there), after the work already queued there (see the type's note).
     func close() {
         typealias Closing = (
-            [RegistrationStateMachine.Action], [Int: AdvertisementSlot],
-            StateSubject<RegistrationState, BluetoothError>?,
-            [AnyCancellable]
+            application: [RegistrationStateMachine.Action],
+            advertisements: [(key: Int, slot: AdvertisementSlot, actions: [RegistrationStateMachine.Action])],
+            subject: StateSubject<RegistrationState, BluetoothError>,
+            cancellables: [AnyCancellable]
         )
-        let (actions, advertisements, subject, cancellables) = state.withLock { state -> Closing in
-            guard !state.closed else {
-                return ([RegistrationStateMachine.Action](), [Int: AdvertisementSlot](), nil, [AnyCancellable]())
-            }
+        let closing = state.withLock { state -> Closing? in
+            guard !state.closed else { return nil }
             state.closed = true
-            var actions = state.application.handle(.stop)
-            actions.removeAll { if case .unregister = $0 { false } else { true } }
-            let advertisements = state.advertisements
+            var application = state.application.handle(.stop)
+            application.removeAll { if case .unregister = $0 { false } else { true } }
+            let advertisements = state.advertisements.keys.sorted().compactMap {
+                key -> (key: Int, slot: AdvertisementSlot, actions: [RegistrationStateMachine.Action])? in
+                guard var slot = state.advertisements[key] else { return nil }
+                let actions = slot.machine.handle(.stop)
+                return (key, slot, actions)
+            }
             state.advertisements = [:]
             let cancellables = Array(state.pending.values)
             state.pending = [:]
-            return (actions, advertisements, state.applicationSubject, cancellables)
+            return (application, advertisements, state.applicationSubject, cancellables)
         }
-        guard let subject else { return }
+        guard let closing else { return }
         bluetoothd.cancel()
-        for cancellable in cancellables { cancellable.cancel() }
-        run(actions, for: .application)
-        for (key, slot) in advertisements {
-            var machine = slot.machine
-            run(machine.handle(.stop), for: .advertisement(key), object: slot.object.path)
-            connection.unexport(slot.object.path)
-            slot.subject.send(completion: .finished)
+        loop.runOnLoopThread { [self] in
+            // Cancelled here, a call's reply can no longer be under way.
+            for cancellable in closing.cancellables { cancellable.cancel() }
+            run(closing.application, for: .application)
+            for (key, slot, actions) in closing.advertisements {
+                run(actions, for: .advertisement(key), object: slot.object.path)
+                connection.unexport(slot.object.path)
+            }
+            for object in objects { connection.unexport(object.path) }
+            connection.unexportObjectManager(at: root)
+            if ownsConnection { connection.close() }
         }
-        for object in objects { connection.unexport(object.path) }
-        connection.unexportObjectManager(at: root)
-        subject.send(completion: .finished)
+        // The streams end after that (their completions are delivered on the loop thread, behind it): a
+        // subscriber told that its stream ended finds the unregistrations sent.
+        for advertisement in closing.advertisements { advertisement.slot.subject.send(completion: .finished) }
+        closing.subject.send(completion: .finished)
         for characteristic in characteristics {
             characteristic.releaseNotifySocket()
             characteristic.finishListening()
             characteristic.finishWrites()
         }
-        if ownsConnection { connection.close() }
     }
 }

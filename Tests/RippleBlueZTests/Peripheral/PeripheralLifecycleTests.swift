@@ -136,6 +136,64 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
         }
     }
 
+    @Test func aCloseAsTheRegistrationStartsSendsNoRegistrationAfterItsUnregistration() async throws {
+        // A stand-in for bluetoothd that records the calls it gets, in the order the bus brings them.
+        let bus = try SimulatedBus()
+        defer { bus.stop() }
+        let bluetoothdThread = try EventLoopThread(name: "recording-bluetoothd")
+        defer { bluetoothdThread.stop() }
+        let managerThread = try EventLoopThread(name: "closing-manager")
+        defer { managerThread.stop() }
+        let calls = LockedBox<[String]>()
+        let options = DBusType.dictionary(key: .string, value: .variant)
+        func recorded(_ member: String, _ arguments: [DBusType]) -> DBusMethod {
+            DBusMethod(name: member, inputSignature: DBusSignature(types: arguments)) { _ in
+                calls.append(member)
+                return []
+            }
+        }
+        let bluetoothd = try DBusConnection(bus: bus.bus, loop: bluetoothdThread.loop)
+        defer { bluetoothd.close() }
+        try bluetoothd.export(
+            DBusExportedObject(
+                path: DBusObjectPath("/org/bluez/hci1"),
+                interfaces: [
+                    DBusInterface(
+                        name: "org.bluez.GattManager1",
+                        methods: [
+                            recorded("RegisterApplication", [.objectPath, options]),
+                            recorded("UnregisterApplication", [.objectPath]), recorded("Mark", []),
+                        ])
+                ]))
+        #expect(try await bluetoothd.requestName("org.bluez").firstValue == .primaryOwner)
+        let connection = try DBusConnection(bus: bus.bus, loop: managerThread.loop)
+        defer { connection.close() }
+        let manager = try PeripheralManager(connection: connection, adapter: "hci1", services: services())
+        // The close comes from the state stream, on the loop thread, as the machine publishes `registering`
+        // and before it performs its next action, `register`: that one must not go out after the close. (The
+        // loop waits until the subscription is in place: a change made while it is handed over would reach it
+        // later, from the loop's queue, after the machine's actions.)
+        let blocked = Atomic<Bool>(true)
+        managerThread.loop.schedule {
+            while blocked.load(ordering: .acquiring) { sched_yield() }
+        }
+        let registration = TestSubscriber(
+            manager.register().handleEvents(receiveOutput: { state in
+                if state == .registering { manager.close() }
+            }))
+        blocked.store(false, ordering: .releasing)
+        try await registration.wait(timeout: Patience.step) { $0.completion != nil }
+        // (A state stream: the first value may be coalesced into `registering`.)
+        #expect(registration.values.last == .registering)
+        #expect(registration.completion == .finished)
+        // A call sent after the close: bluetoothd has had everything the manager sent before it.
+        _ = try await connection.call(
+            destination: "org.bluez", path: DBusObjectPath("/org/bluez/hci1"), interface: "org.bluez.GattManager1",
+            member: "Mark"
+        ).firstValue
+        #expect(calls.value == ["UnregisterApplication", "Mark"])
+    }
+
     @Test func theLastCancelledSubscriptionUnregistersTheApplication() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let first = TestSubscriber(fixture.manager.register())
