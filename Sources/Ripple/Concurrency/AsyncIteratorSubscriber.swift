@@ -35,45 +35,76 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     private nonisolated(unsafe) var pendingFailure: Failure?
     /// Tasks waiting in `next()`, oldest first.
     private nonisolated(unsafe) var waiters = RingBuffer<Waiter>()
-    /// Values that arrived with no task waiting (only from a publisher that ignores demand).
+    /// Values that arrived with no task waiting: from a publisher that ignores demand, or one that answered
+    /// a request before its task registered as a waiter (see `next`).
     private nonisolated(unsafe) var early = RingBuffer<Input>()
 
     init() {}
 
     /// Waits for the next value: `nil` once the publisher finished (or was cancelled), the failure once
     /// if it failed.
+    ///
+    /// A value already here (or the end) is returned without suspending. Otherwise one more value is
+    /// requested *before* the task registers as a waiter: an upstream that answers on another thread while
+    /// `request` runs (a loop's, say) then leaves the value in `early`, and the task takes it on its own thread.
+    /// Requested from inside the continuation's body, such a value resumed the task from the other thread
+    /// before the task had suspended; the runtime orders that case with its own atomics (uninstrumented) and
+    /// tells ThreadSanitizer nothing on that path (it does on the ordinary one, when the resumed task is run
+    /// again), so the sanitizer reported the continuation's result, written on one thread and read on the
+    /// other, as a race. The window left — a value that comes between the registration and the suspension —
+    /// is a few instructions wide.
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Outcome {
-        await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
-            let step = lock.withLock { () -> Step in
+        let step = lock.withLock { () -> Step in
+            if let value = early.popFirst() {
+                nonisolated(unsafe) let value = value
+                return .resume(.success(value))
+            }
+            switch status {
+            case .awaitingSubscription:
+                pendingDemand += 1
+                return .wait
+            case .subscribed(let subscription):
+                return .request(subscription)
+            case .pendingTerminal:
+                status = .terminal
+                guard let error = pendingFailure else { return .resume(.success(nil)) }
+                pendingFailure = nil
+                return .resume(.failure(error))
+            case .terminal:
+                return .resume(.success(nil))
+            }
+        }
+        switch step {
+        case .resume(let outcome):
+            return outcome
+        case .request(let subscription):
+            subscription.request(.max(1))
+        case .wait:
+            break
+        }
+        return await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
+            let outcome = lock.withLock { () -> Outcome? in
+                // What came while `request` ran, or since.
                 if let value = early.popFirst() {
                     nonisolated(unsafe) let value = value
-                    return .resume(.success(value))
+                    return .success(value)
                 }
                 switch status {
-                case .awaitingSubscription:
-                    pendingDemand += 1
+                case .awaitingSubscription, .subscribed:
                     waiters.append(waiter)
-                    return .wait
-                case .subscribed(let subscription):
-                    waiters.append(waiter)
-                    return .request(subscription)
+                    return nil
                 case .pendingTerminal:
                     status = .terminal
-                    guard let error = pendingFailure else { return .resume(.success(nil)) }
+                    guard let error = pendingFailure else { return .success(nil) }
                     pendingFailure = nil
-                    return .resume(.failure(error))
+                    return .failure(error)
                 case .terminal:
-                    return .resume(.success(nil))
+                    return .success(nil)
                 }
             }
-            switch step {
-            case .resume(let outcome):
+            if let outcome {
                 nonisolated(unsafe) let outcome = outcome
                 waiter.resume(returning: outcome)
-            case .request(let subscription):
-                subscription.request(.max(1))
-            case .wait:
-                break
             }
         }
     }

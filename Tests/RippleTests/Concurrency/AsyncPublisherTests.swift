@@ -17,6 +17,19 @@ struct AsyncPublisherTests {
             "the last value comes with the completion")
     }
 
+    @Test func valuesAnsweredOnAnotherThreadBeforeTheRequestReturnsArriveInOrder() async {
+        // Each value is sent on another thread while `request` is still running: the iterator must not hand it
+        // to a task that has not suspended yet through its continuation, a resumption ThreadSanitizer cannot
+        // follow (the runtime's already-resumed path of `swift_continuation_await` tells it nothing).
+        let source = ScriptedSource<Never>(Array(0..<500), answeringOn: DispatchQueue(label: "answers"))
+        var received: [Int] = []
+        for await value in source.publisher.values {
+            received.append(value)
+        }
+        #expect(received == Array(0..<500))
+        #expect(source.publisher.calls == Array(repeating: .request(.max(1)), count: 500))
+    }
+
     @Test func forTryAwaitThrowsThePublishersError() async {
         let source = ScriptedSource<TestError>([1, 2], then: .failure(.oops))
         var received: [Int] = []

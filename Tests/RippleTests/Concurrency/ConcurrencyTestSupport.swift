@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 @testable import Ripple
@@ -7,10 +8,34 @@ import Synchronization
 final class ScriptedSource<Failure: Error>: Sendable {
     let publisher: TestPublisher<Int, Failure>
 
-    init(_ values: [Int], then completion: Subscribers.Completion<Failure>? = .finished) {
+    /// A source answering on the requesting thread, or with `answeringOn`, on that queue's thread while
+    /// `request` waits for the answer (as an upstream whose values come from another thread, a loop's, may
+    /// answer before `request` has returned). The wait spins on a relaxed load, which orders nothing for
+    /// ThreadSanitizer: whatever the answer does is checked as if `request` had not waited.
+    init(
+        _ values: [Int], then completion: Subscribers.Completion<Failure>? = .finished,
+        answeringOn queue: DispatchQueue? = nil
+    ) {
         let script = Script(values, then: completion)
-        publisher = TestPublisher(onRequest: { demand in script.answer(demand) })
+        if let queue {
+            let answers = Answers()
+            publisher = TestPublisher(onRequest: { demand in
+                let before = answers.count.load(ordering: .relaxed)
+                queue.async {
+                    script.answer(demand)
+                    answers.count.add(1, ordering: .relaxed)
+                }
+                while answers.count.load(ordering: .relaxed) == before {}
+            })
+        } else {
+            publisher = TestPublisher(onRequest: { demand in script.answer(demand) })
+        }
         script.publisher = publisher
+    }
+
+    /// How many requests the queue has answered.
+    private final class Answers: Sendable {
+        let count = Atomic<Int>(0)
     }
 
     /// What is left to send; the publisher's request handler keeps it, and it sees the publisher weakly.
