@@ -57,39 +57,61 @@ import Testing
     }
 
     @Test func aStarterKilledBySIGKILLTakesItsDaemonAndFolderWithIt() async throws {
-        // The child process starts a daemon, tells its process id and address, and is killed at once.
+        // The child process starts a daemon, tells the process ids of the daemon and of its watcher (the
+        // daemon's parent) and the address, and is killed at once.
         let result = try #require(
             await #expect(processExitsWith: .signal(SIGKILL), observing: [\.standardOutputContent]) {
                 let daemon = try PrivateDBusDaemon()
-                let line = Array("\(daemon.processID) \(daemon.address)".utf8)
+                let watcher = Self.parentProcessID(of: daemon.processID) ?? 0
+                let line = Array("\(daemon.processID) \(watcher) \(daemon.address)".utf8)
                 _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
                 withExtendedLifetime(daemon) { _ = kill(getpid(), SIGKILL) }
             })
         let words = String(decoding: result.standardOutputContent, as: UTF8.self).split(separator: " ")
-        let processID = try #require(words.first.flatMap { Int32($0) })
-        let socket = try #require(
-            words.last?.split(separator: ",").first?.dropFirst("unix:path=".count).description)
+        try #require(words.count == 3, "the child said: \(words)")
+        let processID = try #require(Int32(words[0]))
+        let watcher = try #require(Int32(words[1]).flatMap { $0 > 0 ? $0 : nil })
+        let socket = try #require(words[2].split(separator: ",").first?.dropFirst("unix:path=".count).description)
         let folder = (socket as NSString).deletingLastPathComponent
         #expect(folder.hasPrefix("/tmp/ripple-dbus-"))
-        // The watcher removes the folder after the daemon has exited and been reaped.
-        #expect(await Self.removal(of: folder, within: 30), "\(folder) still there after 30 s")
+        // The watcher removes the folder after the daemon has exited and been reaped, then exits itself.
+        #expect(await Self.exit(of: watcher, within: 30), "watcher \(watcher) still running after 30 s")
+        #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) still there")
         #expect(kill(processID, 0) == -1 && errno == ESRCH, "dbus-daemon \(processID) still running")
     }
 
-    /// Whether `folder` is gone within `seconds` (inotify: the wait ends when it is removed, not on a poll).
-    /// The wait blocks a Dispatch thread, never a cooperative one.
-    static func removal(of folder: String, within seconds: Int32) async -> Bool {
+    /// The parent of process `processID` (from `/proc`), or nil when it cannot be read.
+    static func parentProcessID(of processID: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ", options: .backwards)
+        else { return nil }
+        // After the name: the state, then the parent's id.
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// Whether process `processID` (not a child of this one) ends within `seconds`: a pidfd becomes readable
+    /// when it does, so the wait ends then, not on a poll. A process already gone has ended.
+    ///
+    /// Not inotify on its folder: the daemons of the tests running beside this one (one inotify instance
+    /// each) use up the user's instances (`max_user_instances`, 128 by default), and `inotify_init1` then
+    /// fails at once. The wait blocks a Dispatch thread, never a cooperative one.
+    static func exit(of processID: Int32, within seconds: Int32) async -> Bool {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let watch = inotify_init1(Int32(IN_CLOEXEC))
-                guard watch >= 0 else { return continuation.resume(returning: false) }
-                defer { close(watch) }
-                if inotify_add_watch(watch, folder, UInt32(IN_DELETE_SELF)) < 0 {
-                    return continuation.resume(returning: errno == ENOENT)
+                typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+                guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else {
+                    return continuation.resume(returning: false)
                 }
-                var ready = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
-                _ = poll(&ready, 1, seconds * 1000)
-                continuation.resume(returning: !FileManager.default.fileExists(atPath: folder))
+                let descriptor = unsafeBitCast(symbol, to: PidfdOpen.self)(processID, 0)
+                guard descriptor >= 0 else { return continuation.resume(returning: errno == ESRCH) }
+                defer { close(descriptor) }
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                var status: Int32
+                repeat {
+                    status = poll(&ready, 1, seconds * 1000)
+                } while status < 0 && errno == EINTR
+                continuation.resume(returning: status > 0)
             }
         }
     }
