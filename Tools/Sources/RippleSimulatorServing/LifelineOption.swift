@@ -8,7 +8,8 @@ public struct LifelineOption: ParsableArguments {
         help: ArgumentHelp(
             "Stop, as on SIGTERM, when standard input reaches its end (and exit at once if stopping takes over "
                 + "5 s). Started with a pipe on standard input that only its starter holds, it ends with the "
-                + "starter however that ends, SIGKILL included."))
+                + "starter however that ends, SIGKILL included. A terminal on standard input is not watched "
+                + "(reading it would stop a background job with SIGTTIN): stop it with Ctrl-C or SIGTERM."))
     public var exitsWhenStandardInputCloses = false
 
     /// The flag unset.

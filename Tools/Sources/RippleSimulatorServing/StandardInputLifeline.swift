@@ -12,6 +12,11 @@ import Glibc
 /// parent–child bond (it holds through a shell or `env` in between, and when the thread that spawned the
 /// process ends before the process that holds the pipe), and it cannot be missed: the end of input stays
 /// readable however late the watcher looks, while a starter that died before `prctl` ran sends no signal.
+///
+/// A terminal on standard input is not watched: no starter holds it, and reading it would stop a background
+/// job (`command --exit-when-stdin-closes &` in an interactive shell) with SIGTTIN and take the keystrokes
+/// meant for the shell. The process says so on standard error and runs until a signal stops it (a terminal
+/// that goes away sends SIGHUP).
 public enum StandardInputLifeline {
     /// How long the process may take to stop in order once standard input has closed; then it exits at once.
     public static let grace: Duration = .seconds(5)
@@ -19,10 +24,23 @@ public enum StandardInputLifeline {
     /// Starts reading standard input on a thread of its own and dropping what arrives. At its end (or when it
     /// cannot be read) the process is asked to stop: ``Termination/wait()`` returns
     /// ``Termination/Cause/standardInputClosed`` unless a signal came first. A process still running ``grace``
-    /// later exits with status 1. Calling it again does nothing more.
+    /// later exits with status 1. When standard input is a terminal, it is left alone and the process says so
+    /// on standard error (see the type's note). Calling it again does nothing more.
     public static func watch() {
+        guard isatty(STDIN_FILENO) == 0 else {
+            _ = terminalNote
+            return
+        }
         _ = watcher
     }
+
+    /// What standard error says when standard input is a terminal.
+    private static let terminalMessage =
+        "standard input is a terminal: --exit-when-stdin-closes does not watch it (stop with Ctrl-C or SIGTERM)"
+
+    private static let terminalNote: Void = {
+        Output.error(terminalMessage)
+    }()
 
     private static let watcher: Void = {
         let thread = Thread {

@@ -107,6 +107,58 @@ import Glibc
         #expect(rest.hasPrefix("notifications sent: 0 "), "\(rest)")
     }
 
+    @Test func aTerminalOnStandardInputIsNotWatched() throws {
+        // A pseudo-terminal's follower side as standard input (not the process's controlling terminal): the
+        // simulator says it does not watch it, and the leader side closing — which ends a terminal's input —
+        // does not stop it; SIGTERM does.
+        // (Swift's Glibc module leaves out the pseudo-terminal functions: they are looked up.)
+        typealias OpenLeader = @convention(c) (Int32) -> Int32
+        typealias Prepare = @convention(c) (Int32) -> Int32
+        typealias FollowerName = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+        func libc<Function>(_ name: String, _: Function.Type) throws -> Function {
+            unsafeBitCast(try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)), to: Function.self)
+        }
+        let leader = try libc("posix_openpt", OpenLeader.self)(O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(leader >= 0)
+        var leaderOpen = true
+        defer { if leaderOpen { close(leader) } }
+        let grant = try libc("grantpt", Prepare.self)
+        let unlock = try libc("unlockpt", Prepare.self)
+        try #require(grant(leader) == 0 && unlock(leader) == 0)
+        var nameBuffer = [CChar](repeating: 0, count: 128)
+        let followerName = try libc("ptsname_r", FollowerName.self)
+        try #require(followerName(leader, &nameBuffer, nameBuffer.count) == 0)
+        let name = String(decoding: nameBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let follower = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(follower >= 0)
+        let process = Process()
+        process.executableURL = SimulatorCommand.executable
+        process.arguments = ["--exit-when-stdin-closes"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = FileHandle(fileDescriptor: follower, closeOnDealloc: false)
+        process.standardOutput = output
+        process.standardError = errors
+        defer { if process.isRunning { process.terminate() } }
+        do {
+            defer { close(follower) }
+            try process.run()
+        }
+        #expect(Self.firstLine(of: output.fileHandleForReading).hasPrefix("DBUS_SYSTEM_BUS_ADDRESS="))
+        close(leader)
+        leaderOpen = false
+        process.terminate()
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let note = "ripple-bluez-sim: standard input is a terminal: --exit-when-stdin-closes does not watch it"
+        #expect(said.hasPrefix(note), "\(said)")
+        #expect(!said.contains("standard input closed"), "\(said)")
+        #expect(said.contains("signal 15"), "\(said)")
+        #expect(rest.hasPrefix("notifications sent: 0 "), "\(rest)")
+    }
+
     @Test func aLifelineCutBeforeItServesStopsItInOrderOnceItDoes() throws {
         // Cut at once: the end of input arrives while the simulator is still starting, before it waits for
         // a reason to stop, and is kept until it does.
