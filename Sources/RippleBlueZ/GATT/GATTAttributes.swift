@@ -29,6 +29,9 @@ public struct GATTCharacteristic: Sendable, Hashable {
     public var isReadable: Bool { flags.contains("read") }
     /// Whether it can notify or indicate.
     public var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
+    /// ``flags`` as the option set the peripheral role and the simulator use (a flag this release does not
+    /// know is left out): CoreBluetooth's `CBCharacteristic.properties`.
+    public var properties: CharacteristicProperties { CharacteristicProperties(bluezNamesIgnoringUnknown: flags) }
 }
 
 /// A GATT descriptor (`org.bluez.GattDescriptor1`).

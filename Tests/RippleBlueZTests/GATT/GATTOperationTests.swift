@@ -19,6 +19,8 @@ import Testing
             let sensor = try #require(lab.characteristics.first)
             #expect(sensor.flags == ["read", "write-without-response", "write", "notify"])
             #expect(sensor.isReadable && sensor.canNotify)
+            #expect(sensor.properties == [.read, .writeWithoutResponse, .write, .notify])
+            #expect(lab.characteristics.map(\.properties.canNotify) == [true, true, true, true])
             #expect(sensor.serviceUUID == Lab.service)
             // bluetoothd lists the Client Characteristic Configuration descriptor of a characteristic that notifies.
             #expect(
