@@ -3,7 +3,9 @@
 /// Use ``Publisher/eraseToAnyPublisher()`` to expose a pipeline as `AnyPublisher<Output, Failure>` at an
 /// API boundary. It behaves exactly as the wrapped publisher.
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
     internal let box: AnyPublisherBoxBase<Output, Failure>
 
@@ -21,6 +23,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     /// `"AnyPublisher"`.
     public var description: String { "AnyPublisher" }
+
+    /// The ``description``, as Combine's playgrounds show it.
+    public var playgroundDescription: Any { description }
 
     /// Attaches `subscriber` to the wrapped publisher.
     ///

@@ -14,8 +14,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     internal let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
     private let descriptionBody: (() -> String)?
     private let mirrorBody: (() -> Mirror)?
+    private let playgroundBody: (() -> Any)?
 
-    /// Wraps `subscriber`; its identifier, description and mirror show through.
+    /// Wraps `subscriber`; its identifier, description, mirror and playground description show through (a
+    /// subscriber that has no description of its own is described by its type's name).
     ///
     /// - Parameter subscriber: The subscriber to wrap.
     public init<S: Subscriber>(_ subscriber: S) where S.Input == Input, S.Failure == Failure {
@@ -27,28 +29,31 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = subscriber.receive(subscription:)
         receiveValueBody = subscriber.receive(_:)
         receiveCompletionBody = subscriber.receive(completion:)
-        descriptionBody = (subscriber as? any CustomStringConvertible).map { value in { value.description } }
-        mirrorBody = (subscriber as? any CustomReflectable).map { value in { value.customMirror } }
+        let description: () -> String
+        if let describable = subscriber as? any CustomStringConvertible {
+            description = { describable.description }
+        } else {
+            let typeName = String(describing: S.self)
+            description = { typeName }
+        }
+        descriptionBody = description
+        mirrorBody = {
+            (subscriber as? any CustomReflectable)?.customMirror ?? Mirror(subscriber, children: EmptyCollection())
+        }
+        if let displayable = subscriber as? any CustomPlaygroundDisplayConvertible {
+            playgroundBody = { displayable.playgroundDescription }
+        } else {
+            playgroundBody = description
+        }
     }
 
-    /// Wraps `subject`: the subscriber forwards subscriptions, values and completion to it and requests
-    /// unlimited demand.
+    /// Wraps `subject` as ``Publisher/subscribe(_:)-(Subject)`` does: the subject receives a subscription
+    /// of its own (described as `"Subject"`) and decides the demand; values and the completion are sent
+    /// into it.
     ///
     /// - Parameter subject: The subject to forward to.
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
-        self.init(
-            receiveSubscription: { subscription in
-                subject.send(subscription: subscription)
-                subscription.request(.unlimited)
-            },
-            receiveValue: { value in
-                subject.send(value)
-                return .none
-            },
-            receiveCompletion: { completion in
-                subject.send(completion: completion)
-            }
-        )
+        self.init(SubjectSubscriber(subject))
     }
 
     /// A subscriber that calls the given closures; a missing closure does nothing (a missing
@@ -69,6 +74,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletionBody = receiveCompletion
         descriptionBody = nil
         mirrorBody = nil
+        playgroundBody = nil
     }
 
     /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"`.
@@ -76,13 +82,14 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         descriptionBody?() ?? "Anonymous AnySubscriber"
     }
 
-    /// The wrapped subscriber's mirror, or an empty one.
+    /// The wrapped subscriber's mirror (one without children when it has no mirror of its own), or, for a
+    /// closure-based subscriber, the mirror of its description.
     public var customMirror: Mirror {
-        mirrorBody?() ?? Mirror(self, children: [:])
+        mirrorBody?() ?? Mirror(reflecting: description)
     }
 
-    /// The description, for playgrounds.
-    public var playgroundDescription: Any { description }
+    /// The wrapped subscriber's playground description (or its description), or the description.
+    public var playgroundDescription: Any { playgroundBody?() ?? description }
 
     /// Forwards the subscription.
     ///

@@ -1,7 +1,9 @@
 /// The subscriber behind ``Publisher/subscribe(_:)-(Subject)``: it forwards everything into a subject
 /// and offers itself to the subject as the subscription it requests through.
 @usableFromInline
-internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible {
+internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     @usableFromInline typealias Input = Downstream.Output
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -17,6 +19,19 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     }
 
     @usableFromInline var description: String { "Subject" }
+
+    @usableFromInline var playgroundDescription: Any { description }
+
+    /// Combine's children: the subject (twice, under both of Combine's names) and the upstream subscription.
+    @usableFromInline var customMirror: Mirror {
+        let (subject, upstream) = lock.withLock { (self.subject, status.subscription) }
+        let children: [Mirror.Child] = [
+            ("downstreamSubject", subject as Any),
+            ("upstreamSubscription", upstream as Any),
+            ("subject", subject as Any),
+        ]
+        return Mirror(self, children: children)
+    }
 
     @inlinable func receive(subscription: any Subscription) {
         let accepted: Downstream? = lock.withLock {

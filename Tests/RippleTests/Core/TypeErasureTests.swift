@@ -25,7 +25,43 @@ struct TypeErasureTests {
         anonymous.receive(subscription: Subscriptions.empty)
         anonymous.receive(completion: .finished)
         #expect(anonymous.customMirror.children.isEmpty)
+        #expect(String(describing: anonymous.customMirror.subjectType) == "String")
         #expect(anonymous.playgroundDescription as? String == "Anonymous AnySubscriber")
+    }
+
+    @Test func aSubscriberWithoutADescriptionIsDescribedByItsType() {
+        final class Plain: Subscriber {
+            func receive(subscription: any Subscription) {}
+            func receive(_ input: Int) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let erased = AnySubscriber(Plain())
+        #expect(erased.description == "Plain")
+        #expect(erased.playgroundDescription as? String == "Plain")
+        #expect(String(describing: erased.customMirror.subjectType) == "Plain")
+        #expect(erased.customMirror.children.isEmpty)
+    }
+
+    @Test func anySubscriberOfASubjectSubscribesItAsSubscribeDoes() {
+        let subject = PassthroughSubject<Int, Never>()
+        let erased = AnySubscriber(subject)
+        #expect(erased.description == "Subject")
+        #expect(erased.playgroundDescription as? String == "Subject")
+        #expect(
+            String(describing: erased.customMirror.subjectType) == "SubjectSubscriber<PassthroughSubject<Int, Never>>")
+        #expect(erased.customMirror.children.map(\.label) == ["downstreamSubject", "upstreamSubscription", "subject"])
+
+        // The subject decides the demand: none while nobody downstream wants values, then unlimited.
+        let publisher = TestPublisher<Int, Never>()
+        publisher.subscribe(erased)
+        #expect(publisher.calls == [])
+        let downstream = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { downstream.cancel() }
+        subject.subscribe(downstream)
+        #expect(publisher.calls == [.request(.unlimited)])
+        publisher.send(1)
+        publisher.send(completion: .finished)
+        #expect(downstream.events == [.subscription("PassthroughSubject"), .value(1), .finished])
     }
 
     @Test func voidConveniences() {
@@ -52,6 +88,7 @@ struct TypeErasureTests {
         let twice = erased.eraseToAnyPublisher()
         #expect(erased.box === twice.box)
         #expect(erased.description == "AnyPublisher")
+        #expect(erased.playgroundDescription as? String == "AnyPublisher")
         let subscriber = TestSubscriber<Int, Never>()
         defer { subscriber.cancel() }
         twice.subscribe(subscriber)
