@@ -108,6 +108,43 @@ struct ReceiveOnTests {
         #expect(subscriber.demandViolations == 0)
     }
 
+    @Test func aValueSentWhileSubscribingArrivesOnceReceiveSubscriptionReturns() {
+        // Combine delivers the value from inside `request(_:)` when the scheduler runs actions at once:
+        // "subscription", "value 1", "finished", "requested". Ripple's deliveries never nest (see the
+        // "Differences from Combine" article).
+        var events: [String] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                events.append("subscription")
+                subscription.request(.max(1))
+                events.append("requested")
+            },
+            receiveValue: { value in
+                events.append("value \(value)")
+                return .none
+            },
+            receiveCompletion: { _ in events.append("finished") }
+        )
+        Just(1).receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(events == ["subscription", "requested", "value 1", "finished"])
+
+        // So a subscriber that cancels before `receive(subscription:)` returns receives nothing.
+        var cancelledEvents: [String] = []
+        let cancelling = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                subscription.request(.max(1))
+                subscription.cancel()
+            },
+            receiveValue: { value in
+                cancelledEvents.append("value \(value)")
+                return .none
+            },
+            receiveCompletion: { _ in cancelledEvents.append("finished") }
+        )
+        Just(1).receive(on: ImmediateScheduler.shared).subscribe(cancelling)
+        #expect(cancelledEvents == [])
+    }
+
     @Test func deliveriesNeverOverlapOnAConcurrentQueue() {
         let queue = DispatchQueue(label: "receive-on-concurrent", attributes: .concurrent)
         let upstream = TestPublisher<Int, Never>()
