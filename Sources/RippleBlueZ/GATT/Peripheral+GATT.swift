@@ -25,7 +25,9 @@ extension Peripheral {
     ///
     /// The read waits for its turn in the peripheral's operation queue (one GATT operation at a time,
     /// in the order asked for, so bluetoothd never answers `InProgress`) and fails with
-    /// ``BluetoothError/Kind/timeout`` when not answered within `timeout` of its start. Fails with ``BluetoothError/Kind/notConnected`` when the peripheral is not
+    /// ``BluetoothError/Kind/timeout`` when not answered within `timeout` of its start. An operation whose
+    /// caller stopped waiting (its timeout passed, or it was cancelled) keeps its turn until bluetoothd
+    /// answers it, so the one behind it may wait longer than its own `timeout` before it starts. Fails with ``BluetoothError/Kind/notConnected`` when the peripheral is not
     /// connected or disconnects during the read, ``BluetoothError/Kind/attributeNotFound``,
     /// ``BluetoothError/Kind/notPermitted``, ``BluetoothError/Kind/attError(_:)`` and the other errors of
     /// bluetoothd. The read's value never reaches this characteristic's listeners as a notification.
