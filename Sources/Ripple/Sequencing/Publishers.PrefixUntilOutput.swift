@@ -38,9 +38,9 @@ extension Publishers {
 }
 
 extension Publishers.PrefixUntilOutput {
-    /// The subscriber to the upstream and to the trigger, and the subscription of the downstream.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    /// The subscriber to the upstream and to the trigger, and the subscription of the downstream. As in
+    /// Combine, it has no description or mirror of its own (it prints as its type's name).
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -66,10 +66,6 @@ extension Publishers.PrefixUntilOutput {
         init(downstream: Downstream) {
             self.downstream = downstream
         }
-
-        var description: String { "PrefixUntilOutput" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
 
         // MARK: Upstream
 
@@ -187,19 +183,15 @@ extension Publishers.PrefixUntilOutput {
             lock.withLock { triggerLink = .terminal }
         }
 
-        /// The subscriber to the trigger; it shares the identifier and description of the subscription.
-        fileprivate struct TriggerSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible
-        {
+        /// The subscriber to the trigger; it shares the identifier of the subscription and, as in Combine,
+        /// has no description or mirror of its own.
+        fileprivate struct TriggerSubscriber: Subscriber {
             typealias Input = Other.Output
             typealias Failure = Other.Failure
 
             let inner: Inner
 
             var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-            var description: String { inner.description }
-            var customMirror: Mirror { inner.customMirror }
-            var playgroundDescription: Any { inner.playgroundDescription }
 
             func receive(subscription: any Subscription) { inner.triggerReceive(subscription: subscription) }
             func receive(_ input: Input) -> Subscribers.Demand { inner.triggerReceive(input) }

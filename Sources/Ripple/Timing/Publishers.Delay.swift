@@ -5,8 +5,8 @@ extension Publishers {
     /// The subscription reaches the subscriber at once. Each value and the completion are scheduled
     /// with `schedule(after: now + interval, tolerance:options:)` when they arrive, so gaps between them
     /// are kept; a failure is delayed too. Requests and cancellation go straight to the upstream, and
-    /// after cancellation the values still waiting are dropped. Its subscription describes itself as
-    /// `"Delay"`.
+    /// after cancellation the values still waiting are dropped. As in Combine, its subscription has no
+    /// description or mirror of its own (it prints as its type's name).
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The upstream's output.
         public typealias Output = Upstream.Output
@@ -54,7 +54,7 @@ extension Publishers {
                 downstream: subscriber,
                 scheduler: scheduler,
                 timing: .after(interval, tolerance: tolerance, options),
-                name: "Delay"
+                kind: DelayRelay.self
             )
             upstream.subscribe(relay)
         }

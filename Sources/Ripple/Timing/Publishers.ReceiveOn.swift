@@ -34,7 +34,7 @@ extension Publishers {
         /// - Parameter subscriber: the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = ScheduledRelay(
-                downstream: subscriber, scheduler: scheduler, timing: .now(options), name: "ReceiveOn")
+                downstream: subscriber, scheduler: scheduler, timing: .now(options), kind: ReceiveOnRelay.self)
             upstream.subscribe(relay)
         }
     }

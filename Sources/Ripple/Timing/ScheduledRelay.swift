@@ -8,8 +8,10 @@
 ///   upstream has completed and its completion waits on the scheduler).
 /// - After `cancel()`, values and a completion still waiting on the scheduler are dropped.
 /// - Deliveries never overlap or nest, whatever the scheduler (see ``SerialSignalQueue``).
-internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+/// - As in Combine, the relay of `receive(on:)` describes itself as `"ReceiveOn"` with an empty mirror, and
+///   the relay of `delay` customises neither (`Kind` tells them apart, so the conformances are the type's).
+internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler, Kind: ScheduledRelayKind>:
+    Subscriber, Subscription
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -33,7 +35,6 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     // property of no size must not share its address with state written under the lock.
     private let scheduler: Context
     private let timing: Timing
-    private let name: String
     private let downstream: Downstream
     private let lock = Lock()
     /// `pendingTerminal` (holding the upstream, which a delivered value may still ask for more) while the
@@ -41,21 +42,11 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
     private nonisolated(unsafe) var status = SubscriptionLifecycle.awaitingSubscription
     private nonisolated(unsafe) var signals = SerialSignalQueue<Signal>()
 
-    init(downstream: Downstream, scheduler: Context, timing: Timing, name: String) {
+    init(downstream: Downstream, scheduler: Context, timing: Timing, kind: Kind.Type) {
         self.scheduler = scheduler
         self.timing = timing
-        self.name = name
         self.downstream = downstream
     }
-
-    /// The operator's name, as in Combine (`"ReceiveOn"`, `"Delay"`).
-    var description: String { name }
-
-    /// An empty mirror.
-    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
-
-    /// The description, for playgrounds.
-    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
         let result = lock.withLock { () -> (accepted: Bool, deliver: Signal?) in
@@ -150,4 +141,25 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>:
             signal = next
         }
     }
+}
+
+/// Which operator a ``ScheduledRelay`` serves; it decides the relay's reflection.
+internal protocol ScheduledRelayKind {}
+
+/// The relay of ``Publishers/ReceiveOn``: described as `"ReceiveOn"`, as in Combine.
+internal enum ReceiveOnRelay: ScheduledRelayKind {}
+
+/// The relay of ``Publishers/Delay``: like Combine's, it customises neither description nor mirror.
+internal enum DelayRelay: ScheduledRelayKind {}
+
+extension ScheduledRelay: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Kind == ReceiveOnRelay {
+    /// `"ReceiveOn"`, as in Combine.
+    var description: String { "ReceiveOn" }
+
+    /// An empty mirror.
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
+
+    /// The description, for playgrounds.
+    var playgroundDescription: Any { description }
 }

@@ -17,9 +17,9 @@ struct DelayTests {
         scheduler.advance(by: .milliseconds(500))
         upstream.send(completion: .finished)
         scheduler.advance(by: .milliseconds(1_999))
-        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "value(1)@2.0s", "value(2)@2.5s"])
+        #expect(subscriber.timeline == [delaySubscription(), "value(1)@2.0s", "value(2)@2.5s"])
         scheduler.advance(by: .milliseconds(1))
-        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "value(1)@2.0s", "value(2)@2.5s", "finished@3.0s"])
+        #expect(subscriber.timeline == [delaySubscription(), "value(1)@2.0s", "value(2)@2.5s", "finished@3.0s"])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -33,7 +33,7 @@ struct DelayTests {
         upstream.send(completion: .finished)
         upstream.send(9)
         scheduler.run()
-        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "failure(oops)@1.0s"])
+        #expect(subscriber.timeline == [delaySubscription(TestError.self), "failure(oops)@1.0s"])
     }
 
     @Test func schedulesAfterTheIntervalWithToleranceAndOptions() {
@@ -51,7 +51,31 @@ struct DelayTests {
             upstream.delay(for: .seconds(1), scheduler: scheduler).tolerance == .nanoseconds(7),
             "defaults to minimumTolerance")
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.events == [.subscription("Delay"), .value(1), .finished])
+        // Like Combine's, the subscription customises neither its description nor its mirror.
+        let relay = String(reflecting: ScheduledRelay<TestSubscriber<Int, Never>, LoggingScheduler, DelayRelay>.self)
+        #expect(subscriber.events == [.subscription(relay), .value(1), .finished])
+    }
+
+    @Test func theSubscriptionHasNoReflectionOfItsOwnAsInCombine() throws {
+        final class Capturing: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: Any?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber
+            }
+        }
+        let upstream = Capturing()
+        let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
+        upstream.delay(for: .seconds(1), scheduler: VirtualTimeScheduler()).subscribe(subscriber)
+        let relay = try #require(upstream.subscriber)
+        #expect(!(relay is any CustomStringConvertible))
+        #expect(!(relay is any CustomReflectable))
+        #expect(!(relay is any CustomPlaygroundDisplayConvertible))
+        let receiveOn = Capturing()
+        receiveOn.receive(on: VirtualTimeScheduler()).subscribe(subscriber)
+        #expect(String(describing: try #require(receiveOn.subscriber)) == "ReceiveOn")
     }
 
     @Test func honoursDemandOneAtATime() {
@@ -64,7 +88,7 @@ struct DelayTests {
         scheduler.advance(by: .seconds(1))
         upstream.send(2)
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "value(1)@1.0s", "value(2)@2.0s"])
+        #expect(subscriber.timeline == [delaySubscription(), "value(1)@1.0s", "value(2)@2.0s"])
         #expect(upstream.calls == [.request(.max(1)), .request(.max(1)), .request(.max(1))])
         #expect(subscriber.demandViolations == 0)
     }
@@ -78,7 +102,7 @@ struct DelayTests {
         upstream.send(1)
         upstream.send(completion: .finished)
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "value(1)@1.0s", "finished@1.0s"])
+        #expect(subscriber.timeline == [delaySubscription(), "value(1)@1.0s", "finished@1.0s"])
         #expect(upstream.calls == [.request(.max(1)), .request(.max(1))])
     }
 
@@ -95,7 +119,7 @@ struct DelayTests {
         subscriber.cancel()
         upstream.send(3)
         scheduler.advance(by: .seconds(5))
-        #expect(subscriber.timeline == ["subscription(Delay)@0.0s", "value(1)@1.0s"])
+        #expect(subscriber.timeline == [delaySubscription(), "value(1)@1.0s"])
         #expect(upstream.calls == [.request(.unlimited), .cancel])
         #expect(scheduler.scheduledCount == 0)
     }
@@ -117,4 +141,11 @@ struct DelayTests {
         #expect(arrivals.all.allSatisfy { $0 >= 50_000_000 && $0 < 5_000_000_000 })
         cancellable.cancel()
     }
+}
+
+/// How a timeline shows the subscription of `delay`: its type's name, as it customises no description (as in
+/// Combine).
+private func delaySubscription<Failure: Error & Equatable>(_: Failure.Type = Never.self) -> String {
+    let relay = ScheduledRelay<TimelineSubscriber<Int, Failure>, VirtualTimeScheduler, DelayRelay>.self
+    return "subscription(\(String(reflecting: relay)))@0.0s"
 }
