@@ -121,6 +121,31 @@ struct DifferencesFromCombineTests {
         switching.send(completion: .finished)
         switching.send(completion: .finished)
         #expect(switchSubscriber.events == [.subscription("SwitchToLatest"), .finished])
+
+        // output(in:) (and so prefix(_:)) and catch: a value after the completion goes nowhere.
+        let ranged = TestPublisher<Int, TestError>()
+        let rangedSubscriber = TestSubscriber<Int, TestError>()
+        defer { rangedSubscriber.cancel() }
+        ranged.output(in: 0..<5).subscribe(rangedSubscriber)
+        ranged.send(completion: .finished)
+        #expect(ranged.send(1) == .none)
+        #expect(rangedSubscriber.events == [.subscription("Output"), .finished])
+
+        let prefixed = TestPublisher<Int, TestError>()
+        let prefixSubscriber = TestSubscriber<Int, TestError>()
+        defer { prefixSubscriber.cancel() }
+        prefixed.prefix(2).subscribe(prefixSubscriber)
+        prefixed.send(completion: .finished)
+        #expect(prefixed.send(1) == .none)
+        #expect(prefixSubscriber.events == [.subscription("Output"), .finished])
+
+        let caught = TestPublisher<Int, TestError>()
+        let catchSubscriber = TestSubscriber<Int, Never>()
+        defer { catchSubscriber.cancel() }
+        caught.catch { _ in Just(0) }.subscribe(catchSubscriber)
+        caught.send(completion: .finished)
+        #expect(caught.send(1) == .none)
+        #expect(catchSubscriber.events == [.subscription("Catch"), .finished])
     }
 
     /// Combine's dropFirst and drop(untilOutputFrom:) take a new subscription after they completed and
