@@ -138,17 +138,32 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
         if demand > 0 { subscription.request(demand) }
     }
 
+    /// Hands `input` to the oldest waiting task, or keeps it for the next `next()`.
+    ///
+    /// As in Combine, a value that comes before the subscription is dropped and ends the calls waiting
+    /// then with `nil` (the state stays as it is: a later subscription is asked for what they requested).
     func receive(_ input: Input) -> Subscribers.Demand {
-        let waiter = lock.withLock { () -> Waiter? in
-            guard status.isSubscribed else { return nil }
-            if let waiter = waiters.popFirst() { return waiter }
+        let (waiter, unsubscribed) = lock.withLock { () -> (Waiter?, RingBuffer<Waiter>) in
+            guard status.isSubscribed else {
+                let waiting = waiters
+                waiters = RingBuffer()
+                return (nil, waiting)
+            }
+            if let waiter = waiters.popFirst() { return (waiter, RingBuffer()) }
             early.append(input)
-            return nil
+            return (nil, RingBuffer())
         }
+        var ended = unsubscribed
+        while let waiting = ended.popFirst() { waiting.resume(returning: .success(nil)) }
         // The value is handed to exactly one task and not kept (see the type's documentation).
         nonisolated(unsafe) let outcome = Outcome.success(input)
         waiter?.resume(returning: outcome)
         return .none
+    }
+
+    /// The number of tasks waiting in `next()` (for tests).
+    var waitingTasks: Int {
+        lock.withLock { waiters.count }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

@@ -70,6 +70,36 @@ struct AsyncPublisherTests {
         #expect(upstream.calls.isEmpty)
     }
 
+    @Test func aValueBeforeTheSubscriptionEndsTheWaitingCallsWithNilAsInCombine() async {
+        // The publisher keeps the iterator's subscriber and hands it no subscription until the test does.
+        final class Withholding: Publisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: AsyncIteratorSubscriber<Int, Never>?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber as? AsyncIteratorSubscriber<Int, Never>
+            }
+        }
+        let publisher = Withholding()
+        let iterator = publisher.values.makeAsyncIterator()
+        guard let subscriber = publisher.subscriber else {
+            Issue.record("values subscribed no AsyncIteratorSubscriber")
+            return
+        }
+        nonisolated(unsafe) var first = iterator
+        nonisolated(unsafe) var second = iterator
+        async let one = first.next()
+        async let two = second.next()
+        while subscriber.waitingTasks < 2 { await Task.yield() }
+        #expect(subscriber.receive(42) == .none)
+        let results = await [one, two]
+        #expect(results == [nil, nil])
+        // Nothing else changed: the subscription that comes later is asked for what the two calls requested.
+        let recorder = TestPublisher<Int, Never>()
+        subscriber.receive(subscription: TestPublisher<Int, Never>.TestSubscription(publisher: recorder))
+        #expect(recorder.calls == [.request(.max(2))])
+    }
+
     @Test func theSubscriberIsCancellableAndCancellingItEndsTheIterationAsInCombine() async {
         final class Capturing: Publisher, @unchecked Sendable {
             typealias Output = Int
