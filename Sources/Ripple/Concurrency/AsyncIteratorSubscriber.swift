@@ -55,24 +55,10 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     /// is a few instructions wide.
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Outcome {
         let step = lock.withLock { () -> Step in
-            if let value = early.popFirst() {
-                nonisolated(unsafe) let value = value
-                return .resume(.success(value))
-            }
-            switch status {
-            case .awaitingSubscription:
-                pendingDemand += 1
-                return .wait
-            case .subscribed(let subscription):
-                return .request(subscription)
-            case .pendingTerminal:
-                status = .terminal
-                guard let error = pendingFailure else { return .resume(.success(nil)) }
-                pendingFailure = nil
-                return .resume(.failure(error))
-            case .terminal:
-                return .resume(.success(nil))
-            }
+            if let outcome = answerAtOnce() { return .resume(outcome) }
+            if case .subscribed(let subscription) = status { return .request(subscription) }
+            pendingDemand += 1
+            return .wait
         }
         switch step {
         case .resume(let outcome):
@@ -83,29 +69,36 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
             break
         }
         return await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
+            // What came while `request` ran, or since.
             let outcome = lock.withLock { () -> Outcome? in
-                // What came while `request` ran, or since.
-                if let value = early.popFirst() {
-                    nonisolated(unsafe) let value = value
-                    return .success(value)
-                }
-                switch status {
-                case .awaitingSubscription, .subscribed:
-                    waiters.append(waiter)
-                    return nil
-                case .pendingTerminal:
-                    status = .terminal
-                    guard let error = pendingFailure else { return .success(nil) }
-                    pendingFailure = nil
-                    return .failure(error)
-                case .terminal:
-                    return .success(nil)
-                }
+                if let outcome = answerAtOnce() { return outcome }
+                waiters.append(waiter)
+                return nil
             }
             if let outcome {
                 nonisolated(unsafe) let outcome = outcome
                 waiter.resume(returning: outcome)
             }
+        }
+    }
+
+    /// What a `next()` gets without waiting: a value that came early, or the end (a pending failure once);
+    /// `nil` while the stream goes on (awaiting its subscription or subscribed). Called with the lock held.
+    private func answerAtOnce() -> Outcome? {
+        if let value = early.popFirst() {
+            nonisolated(unsafe) let value = value
+            return .success(value)
+        }
+        switch status {
+        case .awaitingSubscription, .subscribed:
+            return nil
+        case .pendingTerminal:
+            status = .terminal
+            guard let error = pendingFailure else { return .success(nil) }
+            pendingFailure = nil
+            return .failure(error)
+        case .terminal:
+            return .success(nil)
         }
     }
 
