@@ -53,9 +53,12 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
         return .none
     }
 
+    /// As Combine's, it passes on only a completion that comes while subscribed: one before the upstream's
+    /// subscription is ignored (the subject stays attached and takes a subscription that comes later).
     @inlinable func receive(completion: Subscribers.Completion<Failure>) {
         let target: Downstream? = lock.withLock {
-            _ = status.complete()
+            guard status.isSubscribed else { return nil }
+            status = .terminal
             return subject.take()
         }
         target?.send(completion: completion)

@@ -236,8 +236,12 @@ extension Publishers.Buffer {
             }
         }
 
+        /// A cancel before the upstream's subscription is forgotten, as in Combine (the late subscription is
+        /// then asked for values as usual); no downstream reaches that case, because this subscription goes
+        /// downstream only after the upstream's has arrived.
         func cancel() {
             let (upstream, discarded) = lock.withLock { () -> ((any Subscription)?, BufferQueue<Input>) in
+                if state.isAwaitingSubscription { return (nil, BufferQueue()) }
                 let upstream = state.cancel()
                 completion = nil
                 let discarded = values

@@ -182,8 +182,11 @@ extension Publishers.Debounce {
             }
         }
 
+        /// A cancel before the upstream's subscription is forgotten, as in Combine; no downstream reaches that
+        /// case, because this subscription goes downstream only after the upstream's has arrived.
         func cancel() {
             let stopped = lock.withLock { () -> (upstream: (any Subscription)?, timer: (any Cancellable)?) in
+                if status.isAwaitingSubscription { return (nil, nil) }
                 let upstream = status.cancel()
                 latest = nil
                 signals.discardPending()

@@ -82,8 +82,11 @@ internal final class ScheduledRelay<Downstream: Subscriber, Context: Scheduler, 
         upstream?.request(demand)
     }
 
+    /// A cancel before the upstream's subscription is forgotten, as in Combine; no downstream reaches that
+    /// case, because the relay goes downstream only after the upstream's subscription has arrived.
     func cancel() {
         let upstream = lock.withLock { () -> (any Subscription)? in
+            if status.isAwaitingSubscription { return nil }
             signals.discardPending()
             return status.cancel()
         }

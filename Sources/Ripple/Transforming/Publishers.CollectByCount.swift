@@ -110,9 +110,12 @@ extension Publishers.CollectByCount {
             return downstream.receive(group) * count
         }
 
+        /// As in Combine, a completion that comes before the upstream's subscription is passed on (and a
+        /// subscription arriving later is cancelled).
         @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             let ended = lock.withLock { () -> Bool in
-                guard phase.load(ordering: .relaxed) == Self.active else { return false }
+                let current = phase.load(ordering: .relaxed)
+                guard current == Self.active || current == Self.awaitingSubscription else { return false }
                 upstream = nil
                 phase.store(Self.terminal, ordering: .releasing)
                 return true
@@ -134,8 +137,11 @@ extension Publishers.CollectByCount {
             subscription?.request(demand * count)
         }
 
+        /// A cancel before the upstream's subscription is forgotten, as in Combine; no downstream reaches that
+        /// case, because this subscription goes downstream only after the upstream's has arrived.
         @inlinable func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
+                if phase.load(ordering: .relaxed) == Self.awaitingSubscription { return nil }
                 let subscription = upstream
                 upstream = nil
                 phase.store(Self.cancelled, ordering: .releasing)

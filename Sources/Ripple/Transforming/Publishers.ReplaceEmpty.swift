@@ -145,8 +145,11 @@ extension Publishers.ReplaceEmpty {
             downstream.receive(completion: .finished)
         }
 
+        /// A cancel before the upstream's subscription is forgotten, as in Combine; no downstream reaches that
+        /// case, because this subscription goes downstream only after the upstream's has arrived.
         @inlinable func cancel() {
             let upstream = lock.withLock { () -> (any Subscription)? in
+                if state.isAwaitingSubscription { return nil }
                 isCancelled = true
                 isActive.store(false, ordering: .releasing)
                 return state.cancel()

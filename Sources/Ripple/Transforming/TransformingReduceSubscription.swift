@@ -196,8 +196,12 @@ where Downstream.Input == Reduction.Output, Downstream.Failure == Reduction.Fail
         if let pending { publish(pending) }
     }
 
+    /// A cancel before the upstream's subscription is forgotten, as in Combine: the late subscription is then
+    /// taken and asked for `.unlimited` like any other. No downstream reaches that case, because this
+    /// subscription is handed downstream only once the upstream's has arrived.
     @inlinable func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
+            if state.isAwaitingSubscription { return nil }
             isCancelled = true
             isActive.store(false, ordering: .releasing)
             pendingResult = nil

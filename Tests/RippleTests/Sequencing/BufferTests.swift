@@ -204,6 +204,23 @@ struct BufferTests {
         #expect(subscriber.events == [.subscription("Buffer"), .finished])
     }
 
+    /// As Combine's, a buffer forgets a cancel that comes before its upstream's subscription (unreachable
+    /// for a downstream, which gets the buffer's subscription only after the upstream's), then prefetches
+    /// from the late subscription and hands itself downstream as usual.
+    @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+    func aCancelBeforeTheSubscriptionIsForgottenAsInCombine(prefetch: Publishers.PrefetchStrategy) {
+        let late = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        late.buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest).subscribe(subscriber)
+        late.subscriberAsSubscription?.cancel()
+        late.sendSubscription()
+        #expect(late.subscription.calls == [.request(prefetch == .keepFull ? .max(2) : .unlimited)])
+        #expect(late.send(1) == .none)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1)])
+    }
+
     @Test func keepFullHonoursDemandOneAtATimeFromASynchronousSource() {
         let source = SequencingSyncPublisher<Int, TestError>(Array(0..<20_000), completion: .failure(.oops))
         let subscriber = TestSubscriber<Int, TestError>.oneAtATime()

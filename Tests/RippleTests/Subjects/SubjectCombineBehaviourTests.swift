@@ -76,6 +76,26 @@ struct SubjectCombineBehaviourTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
     }
 
+    /// As in Combine, a subject attached with subscribe(_:) (as share() and multicast attach theirs) ignores
+    /// a completion that comes before the upstream's subscription, and goes on with a subscription that comes
+    /// later.
+    @Test func aCompletionBeforeTheUpstreamsSubscriptionIsIgnored() {
+        let late = LatePublisher<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let relayed = TestSubscriber<Int, Never>()
+        defer { relayed.cancel() }
+        subject.subscribe(relayed)
+        let cancellable = late.subscribe(subject)
+        late.send(completion: .finished)
+        #expect(relayed.events == [.subscription("PassthroughSubject")])
+        late.sendSubscription()
+        #expect(late.subscription.calls == [.request(.unlimited)])
+        #expect(late.send(1) == .none)
+        late.send(completion: .finished)
+        #expect(relayed.events == [.subscription("PassthroughSubject"), .value(1), .finished])
+        withExtendedLifetime(cancellable) {}
+    }
+
     @Test func settingTheValueAfterCompletionKeepsItWhileSendDoesNot() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = TestSubscriber<Int, Never>()

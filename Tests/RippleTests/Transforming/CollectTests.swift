@@ -107,6 +107,38 @@ struct CollectByCountTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
     }
 
+    /// As Combine's, collect(_:) forgets a cancel before its upstream's subscription (unreachable for a
+    /// downstream, which gets the subscription only after the upstream's) and takes the late subscription,
+    /// asking nothing until the downstream does.
+    @Test func aCancelBeforeTheSubscriptionIsForgottenAsInCombine() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        upstream.collect(2).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        subscriber.request(.max(1))
+        #expect(upstream.subscription.calls == [.request(.max(2))])
+        #expect(upstream.send(1) == .none)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("CollectByCount"), .value([1]), .finished])
+    }
+
+    /// As Combine's, collect(_:) passes on a completion that comes before its upstream's subscription, and
+    /// cancels a subscription that comes after it.
+    @Test func aCompletionBeforeTheSubscriptionIsPassedOnAsInCombine() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>()
+        defer { subscriber.cancel() }
+        upstream.collect(2).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        #expect(subscriber.history == [.finished])
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [.cancel])
+        #expect(subscriber.history == [.finished])
+    }
+
     @Test func oneAtATime() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TestSubscriber<[Int], Never>.oneAtATime()

@@ -170,6 +170,35 @@ struct ReduceTests {
         #expect(failed.events == [.subscription("TryReduce"), .failure(.other)])
     }
 
+    /// Combine's reduce-like operators forget a cancel that comes before their upstream's subscription (no
+    /// downstream can send one: it gets the subscription only after the upstream's), then take the late
+    /// subscription as usual: they hand it downstream, ask for `.unlimited` and publish their result.
+    @Test func aCancelBeforeTheSubscriptionIsForgottenAsInCombine() {
+        func check<P: Publisher>(_ name: String, _ result: P.Output, _ make: (LatePublisher<Int, Never>) -> P)
+        where P.Output: Equatable, P.Failure == Never {
+            let upstream = LatePublisher<Int, Never>()
+            let subscriber = TestSubscriber<P.Output, Never>()
+            defer { subscriber.cancel() }
+            make(upstream).subscribe(subscriber)
+            upstream.subscriberAsSubscription?.cancel()
+            #expect(subscriber.history == [], "\(name)")
+            upstream.sendSubscription()
+            #expect(upstream.subscription.calls == [.request(.unlimited)], "\(name)")
+            #expect(subscriber.events == [.subscription(name)], "\(name)")
+            _ = upstream.send(3)
+            upstream.send(completion: .finished)
+            #expect(subscriber.events == [.subscription(name), .value(result), .finished], "\(name)")
+        }
+        check("Count", 1) { $0.count() }
+        check("Reduce", 3) { $0.reduce(0, +) }
+        check("First", 3) { $0.first() }
+        check("Contains", true) { $0.contains(3) }
+        check("Collect", [3]) { $0.collect() }
+        check("Last", 3) { $0.last() }
+        check("AllSatisfy", true) { $0.allSatisfy { $0 > 0 } }
+        check("Comparison", 3) { $0.min() }
+    }
+
     @Test func reduceLikeOperatorsReflectAsCombineDoes() {
         let upstream = LatePublisher<Int, Never>()
         let counted = TestSubscriber<Int, Never>()

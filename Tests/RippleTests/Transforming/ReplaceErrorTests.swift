@@ -97,6 +97,23 @@ struct ReplaceErrorTests {
                 == "ReplaceError")
     }
 
+    /// As Combine's, replaceError forgets a cancel before its upstream's subscription (unreachable for a
+    /// downstream, which gets the subscription only after the upstream's) and takes the late subscription,
+    /// passing the downstream's requests on.
+    @Test func aCancelBeforeTheSubscriptionIsForgottenAsInCombine() {
+        let upstream = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        upstream.replaceError(with: 0).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        subscriber.request(.max(1))
+        #expect(upstream.subscription.calls == [.request(.max(1))])
+        upstream.send(completion: .failure(.oops))
+        #expect(subscriber.events == [.subscription("ReplaceError"), .value(0), .finished])
+    }
+
     @Test func equatable() {
         struct Source: Publisher, Equatable {
             typealias Output = Int
@@ -132,6 +149,22 @@ struct ReplaceEmptyTests {
         upstream.send(completion: .finished)
         #expect(subscriber.events == [.subscription("ReplaceEmpty"), .value(0), .finished])
         #expect(upstream.calls == [.request(.max(42)), .request(.max(95))])
+    }
+
+    /// As Combine's, replaceEmpty forgets a cancel before its upstream's subscription and takes the late
+    /// subscription (it then passes on only the downstream's demand: see "Demand is never exceeded").
+    @Test func aCancelBeforeTheSubscriptionIsForgottenAsInCombine() {
+        let upstream = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        upstream.replaceEmpty(with: 7).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        subscriber.request(.max(1))
+        #expect(upstream.subscription.calls == [.request(.max(1))])
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("ReplaceEmpty"), .value(7), .finished])
     }
 
     @Test func emptyFinishWaitsForTheFirstRequest() {
