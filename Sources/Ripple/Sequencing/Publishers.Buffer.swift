@@ -106,8 +106,10 @@ extension Publishers.Buffer {
         private let prefetch: Publishers.PrefetchStrategy
         private let whenFull: Publishers.BufferingStrategy<Failure>
         private let lock = Lock()
-        /// `pendingTerminal(nil)` once the upstream completed, or the buffer cancelled it: buffered values may
-        /// still be delivered; `terminal` once the downstream received a completion or cancelled.
+        /// `pendingTerminal(upstream)` once the upstream completed, or the buffer cancelled it on overflow:
+        /// buffered values may still be delivered, and, as in Combine, the upstream is still asked to refill
+        /// (`keepFull`) and cancelled on a downstream cancel (a no-op for an ended subscription); `terminal`
+        /// once the downstream received a completion or cancelled.
         private nonisolated(unsafe) var state = SubscriptionLifecycle.awaitingSubscription
         private nonisolated(unsafe) var values = BufferQueue<Input>()
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
@@ -208,8 +210,8 @@ extension Publishers.Buffer {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> Bool in
-                guard state.isSubscribed else { return false }
-                state = .pendingTerminal(nil)
+                guard let upstream = state.subscription else { return false }
+                state = .pendingTerminal(upstream)
                 self.completion = completion
                 return true
             }
@@ -218,21 +220,22 @@ extension Publishers.Buffer {
             }
         }
 
+        /// Adds `demand` and drains; with `keepFull`, asks the upstream held when the request came for as many
+        /// values as were delivered, as Combine does (also when the drain ended with the completion).
         func request(_ demand: Subscribers.Demand) {
-            let proceed = lock.withLock { () -> Bool in
+            let proceed = lock.withLock { () -> (proceed: Bool, upstream: (any Subscription)?) in
                 switch state {
                 case .subscribed, .pendingTerminal:
                     self.demand += demand
-                    return !draining
+                    return (!draining, heldUpstream)
                 case .awaitingSubscription, .terminal:
-                    return false
+                    return (false, nil)
                 }
             }
-            guard proceed else { return }
+            guard proceed.proceed else { return }
             let refill = drain()
             if refill != .none {
-                let upstream = lock.withLock { state.subscription }
-                upstream?.request(refill)
+                proceed.upstream?.request(refill)
             }
         }
 
@@ -242,7 +245,8 @@ extension Publishers.Buffer {
         func cancel() {
             let (upstream, discarded) = lock.withLock { () -> ((any Subscription)?, BufferQueue<Input>) in
                 if state.isAwaitingSubscription { return (nil, BufferQueue()) }
-                let upstream = state.cancel()
+                let upstream = heldUpstream
+                state = .terminal
                 completion = nil
                 let discarded = values
                 values = BufferQueue()
@@ -254,12 +258,20 @@ extension Publishers.Buffer {
             }
         }
 
+        /// The upstream subscription while subscribed or ending (see `state`); call under `lock`.
+        private var heldUpstream: (any Subscription)? {
+            switch state {
+            case .subscribed(let upstream), .pendingTerminal(let upstream?): upstream
+            case .awaitingSubscription, .pendingTerminal(nil), .terminal: nil
+            }
+        }
+
         /// The buffer overflowed under `.customError`: records the failure (passed on at the next request,
         /// as in Combine) and cancels the upstream.
         private func failBecauseFull(_ error: Failure) {
             let upstream: (any Subscription)? = lock.withLock {
                 guard let subscription = state.subscription else { return nil }
-                state = .pendingTerminal(nil)
+                state = .pendingTerminal(subscription)
                 completion = .failure(error)
                 return subscription
             }
@@ -319,7 +331,7 @@ extension Publishers.Buffer {
                     more = downstream.receive(value)
                 case .complete(let completion, _):
                     downstream.receive(completion: completion)
-                    return .none
+                    return prefetch == .keepFull ? .max(delivered) : .none
                 case .stop:
                     return prefetch == .keepFull ? .max(delivered) : .none
                 }

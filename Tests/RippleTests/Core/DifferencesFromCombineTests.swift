@@ -171,19 +171,6 @@ struct DifferencesFromCombineTests {
         #expect(subscriber.history.first == .subscription("DropUntilOutput"))
     }
 
-    /// Combine's buffer (prefetch keepFull, customError when full) still requests from the upstream it
-    /// cancelled on overflow; Ripple asks a cancelled upstream for nothing.
-    @Test func aCancelledUpstreamIsAskedForNothing() {
-        let upstream = TestPublisher<Int, TestError>()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
-        defer { subscriber.cancel() }
-        upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .customError { .oops }).subscribe(subscriber)
-        upstream.send(1)
-        upstream.send(2)
-        subscriber.request(.max(3))
-        #expect(upstream.calls == [.request(.max(1)), .cancel])
-    }
-
     /// Combine's subscribe(_:) holds a subject weakly, so a subject nobody else keeps goes away even while
     /// it is subscribed (and connected); Ripple keeps it until the upstream completes or is cancelled.
     @Test func aSubjectSubscribedToAnUpstreamIsKeptWhileSubscribed() {

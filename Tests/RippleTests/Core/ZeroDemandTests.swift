@@ -116,8 +116,9 @@ struct ZeroDemandPassesThroughTests {
 
     @Test func bufferAddsNothing() {
         let run = zeroDemandRun { $0.buffer(size: 4, prefetch: .byRequest, whenFull: .dropOldest) }
-        // `.byRequest` asks for everything; finishing waits for demand (as in Combine), so it stays pending.
-        #expect(run.calls == [.request(.unlimited)])
+        // `.byRequest` asks for everything; finishing waits for demand (as in Combine), so it stays pending,
+        // and the cancel at the end still reaches the finished upstream, as in Combine.
+        #expect(run.calls == [.request(.unlimited), .cancel])
         #expect(run.events == [.subscription("Buffer"), .value(1), .value(2)])
     }
 

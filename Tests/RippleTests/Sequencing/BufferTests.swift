@@ -81,9 +81,9 @@ struct BufferTests {
             #expect(subscriber.values == [5, 6, 7, 8])
             #expect(publisher.calls == [.request(.max(5)), .request(.max(3)), .request(.max(1))])
         default:
-            // A cancelled upstream is not asked for more (Combine asks it for 3 after cancelling it).
+            // As in Combine, the upstream cancelled on overflow is still asked for the 3 values passed on.
             #expect(subscriber.events == [.subscription("Buffer"), .value(0), .value(1), .value(2), .failure(.oops)])
-            #expect(publisher.calls == [.request(.max(5)), .cancel])
+            #expect(publisher.calls == [.request(.max(5)), .cancel, .request(.max(3))])
         }
     }
 
@@ -219,6 +219,36 @@ struct BufferTests {
         #expect(late.send(1) == .none)
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("Buffer"), .value(1)])
+    }
+
+    /// As Combine's, a `keepFull` buffer goes on asking the upstream to refill after it has ended — cancelled
+    /// on overflow, or finished — and a downstream cancel still reaches that upstream (all no-ops for an ended
+    /// subscription); the downstream gets nothing after the completion.
+    @Test func anEndedUpstreamIsStillAskedToRefillAsInCombine() {
+        let overflowing = TestPublisher<Int, TestError>()
+        let failed = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { failed.cancel() }
+        overflowing.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .oops }).subscribe(failed)
+        for value in 0..<4 { #expect(overflowing.send(value) == .none) }
+        #expect(overflowing.calls == [.request(.max(2)), .cancel])
+        failed.request(.max(3))
+        #expect(failed.events == [.subscription("Buffer"), .value(0), .value(1), .failure(.oops)])
+        #expect(overflowing.calls == [.request(.max(2)), .cancel, .request(.max(2))])
+        failed.request(.max(1))
+        #expect(overflowing.calls == [.request(.max(2)), .cancel, .request(.max(2))])
+
+        let finishing = TestPublisher<Int, TestError>()
+        let finished = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { finished.cancel() }
+        finishing.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(finished)
+        #expect(finishing.send(0) == .none)
+        #expect(finishing.send(1) == .none)
+        finishing.send(completion: .finished)
+        finished.request(.max(1))
+        #expect(finishing.calls == [.request(.max(2)), .request(.max(1))])
+        finished.cancel()
+        #expect(finishing.calls == [.request(.max(2)), .request(.max(1)), .cancel])
+        #expect(finished.events == [.subscription("Buffer"), .value(0)])
     }
 
     @Test func keepFullHonoursDemandOneAtATimeFromASynchronousSource() {

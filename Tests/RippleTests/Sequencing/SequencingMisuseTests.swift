@@ -226,6 +226,7 @@ struct SequencingMisuseTests {
         #expect(upstream.send(2) == .none)
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("Buffer"), .value(1), .completion(.failure(.other))])
-        #expect(upstream.calls == [.request(.max(1)), .cancel])
+        // As in Combine, the refill for the value passed on goes to the upstream cancelled on overflow.
+        #expect(upstream.calls == [.request(.max(1)), .cancel, .request(.max(1))])
     }
 }
