@@ -36,6 +36,28 @@ struct SubscribeOnTests {
         #expect(subscriber.events == [.subscription("SubscribeOn"), .value(1)])
     }
 
+    /// On ``ImmediateScheduler``, an upstream that requests again from inside `request` makes Combine trap
+    /// inside its own lock; Ripple passes each request on after the one in progress, in order.
+    @Test func aRequestFromInsideTheUpstreamsRequestFollowsItOnImmediateScheduler() {
+        final class Holder: @unchecked Sendable {
+            var subscriber: TestSubscriber<Int, Never>?
+            var remaining = 3
+        }
+        let holder = Holder()
+        let upstream = TestPublisher<Int, Never>(onRequest: { _ in
+            guard holder.remaining > 0 else { return }
+            holder.remaining -= 1
+            holder.subscriber?.request(.max(2))
+        })
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        holder.subscriber = subscriber
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+        subscriber.request(.max(1))
+        #expect(upstream.calls == [.request(.max(1)), .request(.max(2)), .request(.max(2)), .request(.max(2))])
+        #expect(holder.remaining == 0)
+    }
+
     @Test func passesOptionsAndValuesDemand() {
         let scheduler = LoggingScheduler()
         let upstream = TestPublisher<Int, TestError>()
