@@ -103,6 +103,21 @@ internal enum SubscriptionLifecycle: CustomStringConvertible {
         return previous.subscription
     }
 
+    /// Ends the lifecycle on a cancel if the subscription is live; forgets a cancel that comes before it.
+    ///
+    /// This is Combine's rule for operators that hand their own subscription downstream only once the
+    /// upstream's has arrived: a cancel before that cannot come from a downstream that follows the contract,
+    /// and Combine's operators then take the late subscription as if nothing had happened.
+    ///
+    /// - Returns: the subscription to cancel once the lock is given back, or `nil` if there was none live
+    ///   (the lifecycle is then unchanged).
+    @inlinable
+    mutating func cancelIfSubscribed() -> (any Subscription)? {
+        guard case .subscribed(let subscription) = self else { return nil }
+        self = .terminal
+        return subscription
+    }
+
     /// `awaitingSubscription`, `subscribed(…)`, `pendingTerminal(…)` or `terminal`, as Combine's mirrors print
     /// their status.
     @usableFromInline

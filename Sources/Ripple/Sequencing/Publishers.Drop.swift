@@ -83,8 +83,10 @@ extension Publishers.Drop {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
+            // As in Combine, a value before the upstream's subscription counts (the downstream already has
+            // its subscription); none does after the end.
             let forward = lock.withLock { () -> Bool in
-                guard state.isSubscribed else { return false }
+                guard !state.isTerminal else { return false }
                 if remaining > 0 {
                     remaining -= 1
                     return false

@@ -174,12 +174,14 @@ private final class DropWhileInner<Downstream: Subscriber, UpstreamFailure: Erro
     }
 
     func cancel() {
+        // As in Combine, a cancel before the upstream's subscription is forgotten: the downstream gets this
+        // subscription only after the upstream's, so a downstream that follows the contract cannot send it.
         takeUpstream()?.cancel()
     }
 
-    /// Makes the state terminal and returns the upstream subscription if it was live.
+    /// Makes the state terminal and returns the upstream subscription if it was live (else changes nothing).
     private func takeUpstream() -> (any Subscription)? {
-        lock.withLock { state.cancel() }
+        lock.withLock { state.cancelIfSubscribed() }
     }
 }
 

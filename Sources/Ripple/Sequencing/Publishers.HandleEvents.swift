@@ -104,8 +104,9 @@ extension Publishers.HandleEvents {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
+            // As in Combine, a value before the subscription is reported and passed on; none is after the end.
             let handlers: (output: ((Input) -> Void)?, request: ((Subscribers.Demand) -> Void)?)? = lock.withLock {
-                guard state.isSubscribed else { return nil }
+                guard !state.isTerminal else { return nil }
                 return (onOutput, onRequest)
             }
             guard let handlers else { return .none }
@@ -130,18 +131,22 @@ extension Publishers.HandleEvents {
         }
 
         func request(_ demand: Subscribers.Demand) {
+            // As in Combine, a request before the subscription is reported (and goes no further); none is
+            // after the end, when the closures are released.
             let (handler, upstream) = lock.withLock { () -> (((Subscribers.Demand) -> Void)?, (any Subscription)?) in
-                guard let subscription = state.subscription else { return (nil, nil) }
-                return (onRequest, subscription)
+                (onRequest, state.subscription)
             }
             handler?(demand)
             upstream?.request(demand)
         }
 
         func cancel() {
+            // As in Combine, a cancel before the upstream's subscription is reported and otherwise forgotten:
+            // the downstream gets this subscription only after the upstream's, so a downstream that follows
+            // the contract cannot send it.
             let (handler, upstream) = lock.withLock { () -> ((() -> Void)?, (any Subscription)?) in
-                guard let subscription = state.subscription else { return (nil, nil) }
                 let handler = onCancel
+                guard let subscription = state.subscription else { return (handler, nil) }
                 terminate()
                 return (handler, subscription)
             }

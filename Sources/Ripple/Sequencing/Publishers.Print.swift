@@ -76,8 +76,9 @@ extension Publishers.Print {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             log("receive value: (\(input))")
-            let active = lock.withLock { state.isSubscribed }
-            guard active else { return .none }
+            // As in Combine, a value before the subscription passes on; none does after the end.
+            let ended = lock.withLock { state.isTerminal }
+            guard !ended else { return .none }
             let demand = downstream.receive(input)
             if demand != .none {
                 log(Self.describe(demand) + " (synchronous)")
@@ -104,7 +105,9 @@ extension Publishers.Print {
 
         func cancel() {
             log("receive cancel")
-            let upstream = lock.withLock { state.cancel() }
+            // As in Combine, a cancel before the upstream's subscription is forgotten (the downstream gets
+            // this subscription only after the upstream's).
+            let upstream = lock.withLock { state.cancelIfSubscribed() }
             upstream?.cancel()
         }
 

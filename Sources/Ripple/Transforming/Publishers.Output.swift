@@ -96,7 +96,9 @@ extension Publishers.Output {
         }
 
         @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-            guard phase.load(ordering: .acquiring) == Self.active else { return .none }
+            // As in Combine, a value before the subscription counts and, in the range, passes on; none does
+            // after the end.
+            guard phase.load(ordering: .acquiring) != Self.terminal else { return .none }
             if remainingBeforeStart > 0 {
                 remainingBeforeStart -= 1
                 return .max(1)
@@ -128,13 +130,10 @@ extension Publishers.Output {
         }
 
         @inlinable func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = upstream
-                upstream = nil
-                phase.store(Self.terminal, ordering: .releasing)
-                return subscription
-            }
-            subscription?.cancel()
+            // As in Combine, a cancel before the upstream's subscription is forgotten: the downstream gets
+            // this subscription only after the upstream's, so a downstream that follows the contract cannot
+            // send it.
+            terminate()?.cancel()
         }
 
         /// Moves from active to terminal; returns the upstream subscription if this call made the move.

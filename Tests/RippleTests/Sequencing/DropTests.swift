@@ -155,4 +155,35 @@ struct DropTests {
             #expect(subscriber.demandViolations == 0)
         }
     }
+
+    /// As in Combine, a value that comes before the upstream's subscription counts toward the values to drop
+    /// and then passes on: the downstream already has its subscription.
+    @Test func aValueBeforeTheUpstreamsSubscriptionCountsAndPassesOnAsInCombine() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
+        upstream.dropFirst(1).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .max(42))
+        #expect(subscriber.events == [.subscription("Drop"), .value(2)])
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        #expect(upstream.send(3) == .max(42))
+        #expect(subscriber.events == [.subscription("Drop"), .value(2), .value(3)])
+    }
+
+    /// dropFirst hands the downstream its subscription before it subscribes to the upstream, so a downstream
+    /// that follows the contract can cancel before the upstream's subscription arrives (from an upstream that
+    /// subscribes late). Combine forgets that cancel, asks the late subscription for the values to drop and
+    /// passes on what follows; Ripple keeps it and cancels the late subscription ("Differences from Combine").
+    @Test func aCancelBeforeTheUpstreamsSubscriptionIsKept() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.dropFirst(3).subscribe(subscriber)
+        subscriber.cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [.cancel])
+        #expect(upstream.send(1) == .none)
+        #expect(subscriber.events == [.subscription("Drop")])
+    }
 }

@@ -168,4 +168,30 @@ struct DropWhileTests {
             #expect(publisher.calls.filter { $0 == .cancel }.count == 1)
         }
     }
+
+    /// As in Combine, a cancel that comes before the upstream's subscription is forgotten (a downstream that
+    /// follows the contract cannot send it: it gets its subscription only after the upstream's). The late
+    /// subscription is then taken as usual: passed downstream, asked for what the downstream requests.
+    @Test func aCancelBeforeTheSubscriptionIsForgottenAsInCombine() throws {
+        func check<P: Publisher>(_ name: String, _ make: (LatePublisher<Int, TestError>) -> P) throws
+        where P.Output == Int, P.Failure: Equatable {
+            let upstream = LatePublisher<Int, TestError>()
+            let subscriber = TestSubscriber<Int, P.Failure>(initialDemand: nil)
+            defer { subscriber.cancel() }
+            make(upstream).subscribe(subscriber)
+            try #require(upstream.subscriberAsSubscription).cancel()
+            #expect(subscriber.events == [], "\(name)")
+            upstream.sendSubscription()
+            #expect(upstream.subscription.calls == [], "\(name)")
+            #expect(subscriber.events == [.subscription(name)], "\(name)")
+            subscriber.request(.max(1))
+            #expect(upstream.send(1) == .max(1), "\(name)")
+            #expect(upstream.send(2) == .none, "\(name)")
+            #expect(subscriber.events == [.subscription(name), .value(2)], "\(name)")
+            subscriber.cancel()
+            #expect(upstream.subscription.calls == [.request(.max(1)), .cancel], "\(name)")
+        }
+        try check("DropWhile") { $0.drop(while: { $0 < 2 }) }
+        try check("TryDropWhile") { $0.tryDrop(while: { $0 < 2 }).mapToSequencingTryError() }
+    }
 }

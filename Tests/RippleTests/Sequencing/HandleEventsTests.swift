@@ -150,4 +150,31 @@ struct HandleEventsTests {
             #expect(requests.count <= 400)
         }
     }
+
+    /// As in Combine, a value before the subscription is reported and passed on (with the demand the
+    /// downstream answers), a request before it is reported, and a cancel before it is reported and
+    /// otherwise forgotten (a downstream that follows the contract cannot send it): the late subscription
+    /// is taken as usual.
+    @Test func signalsBeforeTheSubscriptionAreReportedAsCombineDoes() throws {
+        let log = SeenLog()
+        let upstream = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
+        upstream.handleAll(log).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(42))
+        let early = try #require(upstream.subscriberAsSubscription)
+        early.request(.max(1))
+        early.cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        #expect(subscriber.events == [.value(1), .subscription("HandleEvents")])
+        subscriber.request(.max(3))
+        subscriber.cancel()
+        #expect(upstream.subscription.calls == [.request(.max(3)), .cancel])
+        #expect(
+            log.all == [
+                .output(1), .request(.max(42)), .request(.max(1)), .cancel, .subscription("RecordingSubscription"),
+                .request(.max(3)), .cancel,
+            ])
+    }
 }

@@ -121,4 +121,27 @@ struct PrintTests {
         #expect(stream.lines.filter { $0.hasPrefix("receive value") }.count == 400)
         #expect(stream.lines.filter { $0 == "request max: (1)" }.count == 400)
     }
+
+    /// As in Combine, a value before the subscription is logged and passed on, with the demand the
+    /// downstream answers; a cancel before it is logged and forgotten (a downstream that follows the
+    /// contract cannot send it), and the late subscription is taken as usual.
+    @Test func signalsBeforeTheSubscriptionAreLoggedAndTreatedAsCombineDoes() throws {
+        let stream = SequencingTextStream()
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
+        upstream.print(to: stream).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(42))
+        try #require(upstream.subscriberAsSubscription).cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        #expect(subscriber.events == [.value(1), .subscription("Print")])
+        subscriber.request(.max(3))
+        #expect(upstream.subscription.calls == [.request(.max(3))])
+        #expect(
+            stream.lines == [
+                "receive value: (1)", "request max: (42) (synchronous)", "receive cancel",
+                "receive subscription: (RecordingSubscription)", "request max: (3)",
+            ])
+    }
 }

@@ -95,4 +95,41 @@ struct OutputTests {
             (subscriber.subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
                 == "Output")
     }
+
+    /// As in Combine, values that come before the subscription count and, in the range, pass on (a
+    /// completion before it is ignored); the late subscription then goes downstream and counting goes on.
+    @Test func valuesBeforeTheSubscriptionCountAsInCombine() {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in .max(42) })
+        defer { subscriber.cancel() }
+        upstream.output(in: 1..<3).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(42))
+        #expect(upstream.send(3) == .max(42))
+        #expect(upstream.send(4) == .none, "after the range, with no subscription to cancel yet")
+        #expect(subscriber.events == [.value(2), .value(3)])
+        upstream.sendSubscription()
+        #expect(subscriber.events == [.value(2), .value(3), .subscription("Output")])
+        #expect(upstream.send(5) == .none)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.value(2), .value(3), .subscription("Output"), .finished])
+        #expect(upstream.subscription.calls == [.cancel])
+    }
+
+    /// As in Combine, a cancel that comes before the upstream's subscription is forgotten (a downstream that
+    /// follows the contract cannot send it: it gets its subscription only after the upstream's).
+    @Test func aCancelBeforeTheSubscriptionIsForgottenAsInCombine() throws {
+        let upstream = LatePublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        upstream.output(in: 0..<3).subscribe(subscriber)
+        try #require(upstream.subscriberAsSubscription).cancel()
+        upstream.sendSubscription()
+        #expect(upstream.subscription.calls == [])
+        #expect(subscriber.events == [.subscription("Output")])
+        subscriber.request(.max(2))
+        subscriber.cancel()
+        #expect(upstream.subscription.calls == [.request(.max(2)), .cancel])
+    }
 }
