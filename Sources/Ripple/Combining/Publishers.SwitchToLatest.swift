@@ -77,6 +77,9 @@ extension Publishers.SwitchToLatest {
         /// The subscriber to the latest inner publisher, until that publisher completes.
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var current: Side?
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var currentSubscription: (any Subscription)?
+        /// The latest inner publisher's subscriber, once that publisher has finished while the stream goes
+        /// on (`current` is then `nil`): as in Combine, a new subscription it receives makes it current again.
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var finishedLatest: ObjectIdentifier?
         /// Outstanding downstream demand, minus the values queued for delivery.
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var demand = Subscribers.Demand.none
         @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isDelivering = false
@@ -116,6 +119,7 @@ extension Publishers.SwitchToLatest {
                 let previous = currentSubscription
                 currentSubscription = nil
                 current = side
+                finishedLatest = nil
                 return (true, previous)
             }
             guard accepted else { return .none }
@@ -148,8 +152,17 @@ extension Publishers.SwitchToLatest {
 
         @inlinable func side(_ side: Side, received subscription: any Subscription) {
             let demand: Subscribers.Demand? = lock.withLock {
-                guard case .active = status, current === side, !side.isSubscribed else { return nil }
-                side.isSubscribed = true
+                guard case .active = status else { return nil }
+                if current === side, !side.isSubscribed {
+                    side.isSubscribed = true
+                } else if current == nil, finishedLatest == ObjectIdentifier(side) {
+                    // As in Combine, the latest inner publisher, having finished, is taken again when it
+                    // sends a new subscription (which only a broken publisher does).
+                    current = side
+                    finishedLatest = nil
+                } else {
+                    return nil
+                }
                 currentSubscription = subscription
                 return self.demand
             }
@@ -206,7 +219,10 @@ extension Publishers.SwitchToLatest {
                 currentSubscription = nil
                 switch completion {
                 case .finished:
-                    guard upstreamFinished else { return (.idle, nil) }
+                    guard upstreamFinished else {
+                        finishedLatest = ObjectIdentifier(side)
+                        return (.idle, nil)
+                    }
                     return (complete(with: .finished), nil)
                 case .failure:
                     let upstream = self.upstream

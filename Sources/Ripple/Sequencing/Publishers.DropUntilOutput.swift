@@ -146,7 +146,9 @@ extension Publishers.DropUntilOutput {
         fileprivate func otherReceive(_ input: Other.Output) -> Subscribers.Demand {
             lock.withLock {
                 guard otherLink.isSubscribed else { return }
-                otherLink = .terminal
+                // As in Combine, the other publisher's subscription is let go (not cancelled) once it has
+                // emitted; a new subscription it sends later is taken as the first was.
+                otherLink = .awaitingSubscription
                 triggered = true
             }
             return .none
@@ -155,6 +157,11 @@ extension Publishers.DropUntilOutput {
         fileprivate func otherReceive(completion: Subscribers.Completion<Other.Failure>) {
             let (forward, upstream) = lock.withLock { () -> (Bool, (any Subscription)?) in
                 guard otherLink.isSubscribed else { return (false, nil) }
+                if triggered {
+                    // A completion of a subscription taken after the trigger: let go of it, as Combine does.
+                    otherLink = .awaitingSubscription
+                    return (false, nil)
+                }
                 otherLink = .terminal
                 guard !isTerminal else { return (false, nil) }
                 isTerminal = true

@@ -104,14 +104,24 @@ extension Publishers.PrefixUntilOutput {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let (forward, trigger) = lock.withLock { () -> (Bool, (any Subscription)?) in
-                guard upstreamLink.isSubscribed else { return (false, nil) }
-                upstreamLink = .terminal
-                let trigger = triggerLink.cancel()
-                return (true, trigger)
+                switch upstreamLink {
+                case .subscribed:
+                    upstreamLink = .terminal
+                    return (true, triggerLink.cancel())
+                case .awaitingSubscription:
+                    // As in Combine, a completion before the subscription (which only a broken upstream
+                    // sends) ends the operator without passing on: the trigger is cancelled, and so will be a
+                    // late subscription.
+                    upstreamLink = .terminal
+                    return (false, triggerLink.cancel())
+                case .pendingTerminal, .terminal:
+                    return (false, nil)
+                }
             }
-            guard forward else { return }
             trigger?.cancel()
-            downstream.receive(completion: completion)
+            if forward {
+                downstream.receive(completion: completion)
+            }
         }
 
         func request(_ demand: Subscribers.Demand) {

@@ -237,6 +237,37 @@ struct SwitchToLatestTests {
         #expect(subscriber.values == [5])
     }
 
+    /// As in Combine, the latest inner publisher, once it finished while the stream goes on, is taken again
+    /// when it sends a new subscription (which only a broken publisher does): the subscription is asked for
+    /// the outstanding demand, its values pass on, and the stream finishes once it and the upstream have.
+    /// After the end, a subscription is cancelled.
+    @Test func theLatestInnerTakesANewSubscriptionAfterItFinishedAsInCombine() throws {
+        var sides: [AnySubscriber<Int, TestError>] = []
+        let recorder = CombiningRecordingPublisher<Int, TestError>(sendsSubscription: false) { sides.append($0) }
+        let upstream = TestPublisher<AnyPublisher<Int, TestError>, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3))
+        defer { subscriber.cancel() }
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(recorder.eraseToAnyPublisher())
+        let side = try #require(sides.first)
+        let first = Inner()
+        first.subscribe(side)
+        #expect(first.send(1) == .none)
+        first.send(completion: .finished)
+        let again = Inner()
+        again.subscribe(side)
+        #expect(again.send(2) == .none)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("SwitchToLatest"), .value(1), .value(2)])
+        again.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("SwitchToLatest"), .value(1), .value(2), .finished])
+        let afterTheEnd = Inner()
+        afterTheEnd.subscribe(side)
+        #expect(first.calls == [.request(.max(3))])
+        #expect(again.calls == [.request(.max(2))])
+        #expect(afterTheEnd.calls == [.cancel])
+    }
+
     @Test func switchingFromInsideReceiveHandsTheReturnedDemandToTheNewInner() {
         let upstream = Upstream()
         let first = Inner()

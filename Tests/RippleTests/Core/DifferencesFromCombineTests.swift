@@ -121,8 +121,9 @@ struct DifferencesFromCombineTests {
         #expect(catchSubscriber.events == [.subscription("Catch"), .finished])
     }
 
-    /// Combine's dropFirst and drop(untilOutputFrom:) take a new subscription after they completed and
-    /// start over; Ripple cancels it.
+    /// Combine's dropFirst and drop(untilOutputFrom:) take a new subscription after they completed and go on
+    /// with it, and switchToLatest asks an inner publisher that subscribes after the stream failed for values;
+    /// Ripple cancels such a subscription.
     @Test func aSubscriptionAfterTheEndIsCancelled() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
@@ -134,17 +135,40 @@ struct DifferencesFromCombineTests {
         upstream.sendSubscription(later)
         #expect(later.calls == [.cancel])
         #expect(subscriber.events == [.subscription("Drop"), .finished])
+
+        // drop(untilOutputFrom:) whose other publisher ended the stream before the upstream subscribed (a
+        // correct upstream that subscribes late): Combine asks the late subscription for the demand.
+        let lateUpstream = LatePublisher<Int, Never>()
+        let dropSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(14))
+        defer { dropSubscriber.cancel() }
+        lateUpstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(dropSubscriber)
+        lateUpstream.sendSubscription()
+        #expect(lateUpstream.subscription.calls == [.cancel])
+        #expect(dropSubscriber.events == [.subscription("DropUntilOutput"), .finished])
+
+        // switchToLatest whose upstream failed while an inner publisher was subscribing: Combine asks that
+        // inner publisher for values.
+        let outer = TestPublisher<AnyPublisher<Int, TestError>, TestError>()
+        var side: AnySubscriber<Int, TestError>?
+        let switchSubscriber = TestSubscriber<Int, TestError>()
+        defer { switchSubscriber.cancel() }
+        outer.switchToLatest().subscribe(switchSubscriber)
+        outer.send(AnyPublisher(LateInner { side = $0 }))
+        outer.send(completion: .failure(.oops))
+        let innerSubscription = RecordingSubscription()
+        side?.receive(subscription: innerSubscription)
+        #expect(innerSubscription.calls == [.cancel])
+        #expect(switchSubscriber.events == [.subscription("SwitchToLatest"), .failure(.oops)])
     }
 
-    /// Combine's drop(untilOutputFrom:) passes on a completion that comes before the subscription (to a
-    /// subscriber that has none yet); Ripple sends its subscription before any completion.
-    @Test func aCompletionBeforeTheSubscriptionIsIgnored() {
-        let upstream = LatePublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>()
-        defer { subscriber.cancel() }
-        upstream.drop(untilOutputFrom: Just(0)).subscribe(subscriber)
-        upstream.send(completion: .finished)
-        #expect(subscriber.history.first == .subscription("DropUntilOutput"))
+    /// An inner publisher that hands its subscriber to the test instead of a subscription.
+    private struct LateInner: Publisher {
+        typealias Output = Int
+        typealias Failure = TestError
+        let attach: (AnySubscriber<Int, TestError>) -> Void
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+            attach(AnySubscriber(subscriber))
+        }
     }
 
     /// Combine's subscribe(_:) holds a subject weakly, so a subject nobody else keeps goes away even while

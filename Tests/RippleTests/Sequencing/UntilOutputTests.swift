@@ -65,6 +65,23 @@ struct PrefixUntilOutputTests {
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
+    /// As in Combine, a completion before the upstream's subscription (which only a broken upstream sends)
+    /// ends the operator without passing anything on: the trigger is cancelled, and so is a late
+    /// subscription.
+    @Test func aCompletionBeforeTheSubscriptionCancelsTheTriggerAsInCombine() {
+        let upstream = LatePublisher<Int, TestError>()
+        let trigger = TestPublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        #expect(trigger.calls == [.request(.max(1)), .cancel])
+        upstream.sendSubscription()
+        #expect(trigger.send(1) == .none)
+        #expect(upstream.subscription.calls == [.cancel])
+        #expect(subscriber.events == [])
+    }
+
     @Test func aTriggerThatCompletesWithoutAValueHasNoEffect() {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Int, TestError>()
@@ -251,6 +268,49 @@ struct DropUntilOutputTests {
         #expect(subscriber.events == [.subscription("DropUntilOutput"), .failure(.oops)])
         #expect(upstream.calls == [.request(.max(100)), .cancel])
         #expect(other.calls == [.request(.max(1))])
+    }
+
+    /// As in Combine, once the other publisher has emitted, its subscription is let go (not cancelled), and a
+    /// new subscription it sends (which only a broken publisher does) is taken as the first was: asked for one
+    /// value, and cancelled with the rest.
+    @Test func theOtherTakesANewSubscriptionAfterItEmittedAsInCombine() throws {
+        let upstream = TestPublisher<Int, TestError>()
+        let other = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        defer { subscriber.cancel() }
+        upstream.drop(untilOutputFrom: other).subscribe(subscriber)
+        other.sendSubscription()
+        let extra = RecordingSubscription()
+        other.sendSubscription(extra)
+        #expect(other.send(1) == .none)
+        let again = RecordingSubscription()
+        other.sendSubscription(again)
+        other.send(completion: .finished)
+        #expect(upstream.send(7) == .none)
+        let afterItsCompletion = RecordingSubscription()
+        other.sendSubscription(afterItsCompletion)
+        subscriber.cancel()
+        #expect(subscriber.events == [.subscription("DropUntilOutput"), .value(7)])
+        #expect(other.subscription.calls == [.request(.max(1))])
+        #expect(extra.calls == [.cancel])
+        #expect(again.calls == [.request(.max(1))])
+        #expect(afterItsCompletion.calls == [.request(.max(1)), .cancel])
+        #expect(upstream.calls == [.request(.max(2)), .cancel])
+    }
+
+    /// As in Combine, a completion of the upstream before its subscription passes on (the downstream already
+    /// has its subscription) and cancels the other publisher; a late subscription is cancelled.
+    @Test func aCompletionBeforeTheUpstreamsSubscriptionPassesOnAsInCombine() {
+        let upstream = LatePublisher<Int, Never>()
+        let other = TestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        defer { subscriber.cancel() }
+        upstream.drop(untilOutputFrom: other).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        upstream.sendSubscription()
+        #expect(subscriber.events == [.subscription("DropUntilOutput"), .finished])
+        #expect(other.calls == [.request(.max(1)), .cancel])
+        #expect(upstream.subscription.calls == [.cancel])
     }
 
     @Test func upstreamCompletionCancelsTheOther() {
