@@ -32,8 +32,9 @@ struct DifferencesFromCombineTests {
         mutating func write(_ string: String) {}
     }
 
-    /// Combine's drop(1), collect(_:) and drop(untilOutputFrom:) forward a second completion of a
-    /// misbehaving upstream; Ripple passes on exactly one.
+    /// Combine's drop(1), collect(_:), handleEvents, print and drop(untilOutputFrom:) forward a second
+    /// completion of a misbehaving upstream (and several a value after it); Ripple passes on
+    /// exactly one, and nothing after it.
     @Test func aCompletionComesOnce() {
         func check<P: Publisher>(_ name: String, _ make: (TestPublisher<Int, TestError>) -> P)
         where P.Output: Equatable, P.Failure == TestError {
@@ -48,6 +49,7 @@ struct DifferencesFromCombineTests {
         check("Drop") { $0.dropFirst() }
         check("CollectByCount") { $0.collect(2) }
         check("HandleEvents") { $0.handleEvents() }
+        check("Print") { $0.print("", to: DiscardingStream()) }
         check("DropUntilOutput") { $0.drop(untilOutputFrom: Just(0).setFailureType(to: TestError.self)) }
     }
 
