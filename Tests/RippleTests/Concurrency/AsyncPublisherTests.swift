@@ -70,6 +70,19 @@ struct AsyncPublisherTests {
         #expect(upstream.calls.isEmpty)
     }
 
+    @Test func throwingValuesSentWithoutDemandAreKeptForTheNextCalls() async throws {
+        let upstream = TestPublisher<Int, TestError>()
+        var iterator = upstream.values.makeAsyncIterator()
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .failure(.oops))
+        #expect(try await iterator.next() == 1)
+        #expect(try await iterator.next() == 2)
+        await #expect(throws: TestError.oops) { try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+        #expect(upstream.calls.isEmpty)
+    }
+
     @Test func aValueBeforeTheSubscriptionEndsTheWaitingCallsWithNilAsInCombine() async {
         // The publisher keeps the iterator's subscriber and hands it no subscription until the test does.
         final class Withholding: Publisher, @unchecked Sendable {
