@@ -21,15 +21,4 @@ static inline int ripple_spawn_close_from(posix_spawn_file_actions_t *actions, i
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
-/// The length in bytes, as marshalled, of the array `iterator` is inside (after `dbus_message_iter_recurse`
-/// into it): what the array's length field says, read without walking its elements. libdbus marks the
-/// function deprecated (a length in bytes is seldom what a caller wants); the byte-array fast path wants
-/// exactly that, to tell a dictionary of one entry without stepping over that entry.
-static inline int ripple_dbus_message_iter_get_array_len(DBusMessageIter *iterator) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    return dbus_message_iter_get_array_len(iterator);
-#pragma GCC diagnostic pop
-}
-
 #endif

@@ -129,7 +129,8 @@ final class DBusByteArrayPropertyTap {
     /// counting of arrays around each use.
     let interfaceCString: UnsafeMutablePointer<CChar>
     let propertyCString: UnsafeMutablePointer<CChar>
-    /// The length of ``property`` in bytes (UTF-8, without the NUL).
+    /// The lengths of ``interface`` and ``property`` in bytes (UTF-8, without the NUL).
+    let interfaceLength: Int
     let propertyLength: Int
     /// The record of the sender's owner, compared per message (set by the router when it installs the tap;
     /// loop thread only).
@@ -155,6 +156,7 @@ final class DBusByteArrayPropertyTap {
         self.deliver = deliver
         interfaceCString = Self.copy(interface)
         propertyCString = Self.copy(property)
+        interfaceLength = interface.utf8.count
         propertyLength = property.utf8.count
     }
 
@@ -164,7 +166,7 @@ final class DBusByteArrayPropertyTap {
     }
 
     /// A NUL-terminated copy of `text`, allocated (the caller deallocates it).
-    private static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+    static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
         let characters = Array(text.utf8CString)
         let copy = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
         copy.initialize(from: characters, count: characters.count)
@@ -225,8 +227,8 @@ final class DBusByteArrayPropertyTap {
         for tap in taps {
             guard let expected = tap.owner?.ownerCString, strcmp(expected, sender) == 0,
                 let bytes = bytes(
-                    in: raw, interface: tap.interfaceCString, property: tap.propertyCString,
-                    propertyLength: tap.propertyLength)
+                    in: raw, interface: tap.interfaceCString, interfaceLength: tap.interfaceLength,
+                    property: tap.propertyCString, propertyLength: tap.propertyLength)
             else { continue }
             tap.deliver(tap.path(path), tap.value(bytes))
             return true
@@ -234,48 +236,60 @@ final class DBusByteArrayPropertyTap {
         return false
     }
 
-    /// Where the bytes `raw` sets `property` of `interface` to are (both NUL-terminated C strings; the
-    /// property's length is `propertyLength` bytes), in the message, when that is all it changes (and it
+    /// Where the bytes `raw` sets `property` of `interface` to are (both NUL-terminated C strings, of
+    /// `interfaceLength` and `propertyLength` bytes), in the message, when that is all it changes (and it
     /// invalidates nothing); nil for any other message, which then takes the ordinary route. The bytes live
     /// as long as the message.
+    ///
+    /// The body is read as marshalled, not through libdbus's iterators (which step through the type
+    /// signature for every value: most of the fast path's cost). libdbus validated the whole body against
+    /// its signature when it read the message, and the signature is checked to be `sa{sv}as` first, so
+    /// every length read below is one libdbus has checked to fit, and every read stays inside the body:
+    /// - the first argument's string, as libdbus hands it, sits 4 bytes after the body's start (its length
+    ///   comes first): that is where the body starts, and offsets count from there (marshalled alignment is
+    ///   relative to it);
+    /// - the byte order must be this machine's: the string's length field must read as its length (a
+    ///   message from a machine of the other order takes the ordinary route);
+    /// - the dictionary's length field, then its first entry: the key, the variant's signature (`ay`),
+    ///   the bytes' length and the bytes; the dictionary must end where that entry does (no other entry);
+    /// - the invalidated list's length field must be 0.
     static func bytes(
-        in raw: OpaquePointer, interface: UnsafePointer<CChar>, property: UnsafePointer<CChar>, propertyLength: Int
+        in raw: OpaquePointer, interface: UnsafePointer<CChar>, interfaceLength: Int,
+        property: UnsafePointer<CChar>, propertyLength: Int
     ) -> UnsafeBufferPointer<UInt8>? {
-        // The signature fixes every type but the variant's (checked below): no type check per argument.
+        // The signature fixes every type but the variant's (checked below).
         guard dbus_message_has_signature(raw, "sa{sv}as") != 0 else { return nil }
         var arguments = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &arguments) != 0, Self.string(&arguments, equals: interface),
-            dbus_message_iter_next(&arguments) != 0
+        guard dbus_message_iter_init(raw, &arguments) != 0 else { return nil }
+        var first = DBusBasicValue()
+        dbus_message_iter_get_basic(&arguments, &first)
+        guard let characters = first.str else { return nil }
+        let body = UnsafeRawPointer(characters) - 4
+        func word(at offset: Int) -> Int { Int(body.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        guard word(at: 0) == interfaceLength, memcmp(characters, interface, interfaceLength) == 0 else { return nil }
+        // The dictionary: its length field (4-aligned), its entries from the next 8-aligned offset.
+        let lengthField = (4 + interfaceLength + 1 + 3) & ~3
+        let dictionaryLength = word(at: lengthField)
+        let entry = (lengthField + 4 + 7) & ~7
+        // Empty: nothing to read (and the property did not change).
+        guard dictionaryLength > 0, word(at: entry) == propertyLength,
+            memcmp(body + entry + 4, property, propertyLength) == 0
         else { return nil }
-        var entries = DBusMessageIter()
-        dbus_message_iter_recurse(&arguments, &entries)
-        // No entry: an empty dictionary.
-        guard dbus_message_iter_get_arg_type(&entries) == Int32(DBusTypeCode.dictEntry) else { return nil }
-        // The dictionary's length in bytes, from its length field: read here, it tells below whether the
-        // first entry is the only one without stepping over that entry (libdbus would walk the variant).
-        let dictionaryLength = Int(ripple_dbus_message_iter_get_array_len(&entries))
-        var entry = DBusMessageIter()
-        dbus_message_iter_recurse(&entries, &entry)
-        guard Self.string(&entry, equals: property), dbus_message_iter_next(&entry) != 0 else { return nil }
-        var variant = DBusMessageIter()
-        dbus_message_iter_recurse(&entry, &variant)
-        guard dbus_message_iter_get_arg_type(&variant) == Int32(DBusTypeCode.array),
-            dbus_message_iter_get_element_type(&variant) == Int32(DBusTypeCode.byte)
+        // The variant's signature: its length byte, `ay`, a NUL; then the bytes' length field, 4-aligned.
+        let signature = entry + 4 + propertyLength + 1
+        let bytes = body.assumingMemoryBound(to: UInt8.self)
+        guard bytes[signature] == 2, bytes[signature + 1] == UInt8(ascii: "a"),
+            bytes[signature + 2] == UInt8(ascii: "y")
         else { return nil }
-        var elements = DBusMessageIter()
-        dbus_message_iter_recurse(&variant, &elements)
-        var start: UnsafeRawPointer?
-        var count: Int32 = 0
-        dbus_message_iter_get_fixed_array(&elements, &start, &count)
-        // One change only (the dictionary ends where this entry does), and nothing invalidated.
-        guard dictionaryLength == Self.lengthOfOneEntry(keyLength: propertyLength, valueCount: Int(count)),
-            dbus_message_iter_next(&arguments) != 0
-        else { return nil }
-        var invalidated = DBusMessageIter()
-        dbus_message_iter_recurse(&arguments, &invalidated)
-        guard dbus_message_iter_get_arg_type(&invalidated) == Int32(DBusTypeCode.invalid) else { return nil }
-        guard count > 0, let start else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(count))
+        let countField = (signature + 4 + 3) & ~3
+        let count = word(at: countField)
+        // One change only: the dictionary ends where this entry does.
+        guard dictionaryLength == Self.lengthOfOneEntry(keyLength: propertyLength, valueCount: count) else {
+            return nil
+        }
+        // Nothing invalidated: the list's length field (4-aligned after the dictionary) is 0.
+        guard word(at: (entry + dictionaryLength + 3) & ~3) == 0 else { return nil }
+        return UnsafeBufferPointer(start: count > 0 ? bytes + countField + 4 : nil, count: count)
     }
 
     /// The length in bytes, as marshalled, of an `a{sv}` dictionary whose one entry maps a key of
@@ -286,13 +300,5 @@ final class DBusByteArrayPropertyTap {
     static func lengthOfOneEntry(keyLength: Int, valueCount: Int) -> Int {
         let signatureEnd = 4 + keyLength + 1 + 4
         return ((signatureEnd + 3) & ~3) + 4 + valueCount
-    }
-
-    /// Whether the string at `iterator` is `expected` (a NUL-terminated C string), compared in place.
-    private static func string(_ iterator: inout DBusMessageIter, equals expected: UnsafePointer<CChar>) -> Bool {
-        var value = DBusBasicValue()
-        dbus_message_iter_get_basic(&iterator, &value)
-        guard let characters = value.str else { return false }
-        return strcmp(expected, characters) == 0
     }
 }

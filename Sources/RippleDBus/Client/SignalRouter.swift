@@ -29,10 +29,15 @@ final class SignalRouter: Sendable {
     final class OwnerRecord: Sendable {
         /// The unique name owning it; nil while it has none.
         nonisolated(unsafe) var owner: String? {
-            didSet { ownerCString = owner.map { Array($0.utf8CString) } }
+            didSet {
+                ownerCString?.deallocate()
+                ownerCString = owner.map(DBusByteArrayPropertyTap.copy)
+            }
         }
-        /// ``owner`` as a NUL-terminated C string, for comparing a message's sender in place.
-        @exclusivity(unchecked) nonisolated(unsafe) private(set) var ownerCString: [CChar]?
+        /// ``owner`` as a NUL-terminated C string, for comparing a message's sender in place: owned by the
+        /// record (replaced with ``owner``, freed in `deinit`), read per message through a plain pointer
+        /// (an array would be retained and released around each comparison).
+        @exclusivity(unchecked) nonisolated(unsafe) private(set) var ownerCString: UnsafeMutablePointer<CChar>?
         /// Whether `GetNameOwner` has answered.
         nonisolated(unsafe) var known = false
         /// How many routes and owner streams depend on this record.
@@ -41,6 +46,10 @@ final class SignalRouter: Sendable {
         nonisolated(unsafe) var waiting: [() -> Void] = []
         /// Streams told about each owner change (``DBusConnection/nameOwner(of:)``).
         nonisolated(unsafe) var watchers: [ObjectIdentifier: OwnerWatcher] = [:]
+
+        deinit {
+            ownerCString?.deallocate()
+        }
     }
 
     // Loop thread only, read per message: the dynamic exclusivity checks are skipped.

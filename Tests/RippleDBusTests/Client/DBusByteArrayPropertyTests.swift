@@ -110,53 +110,84 @@ import Testing
             everything.values.map(\.sender) == [impostor.uniqueName] + Array(repeating: service.uniqueName, count: 4))
     }
 
-    /// The bytes the fast path reads from a `PropertiesChanged` body of `interface` changing `changes` (in
-    /// that order) and invalidating `invalidated`; nil when it leaves the signal to the ordinary route.
+    /// The bytes the fast path, looking for `property` of `interface`, reads from a `PropertiesChanged`
+    /// body of `sentInterface` changing `changes` (in that order) and invalidating `invalidated`; nil when it
+    /// leaves the signal to the ordinary route.
     static func fastPathBytes(
-        property: String, changes: [(String, DBusValue)], invalidated: [String] = []
+        interface: String = interface, sentInterface: String? = nil, property: String,
+        changes: [(String, DBusValue)], invalidated: [String] = []
     ) throws -> [UInt8]? {
         let message = try EncodedMessage(
             signal: DBusSignalName(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged"),
             path: first,
             body: [
-                .string(interface),
+                .string(sentInterface ?? interface),
                 .dictionary(
                     key: .string, value: .variant,
                     changes.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) }),
                 .array(.string, invalidated.map(DBusValue.string)),
             ])
-        return interface.withCString { interface in
-            property.withCString { characters in
+        return interface.withCString { interfaceCharacters in
+            property.withCString { propertyCharacters in
                 DBusByteArrayPropertyTap.bytes(
-                    in: message.raw, interface: interface, property: characters, propertyLength: property.utf8.count
+                    in: message.raw, interface: interfaceCharacters, interfaceLength: interface.utf8.count,
+                    property: propertyCharacters, propertyLength: property.utf8.count
                 ).map(Array.init)
             }
         }
     }
 
-    /// The property's entry alone is taken, whatever the lengths of the key and the value (each padding
-    /// before the value's length); an entry after it, before it, or an invalidated property sends the signal
-    /// the ordinary way.
+    /// The property's entry alone is taken, whatever the lengths of the interface, the key and the value
+    /// (each moving the padding after it); an entry after it, before it, or an invalidated property sends
+    /// the signal the ordinary way.
     @Test func onlyADictionaryOfThePropertysEntryAloneIsTaken() throws {
-        for property in ["V", "Va", "Val", "Valu", "Value", "Value6", "Value67", "Value678", "Value6789"] {
-            for count in [0, 1, 3, 4, 20, 244] {
-                let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
-                #expect(try Self.fastPathBytes(property: property, changes: [(property, .bytes(bytes))]) == bytes)
-                #expect(
-                    try Self.fastPathBytes(
-                        property: property, changes: [(property, .bytes(bytes)), ("Z", .bytes([]))]) == nil)
-                #expect(
-                    try Self.fastPathBytes(
-                        property: property, changes: [(property, .bytes(bytes)), (property, .bytes(bytes))]) == nil)
-                #expect(
-                    try Self.fastPathBytes(
-                        property: property, changes: [("Notifying", .boolean(true)), (property, .bytes(bytes))])
-                        == nil)
-                #expect(
-                    try Self.fastPathBytes(
-                        property: property, changes: [(property, .bytes(bytes))], invalidated: ["Flags"]) == nil)
+        for interface in ["a.b", "a.bc", "a.bcd", "a.bcde", "a.bcdef", "a.bcdefg", "a.bcdefgh", Self.interface] {
+            for property in ["V", "Va", "Val", "Valu", "Value", "Value6", "Value67", "Value678", "Value6789"] {
+                for count in [0, 1, 3, 4, 20, 244] {
+                    let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+                    #expect(
+                        try Self.fastPathBytes(
+                            interface: interface, property: property, changes: [(property, .bytes(bytes))]) == bytes)
+                    #expect(
+                        try Self.fastPathBytes(
+                            interface: interface, property: property,
+                            changes: [(property, .bytes(bytes)), ("Z", .bytes([]))]) == nil)
+                    #expect(
+                        try Self.fastPathBytes(
+                            interface: interface, property: property,
+                            changes: [(property, .bytes(bytes)), (property, .bytes(bytes))]) == nil)
+                    #expect(
+                        try Self.fastPathBytes(
+                            interface: interface, property: property,
+                            changes: [("Notifying", .boolean(true)), (property, .bytes(bytes))]) == nil)
+                    #expect(
+                        try Self.fastPathBytes(
+                            interface: interface, property: property, changes: [(property, .bytes(bytes))],
+                            invalidated: ["Flags"]) == nil)
+                }
             }
         }
+    }
+
+    /// Another interface (a longer one, a shorter one, one of the same length), another key, a value of
+    /// another type or no change at all: the ordinary route.
+    @Test func anythingElseIsLeftToTheOrdinaryRoute() throws {
+        let value: [(String, DBusValue)] = [("Value", .bytes([1, 2, 3]))]
+        #expect(try Self.fastPathBytes(property: "Value", changes: value) == [1, 2, 3])
+        for other in [Self.interface + "x", String(Self.interface.dropLast()), "com.example.Characteristic2"] {
+            #expect(try Self.fastPathBytes(sentInterface: other, property: "Value", changes: value) == nil)
+        }
+        for key in ["Valu", "Values", "value", "Vamue"] {
+            #expect(try Self.fastPathBytes(property: "Value", changes: [(key, .bytes([1, 2, 3]))]) == nil)
+        }
+        for other: DBusValue in [
+            .array(.uint16, [.uint16(1)]), .array(.int32, [.int32(1)]), .string("ay"), .byte(1),
+            .array(.array(.byte), [.bytes([1])]),
+        ] {
+            #expect(try Self.fastPathBytes(property: "Value", changes: [("Value", other)]) == nil)
+        }
+        #expect(try Self.fastPathBytes(property: "Value", changes: []) == nil)
+        #expect(try Self.fastPathBytes(property: "Value", changes: [], invalidated: ["Value"]) == nil)
     }
 
     @Test func cancellingRemovesTheFastPath() async throws {
