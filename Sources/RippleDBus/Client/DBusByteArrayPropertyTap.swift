@@ -132,9 +132,13 @@ final class DBusByteArrayPropertyTap {
     /// The lengths of ``interface`` and ``property`` in bytes (UTF-8, without the NUL).
     let interfaceLength: Int
     let propertyLength: Int
-    /// The record of the sender's owner, compared per message (set by the router when it installs the tap;
-    /// loop thread only).
-    @exclusivity(unchecked) nonisolated(unsafe) var owner: SignalRouter.OwnerRecord?
+    /// The record of the sender's owner (set by the router when it installs the tap; loop thread only),
+    /// and its owner's C string, compared per message through that plain pointer (valid while the tap
+    /// holds the record).
+    @exclusivity(unchecked) nonisolated(unsafe) var owner: SignalRouter.OwnerRecord? {
+        didSet { ownerCString = owner.map { UnsafePointer($0.ownerCString) } }
+    }
+    @exclusivity(unchecked) nonisolated(unsafe) private(set) var ownerCString: UnsafePointer<CChar>?
     /// The object path of the last signal taken, as libdbus's bytes and as the path handed on: reused while
     /// the signals come from the same object (loop thread only).
     @exclusivity(unchecked) nonisolated(unsafe) private var lastCharacters: [CChar] = []
@@ -166,7 +170,7 @@ final class DBusByteArrayPropertyTap {
     }
 
     /// A NUL-terminated copy of `text`, allocated (the caller deallocates it).
-    static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+    private static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
         let characters = Array(text.utf8CString)
         let copy = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
         copy.initialize(from: characters, count: characters.count)
@@ -225,7 +229,7 @@ final class DBusByteArrayPropertyTap {
             let sender = dbus_message_get_sender(raw), let path = dbus_message_get_path(raw)
         else { return false }
         for tap in taps {
-            guard let expected = tap.owner?.ownerCString, strcmp(expected, sender) == 0,
+            guard let expected = tap.ownerCString, strcmp(expected, sender) == 0,
                 let bytes = bytes(
                     in: raw, interface: tap.interfaceCString, interfaceLength: tap.interfaceLength,
                     property: tap.propertyCString, propertyLength: tap.propertyLength)

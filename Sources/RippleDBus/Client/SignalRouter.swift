@@ -30,14 +30,21 @@ final class SignalRouter: Sendable {
         /// The unique name owning it; nil while it has none.
         nonisolated(unsafe) var owner: String? {
             didSet {
-                ownerCString?.deallocate()
-                ownerCString = owner.map(DBusByteArrayPropertyTap.copy)
+                // A bus name has at most 255 bytes; a longer one (which no bus sends) is kept as "", which no
+                // sender equals.
+                let characters = owner.map { Array($0.utf8CString) } ?? [0]
+                guard characters.count <= Self.capacity else {
+                    ownerCString[0] = 0
+                    return
+                }
+                ownerCString.update(from: characters, count: characters.count)
             }
         }
-        /// ``owner`` as a NUL-terminated C string, for comparing a message's sender in place: owned by the
-        /// record (replaced with ``owner``, freed in `deinit`), read per message through a plain pointer
-        /// (an array would be retained and released around each comparison).
-        @exclusivity(unchecked) nonisolated(unsafe) private(set) var ownerCString: UnsafeMutablePointer<CChar>?
+        /// ``owner`` as a NUL-terminated C string ("" while there is none), for comparing a message's sender
+        /// in place: one buffer for the record's life (rewritten when the owner changes), so that a fast path
+        /// keeps its address and reads it per message with no reference counting.
+        nonisolated(unsafe) let ownerCString: UnsafeMutablePointer<CChar>
+        private static let capacity = 256
         /// Whether `GetNameOwner` has answered.
         nonisolated(unsafe) var known = false
         /// How many routes and owner streams depend on this record.
@@ -47,8 +54,13 @@ final class SignalRouter: Sendable {
         /// Streams told about each owner change (``DBusConnection/nameOwner(of:)``).
         nonisolated(unsafe) var watchers: [ObjectIdentifier: OwnerWatcher] = [:]
 
+        init() {
+            ownerCString = .allocate(capacity: Self.capacity)
+            ownerCString.initialize(repeating: 0, count: Self.capacity)
+        }
+
         deinit {
-            ownerCString?.deallocate()
+            ownerCString.deallocate()
         }
     }
 

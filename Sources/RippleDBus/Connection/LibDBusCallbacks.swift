@@ -89,12 +89,14 @@ final class WatchRecord: Subscriber, Sendable {
     /// The core the readiness goes to, unretained: it outlives every record's deliveries. The core stops
     /// each record (its poll subscription ends, so no readiness reaches it) when libdbus removes or frees the
     /// watch, which happens at the latest in the core's `release`, before the core goes. A weak reference
-    /// cost a side-table load, retain and release of the core per readiness.
-    private unowned(unsafe) let core: ConnectionCore
+    /// cost a side-table load, retain and release of the core per readiness; an `unowned(unsafe)` one was
+    /// still retained and released around the call (the slow, side-table path too): the core is borrowed
+    /// through `Unmanaged` instead.
+    private let core: Unmanaged<ConnectionCore>
 
     init(watch: OpaquePointer, core: ConnectionCore) {
         self.watch = watch
-        self.core = core
+        self.core = Unmanaged.passUnretained(core)
     }
 
     var isWatching: Bool { hasSubscription && watch != nil }
@@ -116,14 +118,14 @@ final class WatchRecord: Subscriber, Sendable {
         if ready.contains(.readable) { flags |= DBUS_WATCH_READABLE.rawValue }
         if ready.contains(.writable) { flags |= DBUS_WATCH_WRITABLE.rawValue }
         if ready.contains(.disconnect) { flags |= DBUS_WATCH_HANGUP.rawValue }
-        core.handle(self, flags: flags)
+        core._withUnsafeGuaranteedRef { $0.handle(self, flags: flags) }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<EventLoopError>) {
         // The descriptor could not be watched (or the loop stopped): tell libdbus it hung up.
         guard case .failure = completion, watch != nil else { return }
-        core.handle(self, flags: DBUS_WATCH_HANGUP.rawValue)
+        core._withUnsafeGuaranteedRef { $0.handle(self, flags: DBUS_WATCH_HANGUP.rawValue) }
     }
 }
 

@@ -28,8 +28,10 @@ final class FileDescriptorPoller {
     /// The descriptor polled.
     let fileDescriptor: Int32
     /// The loop that owns this poller. It outlives it (the loop closes its pollers before it closes, and
-    /// a closed poller's handle no longer leads here), so no reference count is checked on each readiness.
-    unowned(unsafe) let loop: EventLoop
+    /// a closed poller's handle no longer leads here), so it is borrowed, unretained: no reference count is
+    /// touched on each readiness (an `unowned(unsafe)` reference was still retained and released around
+    /// the call, on the slow, side-table path, as the loop has weak references).
+    let loop: Unmanaged<EventLoop>
     /// The subscriptions sharing the handle.
     @exclusivity(unchecked) var clients: [any PollClient] = []
     /// The events `uv_poll_start` was last given; empty while stopped.
@@ -40,7 +42,7 @@ final class FileDescriptorPoller {
 
     private init(fileDescriptor: Int32, loop: EventLoop, handle: UnsafeMutablePointer<uv_poll_t>) {
         self.fileDescriptor = fileDescriptor
-        self.loop = loop
+        self.loop = Unmanaged.passUnretained(loop)
         self.handle = handle
         handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -90,6 +92,7 @@ final class FileDescriptorPoller {
 /// The `uv_poll` callback: its handle's `data` is the poller, or `nil` once it is closing.
 private func fileDescriptorPollCallback(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
     guard let context = handle?.pointee.data else { return }
-    let poller = Unmanaged<FileDescriptorPoller>.fromOpaque(context).takeUnretainedValue()
-    poller.loop.handlePoll(poller, status: status, events: events)
+    Unmanaged<FileDescriptorPoller>.fromOpaque(context)._withUnsafeGuaranteedRef { poller in
+        poller.loop._withUnsafeGuaranteedRef { $0.handlePoll(poller, status: status, events: events) }
+    }
 }
