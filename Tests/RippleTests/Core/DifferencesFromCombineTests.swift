@@ -89,6 +89,18 @@ struct DifferencesFromCombineTests {
         #expect(inner.send(7) == .none)
         #expect(flatMapSubscriber.events == [.subscription("FlatMap"), .finished])
 
+        // An inner publisher of flatMap(maxPublishers:) that finishes again asks the upstream for nothing more.
+        let limited = TestPublisher<TestPublisher<Int, TestError>, TestError>()
+        let limitedInner = TestPublisher<Int, TestError>()
+        let limitedSubscriber = TestSubscriber<Int, TestError>()
+        defer { limitedSubscriber.cancel() }
+        limited.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(limitedSubscriber)
+        limited.send(limitedInner)
+        limitedInner.send(completion: .finished)
+        limitedInner.send(completion: .finished)
+        limitedInner.send(completion: .finished)
+        #expect(limited.calls == [.request(.max(1)), .request(.max(1))])
+
         let switching = TestPublisher<Just<Int>, Never>()
         let switchSubscriber = TestSubscriber<Int, Never>()
         defer { switchSubscriber.cancel() }
