@@ -34,19 +34,27 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
     /// - Parameter text: The text to parse.
     /// - Throws: ``ParseError`` naming the text when it is not an address in that form.
     public init(_ text: String) throws(ParseError) {
-        let ascii = Array(text.utf8)
-        guard ascii.count == 17 else { throw ParseError(text: text) }
-        let separator = ascii[2]
-        guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "_") else { throw ParseError(text: text) }
+        // One pass over the UTF-8 bytes with a plain counter: no array, no `enumerated()` (in a debug build
+        // under ThreadSanitizer, generic algorithms take a runtime lock shared by every thread on every
+        // call, and every device path bluetoothd sends is parsed here).
         var value: UInt64 = 0
-        for (offset, code) in ascii.enumerated() {
+        var offset = 0
+        var separator: UInt8 = 0
+        for code in text.utf8 {
+            guard offset < 17 else { throw ParseError(text: text) }
             if offset % 3 == 2 {
+                if offset == 2 {
+                    guard code == UInt8(ascii: ":") || code == UInt8(ascii: "_") else { throw ParseError(text: text) }
+                    separator = code
+                }
                 guard code == separator else { throw ParseError(text: text) }
             } else {
                 guard let digit = Hex.value(ofASCII: code) else { throw ParseError(text: text) }
                 value = value << 4 | UInt64(digit)
             }
+            offset += 1
         }
+        guard offset == 17 else { throw ParseError(text: text) }
         self.init(rawValue: value)
     }
 

@@ -6,6 +6,10 @@ extension BluetoothUUID {
     /// - Throws: ``ParseError`` naming the string and what is wrong with it; nothing else is accepted
     ///   (no spaces, braces or other lengths).
     public init(_ string: String) throws(ParseError) {
+        if let uuid = Self.parsedQuickly(string) {
+            self = uuid
+            return
+        }
         let characters = Array(string)
         var start = 0
         if characters.count >= 2, characters[0] == "0", characters[1] == "x" || characters[1] == "X" {
@@ -46,6 +50,53 @@ extension BluetoothUUID {
             self.init(high: high, low: low)
         } else {
             self.init(UInt32(truncatingIfNeeded: low))
+        }
+    }
+
+    /// The UUID `string` writes when it is one in an accepted form, from one pass over its UTF-8 bytes;
+    /// nil for anything else (then the character-wise parse names what is wrong).
+    ///
+    /// Bluetoothd's UUID strings come here, many per message. The pass uses no array and no generic
+    /// algorithm (`enumerated()`, `contains`): in a debug build under ThreadSanitizer, those take a runtime
+    /// lock shared by every thread on every call, on which a test process's hundreds of loop threads queued
+    /// behind one another for seconds.
+    private static func parsedQuickly(_ string: String) -> BluetoothUUID? {
+        var count = 0
+        var digits = 0
+        var hyphens = 0
+        var prefixed = false
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for byte in string.utf8 {
+            defer { count += 1 }
+            if count == 1, digits == 1, low == 0, byte == UInt8(ascii: "x") || byte == UInt8(ascii: "X") {
+                // "0x": the 0 read as a digit was the prefix.
+                prefixed = true
+                digits = 0
+                continue
+            }
+            if byte == UInt8(ascii: "-") {
+                guard !prefixed, count == 8 || count == 13 || count == 18 || count == 23 else { return nil }
+                hyphens += 1
+                continue
+            }
+            guard digits < 32, let digit = Hex.value(ofASCII: byte) else { return nil }
+            high = high << 4 | low >> 60
+            low = low << 4 | UInt64(digit)
+            digits += 1
+        }
+        switch count - (prefixed ? 2 : 0) {
+        case 4, 8:
+            guard hyphens == 0, digits == count - (prefixed ? 2 : 0) else { return nil }
+            return BluetoothUUID(UInt32(truncatingIfNeeded: low))
+        case 32:
+            guard !prefixed, hyphens == 0, digits == 32 else { return nil }
+            return BluetoothUUID(high: high, low: low)
+        case 36:
+            guard !prefixed, hyphens == 4, digits == 32 else { return nil }
+            return BluetoothUUID(high: high, low: low)
+        default:
+            return nil
         }
     }
 

@@ -133,10 +133,14 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// `digits` (32 hex digits) with hyphens in the 8-4-4-4-12 places.
     private static func hyphenated(_ digits: String) -> String {
+        // A plain counter, not `enumerated()`: see `init(_:)`'s quick path.
         var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index == 8 || index == 12 || index == 16 || index == 20 { result.append("-") }
-            result.append(digit)
+        result.reserveCapacity(36)
+        var index = 0
+        for digit in digits.unicodeScalars {
+            if index == 8 || index == 12 || index == 16 || index == 20 { result.unicodeScalars.append("-") }
+            result.unicodeScalars.append(digit)
+            index += 1
         }
         return result
     }

@@ -37,9 +37,10 @@ enum DBusBodyWriter {
         } catch {
             throw .invalidArgument("the D-Bus message body cannot be written: \(error.invalidArgumentReason)")
         }
-        for (index, value) in body.enumerated() {
+        // Indices, not `enumerated()`: see `check`.
+        for index in 0..<body.count {
             do {
-                try check(value, as: types[index], depth: 0)
+                try check(body[index], as: types[index], depth: 0)
             } catch {
                 let location = (["argument \(index)"] + error.locations).joined(separator: " › ")
                 throw .invalidArgument("the D-Bus value at \(location) cannot be written: \(error.reason)")
@@ -55,7 +56,10 @@ enum DBusBodyWriter {
             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.objectPath, .objectPath):
             return
         case (.string(let string), .string):
-            if string.utf8.contains(0) {
+            // A plain loop: in a debug build under ThreadSanitizer, generic algorithms such as `contains` and
+            // `enumerated()` take a runtime lock on every call (one shared by every thread), and this runs for
+            // every string of every message.
+            for byte in string.utf8 where byte == 0 {
                 throw Problem(reason: "the string contains a NUL character")
             }
         case (.signature(let signature), .signature):
@@ -72,9 +76,9 @@ enum DBusBodyWriter {
             try checkArray(count: bytes.count, element: .byte, depth: depth)
         case (.array(let element, let elements), .array(let declared)) where element == declared:
             try checkArray(count: elements.count, element: element, depth: depth)
-            for (index, value) in elements.enumerated() {
+            for index in 0..<elements.count {
                 do {
-                    try check(value, as: element, depth: depth + 1)
+                    try check(elements[index], as: element, depth: depth + 1)
                 } catch {
                     throw error.located(at: "element \(index)")
                 }
@@ -84,7 +88,8 @@ enum DBusBodyWriter {
             if !entries.isEmpty, depth + 2 > maximumDepth {
                 throw tooDeep()
             }
-            for (index, entry) in entries.enumerated() {
+            for index in 0..<entries.count {
+                let entry = entries[index]
                 do {
                     try check(entry.key, as: key, depth: depth + 2)
                 } catch {
@@ -98,9 +103,9 @@ enum DBusBodyWriter {
             }
         case (.structure(let fields), .structure(let types)) where fields.count == types.count:
             guard depth + 1 <= maximumDepth else { throw tooDeep() }
-            for (index, field) in fields.enumerated() {
+            for index in 0..<fields.count {
                 do {
-                    try check(field, as: types[index], depth: depth + 1)
+                    try check(fields[index], as: types[index], depth: depth + 1)
                 } catch {
                     throw error.located(at: "field \(index)")
                 }
