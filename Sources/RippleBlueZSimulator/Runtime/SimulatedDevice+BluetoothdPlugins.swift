@@ -9,6 +9,8 @@ import RippleDBus
 extension SimulatedDevice {
     /// Runs the plugins on a database just resolved.
     func runBluetoothdPlugins() {
+        // The name read over GAP replaces the advertised one until the next advertisement puts it back.
+        forgetAdvertisedFields()
         if let name = gatt.value(of: BluetoothUUID(0x2A00)).flatMap({ String(validating: $0, as: UTF8.self) }),
             !name.isEmpty
         {

@@ -24,6 +24,9 @@ final class SimulatedDevice: Sendable {
     nonisolated(unsafe) private var advertisementCount = 0
     /// The RSSI last signalled, for bluetoothd's change threshold.
     nonisolated(unsafe) private var signalledRSSI: Int16?
+    /// The name and TX power an advertisement last put on the object (nil: the next one puts them, as
+    /// something else may have changed them since).
+    nonisolated(unsafe) private var advertisedFields: AdvertisedFields?
     /// The advertising timer while the adapter discovers.
     nonisolated(unsafe) private var advertising: (any Cancellable)?
     /// Removes the device when it has not been seen for the adapter's timeout.
@@ -92,6 +95,7 @@ final class SimulatedDevice: Sendable {
             try core.connection.export(created)
             object = created
             signalledRSSI = nil
+            advertisedFields = nil
         } catch {
             core.report("could not export the device \(peripheral.address): \(error)")
         }
@@ -173,12 +177,16 @@ final class SimulatedDevice: Sendable {
             if signalledRSSI != rssi, !isNew { set("RSSI", .int16(rssi)) }
             signalledRSSI = rssi
         }
-        if !isNew {
+        let fields = AdvertisedFields(name: peripheral.name, txPower: peripheral.txPower)
+        // Each advertisement of an unchanged advertiser would set the same values again: a no-op on the bus,
+        // but work on the loop every interval for every device in range.
+        if !isNew, fields != advertisedFields {
             // The advertised name takes over again from one read over GAP while connected.
-            if let name = peripheral.name { setName(name) }
-            if let txPower = peripheral.txPower { set("TxPower", .int16(txPower)) }
+            if let name = fields.name { setName(name) }
+            if let txPower = fields.txPower { set("TxPower", .int16(txPower)) }
             set("AdvertisingFlags", .bytes([0x06]))
         }
+        advertisedFields = fields
         if merged.duplicateData, !isNew {
             var changed: [String: DBusValue] = [:]
             if !peripheral.manufacturerData.isEmpty { changed["ManufacturerData"] = peripheral.manufacturerDataValue }
@@ -190,6 +198,17 @@ final class SimulatedDevice: Sendable {
             }
         }
         restartExpiry()
+    }
+
+    /// Makes the next advertisement put its name and TX power on the object again.
+    func forgetAdvertisedFields() {
+        advertisedFields = nil
+    }
+
+    /// What an advertisement puts on the device object besides the RSSI.
+    struct AdvertisedFields: Equatable {
+        var name: String?
+        var txPower: Int16?
     }
 
     /// (Re)starts the timer that removes the device when it is not seen again in time.
@@ -208,12 +227,14 @@ final class SimulatedDevice: Sendable {
     func discoveryStopped() {
         advertising = nil
         signalledRSSI = nil
+        advertisedFields = nil
         invalidate("RSSI")
         invalidate("TxPower")
     }
 
     /// The advertisement data changed (scripting).
     func advertisementChanged(previous: SimulatedPeripheral) {
+        advertisedFields = nil
         guard object != nil else { return }
         if previous.name != peripheral.name, let name = peripheral.name {
             set("Name", .string(name))
