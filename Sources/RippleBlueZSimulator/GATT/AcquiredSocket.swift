@@ -75,9 +75,9 @@ final class AcquiredSocket: Sendable {
     }
 
     /// Starts writing `source`'s notifications from a thread of their own.
-    func startEmitting(_ source: NotificationSource, statistics: SimulatorStatistics) {
+    func startEmitting(_ source: NotificationSource, maximumLength: Int, statistics: SimulatorStatistics) {
         emitter?.stop()
-        emitter = NotificationEmitter(socket: fd, source: source, statistics: statistics)
+        emitter = NotificationEmitter(socket: fd, source: source, maximumLength: maximumLength, statistics: statistics)
     }
 
     /// Writes one notification without blocking the loop; dropped when the client's buffer is full.

@@ -340,13 +340,21 @@ final class GATTCharacteristicNode: Sendable {
         value = bytes
         if isBatteryLevel { server?.reportBatteryLevel(bytes) }
         if let notifySocket {
-            notifySocket.send(bytes)
+            notifySocket.send(notified(bytes))
             link?.statistics.recordSocketNotifications(1)
         } else if !sessions.isEmpty, link != nil, let object {
-            emitValueChanged(object, interface: GATTInterface.characteristic, value: bytes)
+            emitValueChanged(object, interface: GATTInterface.characteristic, value: notified(bytes))
             link?.statistics.recordSignalNotifications(1)
             finishLateStart()
         }
+    }
+
+    /// What a notification of `bytes` carries over the link: an ATT Handle Value Notification holds at most
+    /// MTU − 3 bytes of the value, so a longer value arrives cut to that length (the peripheral keeps it whole:
+    /// a read returns all of it).
+    private func notified(_ bytes: [UInt8]) -> [UInt8] {
+        guard let link, bytes.count > link.mtu - 3 else { return bytes }
+        return Array(bytes.prefix(Swift.max(link.mtu - 3, 0)))
     }
 
     /// Notifications on or off: `Notifying` for `StartNotify` sessions; for an acquired socket
@@ -469,7 +477,7 @@ final class GATTCharacteristicNode: Sendable {
             guard let self, !self.sessions.isEmpty, self.link != nil, let object = self.object else { return false }
             self.value = payload
             if self.isBatteryLevel { self.server?.reportBatteryLevel(payload) }
-            emitValueChanged(object, interface: GATTInterface.characteristic, value: payload)
+            emitValueChanged(object, interface: GATTInterface.characteristic, value: self.notified(payload))
             self.link?.statistics.recordSignalNotifications(1)
             self.finishLateStart()
             return true
@@ -494,7 +502,7 @@ final class GATTCharacteristicNode: Sendable {
             self.setNotifying(true, acquired: true)
             _ = invocation.reply([.unixFD(clientEnd), .uint16(UInt16(clamping: link.mtu))])
             if let source = self.description.notificationSource {
-                socket.startEmitting(source, statistics: link.statistics)
+                socket.startEmitting(source, maximumLength: link.mtu - 3, statistics: link.statistics)
             }
         }
     }

@@ -11,14 +11,18 @@ import Glibc
 final class NotificationEmitter: Sendable {
     private let socket: Int32
     private let source: NotificationSource
+    /// The most bytes a notification carries (the link's MTU − 3): a longer payload is cut to it.
+    private let maximumLength: Int
     private let statistics: SimulatorStatistics
     private let stopRequested = Atomic<Bool>(false)
     private let thread: Mutex<pthread_t?> = Mutex(nil)
 
-    /// Starts emitting on `socket` (which stays the caller's to close, after ``stop()``).
-    init(socket: Int32, source: NotificationSource, statistics: SimulatorStatistics) {
+    /// Starts emitting on `socket` (which stays the caller's to close, after ``stop()``), each notification
+    /// cut to `maximumLength` bytes.
+    init(socket: Int32, source: NotificationSource, maximumLength: Int, statistics: SimulatorStatistics) {
         self.socket = socket
         self.source = source
+        self.maximumLength = Swift.max(maximumLength, 0)
         self.statistics = statistics
         let box = Unmanaged.passRetained(self).toOpaque()
         var handle = pthread_t()
@@ -92,7 +96,9 @@ final class NotificationEmitter: Sendable {
                 // Stamped after the pacing wait, just before the send, so that latency is the client's.
                 NotificationSource.stamp(&buffer, sequence: sequence)
             }
-            let result = buffer.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let result = buffer.withUnsafeBytes {
+                send(socket, $0.baseAddress, Swift.min($0.count, maximumLength), Int32(MSG_NOSIGNAL))
+            }
             if result < 0 {
                 if errno == EINTR { continue }
                 // The loop's watch makes the socket non-blocking: wait until the client has read.

@@ -224,6 +224,29 @@ private func sequenceNumber(_ bytes: [UInt8]) -> UInt32 {
         }
     }
 
+    /// An ATT notification holds at most MTU − 3 bytes: a longer value arrives cut, over the signal and over an
+    /// acquired socket alike, as bluetoothd passes on what the peripheral could send; the peripheral keeps the
+    /// whole value.
+    @Test func aNotificationLongerThanTheMTUAllowsArrivesCutToMTUMinusThree() async throws {
+        try await withFixture(connected()) { fixture in
+            let long = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+            let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
+            _ = try await fixture.call(level, characteristicInterface, "StartNotify")
+            try await fixture.simulator.notify(peripheral: monitorAddress, characteristic: 0xAAA1, value: long)
+            let messages = await changes.wait { $0.contains { $0.propertiesChange?.changed["Value"] != nil } }
+            #expect(messages.compactMap { $0.propertiesChange?.changed["Value"] } == [.bytes(Array(long.prefix(244)))])
+            #expect(try await fixture.simulator.value(of: 0xAAA1, peripheral: monitorAddress) == long)
+            _ = try await fixture.call(level, characteristicInterface, "StopNotify")
+
+            let reply = try await fixture.call(level, characteristicInterface, "AcquireNotify", [noOptions])
+            #expect(reply.last == .uint16(247))
+            let fd = try #require(reply.first?.unixFD?.take())
+            defer { close(fd) }
+            try await fixture.simulator.notify(peripheral: monitorAddress, characteristic: 0xAAA1, value: long)
+            #expect(receive(fd) == Array(long.prefix(244)))
+        }
+    }
+
     @Test func tenThousandNotificationsArriveInOrderOverBothPaths() async throws {
         try await withFixture(connected()) { fixture in
             let changes = try await fixture.signals("org.freedesktop.DBus.Properties", "PropertiesChanged")
