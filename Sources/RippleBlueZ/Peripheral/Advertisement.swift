@@ -96,6 +96,23 @@ public struct Advertisement: Sendable, Hashable {
         return properties
     }
 
+    /// The bytes of advertising data the fields take, each an AD structure (length, type, data): the flags
+    /// bluetoothd adds to a connectable advertisement, the service UUID lists, each manufacturer's and
+    /// service's data, the local name, the appearance and the TX power.
+    var advertisingDataLength: Int {
+        var length = isConnectable ? 3 : 0
+        let short = serviceUUIDs.filter { $0.shortForm != nil }.count
+        let long = serviceUUIDs.count - short
+        if short > 0 { length += 2 + 2 * short }
+        if long > 0 { length += 2 + 16 * long }
+        for bytes in manufacturerData.values { length += 4 + bytes.count }
+        for (uuid, bytes) in serviceData { length += 2 + (uuid.shortForm != nil ? 2 : 16) + bytes.count }
+        if let localName { length += 2 + localName.utf8.count }
+        if appearance != nil { length += 4 }
+        if includesTxPower || txPower != nil { length += 3 }
+        return length
+    }
+
     /// The first field the running bluetoothd does not support, by the `LEAdvertisingManager1` properties
     /// `SupportedIncludes` and `SupportedFeatures` (nil when all are supported).
     func unsupportedField(includes: [String], features: [String]) -> String? {

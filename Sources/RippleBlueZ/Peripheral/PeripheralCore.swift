@@ -348,11 +348,15 @@ final class PeripheralCore: Sendable {
                             "starting to advertise failed: bluetoothd does not support the field \(field)")
                         return handle(.failed(tag: tag, error, retryable: false), for: target)
                     }
+                    let advertisement = slot.advertisement
                     call(
                         owner, Self.advertisingManager, "RegisterAdvertisement",
                         [.objectPath(slot.object.path), options]
                     ) { [weak self] result in
-                        self?.handle(Self.event(for: result, tag: tag, during: "starting to advertise"), for: target)
+                        self?.handle(
+                            Self.event(for: result, tag: tag, during: "starting to advertise")
+                                .refusingData(of: advertisement),
+                            for: target)
                     }
                 }
             }
@@ -471,5 +475,29 @@ final class PeripheralCore: Sendable {
             characteristic.finishListening()
             characteristic.finishWrites()
         }
+    }
+}
+
+extension RegistrationStateMachine.Event {
+    /// The event with bluetoothd's refusal of `advertisement`'s data as the user's error.
+    ///
+    /// bluetoothd answers `Failed` "Failed to parse advertisement." when a field has the wrong type or the
+    /// advertising data it builds do not fit (or cannot be built). Ripple writes every field with its type,
+    /// so the answer means the data: ``BluetoothError/Kind/invalidArgument``, with their length, rather than
+    /// the catch-all ``BluetoothError/Kind/failed``.
+    ///
+    /// - Parameter advertisement: the advertisement being registered.
+    /// - Returns: the event, its error changed when it is that refusal.
+    func refusingData(of advertisement: Advertisement) -> Self {
+        guard case .failed(let tag, let error, let retryable) = self, error.bluezName == BlueZErrorName.failed,
+            error.bluezMessage == "Failed to parse advertisement."
+        else { return self }
+        let refused = BluetoothError(
+            .invalidArgument,
+            "starting to advertise failed: bluetoothd could not build advertising data from the advertisement "
+                + "(\(advertisement.advertisingDataLength) bytes of fields; a legacy advertisement holds 31): "
+                + "shorten the local name or leave fields out",
+            bluezName: error.bluezName, bluezMessage: error.bluezMessage)
+        return .failed(tag: tag, refused, retryable: retryable)
     }
 }

@@ -72,7 +72,11 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
                 fixture.manager.advertise(
                     Advertisement(localName: "Ripple Level", serviceUUIDs: [service], appearance: 0x0340)))
             try await tooLong.wait(timeout: Patience.step) { $0.completion != nil }
-            #expect(tooLong.failure()?.bluezMessage == "Failed to parse advertisement.")
+            // The user's argument: a typed error with the data's length, bluetoothd's answer kept.
+            let refused = tooLong.failure()
+            #expect(refused?.kind == .invalidArgument)
+            #expect(refused?.message.contains("39 bytes") == true)
+            #expect(refused?.bluezMessage == "Failed to parse advertisement.")
         }
     }
 
