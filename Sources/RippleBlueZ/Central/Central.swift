@@ -109,13 +109,30 @@ public final class Central: Sendable {
     /// The adapter the central uses now, if there is one.
     public var adapter: BluetoothAdapter? { core.adapter }
 
-    /// Waits until the state is ``CentralState/poweredOn`` and returns, or throws the state's error as
-    /// soon as it settles on anything else (after the first answer from the bus).
+    /// Waits until the state is ``CentralState/poweredOn`` and returns; throws the state's error when it is
+    /// still something else after `patience`, or at once when the bus refuses this process.
     ///
+    /// bluetoothd coming up (after a restart, or at boot together with the program) passes through
+    /// ``CentralState/bluetoothUnavailable``, ``CentralState/noAdapter`` (its name is on the bus before the
+    /// adapter) and ``CentralState/poweredOff`` (the adapter before bluetoothd powers it) within a moment:
+    /// `patience` waits that out. ``CentralState/unauthorized`` does not pass by waiting and is thrown as
+    /// soon as it is known; so is the end of the central (``close()``). Pass `.zero` to throw whatever the
+    /// first answer from the bus is.
+    ///
+    /// - Parameter patience: how long a state other than powered on may last before it is thrown (from the
+    ///   first answer from the bus; 3 seconds by default).
     /// - Throws: the state's error: ``BluetoothError/Kind/poweredOff``, ``BluetoothError/Kind/unauthorized``,
     ///   ``BluetoothError/Kind/bluetoothUnavailable`` or ``BluetoothError/Kind/noAdapter`` (``CentralState/error``).
-    public func waitUntilReady() async throws(BluetoothError) {
+    public func waitUntilReady(patience: Duration = .seconds(3)) async throws(BluetoothError) {
         let settled = await core.state.first { $0 != .unknown }.values.first { _ in true }
-        if let error = (settled ?? .bluetoothUnavailable).error { throw error }
+        var state = settled ?? .bluetoothUnavailable
+        if state != .poweredOn, state != .unauthorized, settled != nil, patience > .zero {
+            // A state that passes: wait for one that does not (or the central's end) within the patience.
+            let waited = await core.state.first { $0 == .poweredOn || $0 == .unauthorized }
+                .timeout(.nanoseconds(patience.clampedNanoseconds), scheduler: core.loop)
+                .values.first { _ in true }
+            state = waited ?? core.state.value
+        }
+        if let error = state.error { throw error }
     }
 }

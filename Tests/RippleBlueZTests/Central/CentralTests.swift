@@ -157,3 +157,45 @@ extension ConnectionEvent {
         }
     }
 }
+
+/// `waitUntilReady` waits out the states bluetoothd passes through while it comes up (here: the adapter
+/// powered off, then powered on, as bluetoothd does at start), within its patience.
+@Suite(.timeLimit(Patience.test)) struct CentralReadinessTests {
+    private static let offWorld = monitorWorld(adapters: [SimulatedAdapter(isPowered: false)])
+
+    @Test func anAdapterPoweredOnWithinThePatienceEndsTheWaitWithoutAnError() async throws {
+        try await withFixture(CentralFixture(world: Self.offWorld, waitUntilReady: false)) { fixture in
+            let states = TestSubscriber(fixture.central.state.setFailureType(to: BluetoothError.self))
+            try await states.wait(timeout: Patience.step) { $0.values.last == .poweredOff }
+            let central = fixture.central
+            let (started, starting) = AsyncStream<Void>.makeStream()
+            let waiting = Task { () async -> BluetoothError? in
+                starting.yield()
+                do throws(BluetoothError) {
+                    try await central.waitUntilReady(patience: .seconds(60))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            // The wait has begun on the powered-off state; the power-on's signal comes a bus round trip later.
+            for await _ in started { break }
+            try await fixture.simulator.setPowered(true, adapter: "hci0")
+            let failure = await waiting.value
+            #expect(failure == nil)
+            #expect(fixture.central.currentState == .poweredOn)
+            states.cancel()
+        }
+    }
+
+    @Test func aStateThatOutlastsThePatienceIsThrown() async throws {
+        try await withFixture(CentralFixture(world: Self.offWorld, waitUntilReady: false)) { fixture in
+            await #expect(throws: BluetoothError.poweredOff) {
+                try await fixture.central.waitUntilReady(patience: .milliseconds(50))
+            }
+            await #expect(throws: BluetoothError.poweredOff) {
+                try await fixture.central.waitUntilReady(patience: .zero)
+            }
+        }
+    }
+}
