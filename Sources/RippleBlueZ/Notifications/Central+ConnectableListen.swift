@@ -43,7 +43,9 @@ extension Central {
     }
 
     /// The notifications' bytes of `characteristic` of the peripheral with `address`, for subscribers that
-    /// come before the peripheral is connected: see ``connectableListen(to:of:as:buffering:transport:statistics:)``.
+    /// come before the peripheral is connected: an *event* stream, each subscriber with a buffer of its own
+    /// (`buffering`, drops counted in `statistics`), as
+    /// ``connectableListen(to:of:as:buffering:transport:statistics:)`` describes.
     ///
     /// - Parameters:
     ///   - characteristic: the characteristic that notifies or indicates.
