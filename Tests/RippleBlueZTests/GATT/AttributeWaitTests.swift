@@ -106,6 +106,22 @@ import Testing
         }
     }
 
+    /// The bound is 5 s unless the central is given another, by either initialiser: the value a central made
+    /// without one holds is the one its operations wait for (the tests above show a given bound honoured),
+    /// so the default is pinned without waiting it out.
+    @Test func theBoundIsFiveSecondsByDefault() async throws {
+        try await withFixture(CentralFixture(world: Lab.world)) { fixture in
+            let onBus = try Central(bus: fixture.bus.bus, loop: fixture.thread.loop)
+            #expect(onBus.core.attributeTimeout == .seconds(5))
+            onBus.close()
+            let connection = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+            let onConnection = Central(connection: connection)
+            #expect(onConnection.core.attributeTimeout == .seconds(5))
+            onConnection.close()
+            connection.close()
+        }
+    }
+
     /// Right after `connect`, nothing waits: the refreshed tree holds the whole database.
     @Test func anUnknownCharacteristicRightAfterConnectWaitsOnlyTheBound() async throws {
         try await withFixture(CentralFixture(world: Lab.world, attributeTimeout: .milliseconds(300))) { fixture in
