@@ -16,7 +16,9 @@ extension PeripheralManager {
     /// the latest list after each change, coalesced), in address order.
     ///
     /// It follows bluetoothd's `Device1` objects below the adapter whose `Connected` is true, and
-    /// bluetoothd's restarts (the list empties, then fills again).
+    /// bluetoothd's restarts (the list empties, then fills again). Each subscriber reads bluetoothd's
+    /// objects first: its first value is the list they hold (empty when bluetoothd is not running), never
+    /// an empty list given before they were read.
     ///
     /// - Returns: the lists; fails with a ``BluetoothError`` when the bus connection fails.
     public var connectedCentrals: AnyPublisher<[ConnectedCentral], BluetoothError> {
@@ -24,7 +26,9 @@ extension PeripheralManager {
         let adapter = core.adapterPath.rawValue + "/"
         let loop = core.loop
         return Deferred { () -> AnyPublisher<[ConnectedCentral], BluetoothError> in
-            let subject = StateSubject<[ConnectedCentral], BluetoothError>([], context: .loop(loop))
+            // Nil until bluetoothd's objects are read, and never delivered: an empty list given before then
+            // would be a stale first value while centrals are connected.
+            let subject = StateSubject<[ConnectedCentral]?, BluetoothError>(nil, context: .loop(loop))
             let upstream = connection.managedObjectsState(destination: BlueZ.service).sink(
                 receiveCompletion: { completion in
                     if case .failure(let error) = completion {
@@ -44,7 +48,7 @@ extension PeripheralManager {
                     }
                     subject.send(centrals.sorted { $0.address < $1.address })
                 })
-            return subject.handleEvents(receiveCancel: { upstream.cancel() }).eraseToAnyPublisher()
+            return subject.compactMap { $0 }.handleEvents(receiveCancel: { upstream.cancel() }).eraseToAnyPublisher()
         }.eraseToAnyPublisher()
     }
 
