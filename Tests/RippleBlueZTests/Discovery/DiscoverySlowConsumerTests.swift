@@ -105,6 +105,34 @@ import Testing
         }
     }
 
+    /// A subscriber that comes while bluetoothd already has advertisements of peripherals its filter
+    /// passes (another discovery heard them) gets exactly those, strongest first, as its first value, then
+    /// the list after each change its own session sees.
+    @Test func aLateAvailablePeripheralsSubscriberGetsThePeripheralsKnownFirstThenTheUpdates() async throws {
+        try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
+            let fast = TestSubscriber(fixture.central.startDiscovery())
+            _ = try await Self.allFive(fast)
+            await fixture.settle()
+            // Scan 1, 2 and 3 advertise at -41, -42 and -43 dBm; Scan 4 and 5 below -43.
+            let late = TestSubscriber(fixture.central.availablePeripherals(filter: DiscoveryFilter(minimumRSSI: -43)))
+            try await late.wait(timeout: Patience.step) { $0.valueCount == 1 }
+            #expect(late.values.map { $0.map(\.address) } == [Array(AsyncScanTests.ordered.prefix(3))])
+            // Scan 5 changes outside the filter: no list. Scan 4 comes into it: the list with it, strongest first.
+            try await fixture.simulator.updateAdvertisement(of: AsyncScanTests.ordered[4]) { $0.rssi = -50 }
+            try await fixture.simulator.updateAdvertisement(of: AsyncScanTests.ordered[3]) { $0.rssi = -40 }
+            try await late.wait(timeout: Patience.step) { $0.valueCount == 2 }
+            await fixture.settle()
+            #expect(
+                late.values.map { $0.map(\.address) } == [
+                    Array(AsyncScanTests.ordered.prefix(3)),
+                    [AsyncScanTests.ordered[3]] + Array(AsyncScanTests.ordered.prefix(3)),
+                ])
+            #expect(late.completion == nil)
+            late.cancel()
+            fast.cancel()
+        }
+    }
+
     @Test func aSlowIsScanningSubscriberGetsTheValueNowThenTheLatest() async throws {
         try await withFixture(CentralFixture(world: AsyncScanTests.world)) { fixture in
             let central = fixture.central
