@@ -1,8 +1,11 @@
 import Ripple
 
-// The operators below take one upstream value at a time (`flatMap(maxPublishers: .max(1))`), so they add no
-// buffer of their own: while one operation runs, the next upstream values wait in the upstream's buffer (a
-// discovery's ``EventBuffering``, say). After `first()`, each is a single operation.
+// The operation operators below take one upstream value at a time (`flatMap(maxPublishers: .max(1))`, as in
+// Combine): while one operation runs, the next upstream values wait in the upstream's buffer (a discovery's
+// ``EventBuffering``, say). An operation runs as soon as its peripheral comes, whatever the demand, and its
+// result waits in the operator until asked for; the operator then takes the next upstream value. Nothing is
+// lost, and the results waiting are at most one per upstream value taken (OperatorSlowConsumerTests). After
+// `first()`, each is a single operation.
 
 extension Publisher where Output == PeripheralDiscovery, Failure == BluetoothError {
     /// Connects to each discovered peripheral, one at a time, on `central`: see
