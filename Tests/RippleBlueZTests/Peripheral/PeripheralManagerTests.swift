@@ -24,6 +24,8 @@ private let control = uuid(0x03)
 private let command = uuid(0x04)
 /// Reads through a handler that refuses with an ATT error.
 private let refusing = uuid(0x05)
+/// Indicates (and reads), in a service of its own.
+private let alarm = uuid(0x06)
 
 private func services() -> [LocalService] {
     [
@@ -119,6 +121,36 @@ private final class RequestLog: Sendable {
         }
     }
 
+    @Test func aRippleCentralListensToAnIndicatingCharacteristicOfARipplePeripheral() async throws {
+        let indicating = [
+            LocalService(service) { LocalCharacteristic(alarm, properties: [.read, .indicate], value: [0]) }
+        ]
+        try await withFixture(PeripheralFixture(services: indicating)) { fixture in
+            let served = try await fixture.serve()
+            let peripheral = try await fixture.connect()
+            let reference = CharacteristicReference(alarm)
+            let seen = try #require(peripheral.services.first?.characteristics.first)
+            #expect(seen.properties == [.read, .indicate])
+            let subscribed = TestSubscriber(fixture.manager.isSubscribed(reference))
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false] }
+            // The automatic transport: bluetoothd offers no socket for indications, so the central starts a
+            // notify session on the bus, and the manager sends each value as a `Value` change.
+            let indications = TestSubscriber(peripheral.listen(to: reference))
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true] }
+            for value in 1...20 { #expect(try fixture.manager.send([UInt8(value)], on: reference)) }
+            try fixture.manager.send([20], on: reference)
+            try await indications.wait(timeout: Patience.step) { $0.valueCount == 21 }
+            #expect(indications.values == (1...20).map { [UInt8($0)] } + [[20]])
+            let statistics = try #require(fixture.manager.notificationStatistics(of: reference))
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [21, 21, 0])
+            #expect(try await peripheral.readValue(reference) == [20])
+            indications.cancel()
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true, false] }
+            #expect(indications.completion == nil)
+            withExtendedLifetime(served) {}
+        }
+    }
+
     @Test func attErrorsReachTheCentralAsTheMatchingBluetoothError() async throws {
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let served = try await fixture.serve()
@@ -205,6 +237,39 @@ private final class RequestLog: Sendable {
             #expect(requests.values.map(\.value) == [[UInt8(accepted + 1)]])
             #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 1, 1])
             other.close()
+            withExtendedLifetime(served) {}
+        }
+    }
+
+    @Test func aWriteWithoutResponseThatFindsTheBufferFullIsCountedAsDropped() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let served = try await fixture.serve()
+            let peripheral = try await fixture.connect()
+            let reference = CharacteristicReference(command)
+            let statistics = EventStatistics()
+            let drops = TestSubscriber(statistics.drops.setFailureType(to: BluetoothError.self))
+            defer { drops.cancel() }
+            // One request fits and the subscriber asks for none yet: the first command waits in the buffer,
+            // the second finds it full. bluetoothd answered the central at once, so no error reaches it.
+            let requests = TestSubscriber(
+                fixture.manager.writes(to: reference, capacity: 1, statistics: statistics), demand: .none)
+            try await peripheral.writeValue([1], to: reference, type: .withoutResponse)
+            try await peripheral.writeValue([2], to: reference, type: .withoutResponse)
+            try await drops.wait(timeout: Patience.step) { $0.values.last == 1 }
+            #expect(drops.values == [0, 1])
+            requests.request(.max(1))
+            try await requests.wait(timeout: Patience.step) { $0.valueCount == 1 }
+            #expect(requests.values.map(\.value) == [[1]])
+            #expect(requests.values.map(\.wantsResponse) == [false])
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [2, 1, 1])
+            // With demand again, the next command is delivered.
+            requests.request(.max(1))
+            try await peripheral.writeValue([3], to: reference, type: .withoutResponse)
+            try await requests.wait(timeout: Patience.step) { $0.valueCount == 2 }
+            #expect(requests.values.map(\.value) == [[1], [3]])
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [3, 2, 1])
+            #expect(drops.values == [0, 1])
+            #expect(requests.completion == nil)
             withExtendedLifetime(served) {}
         }
     }
