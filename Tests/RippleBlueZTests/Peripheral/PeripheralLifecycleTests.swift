@@ -12,9 +12,15 @@ import Testing
 
 private let service = BluetoothUUID(uuidString: "52495050-0000-4000-8000-000000000000") ?? BluetoothUUID(0)
 private let level = BluetoothUUID(uuidString: "52495050-0000-4000-8000-000000000001") ?? BluetoothUUID(0)
+private let setting = BluetoothUUID(uuidString: "52495050-0000-4000-8000-000000000002") ?? BluetoothUUID(0)
 
 private func services() -> [LocalService] {
-    [LocalService(service) { LocalCharacteristic(level, properties: [.read, .notify], value: [42]) }]
+    [
+        LocalService(service) {
+            LocalCharacteristic(level, properties: [.read, .notify], value: [42])
+            LocalCharacteristic(setting, properties: [.write])
+        }
+    ]
 }
 
 /// The reply body of a call to bluetoothd (the simulator) from `connection`.
@@ -77,6 +83,37 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             #expect(refused?.kind == .invalidArgument)
             #expect(refused?.message.contains("39 bytes") == true)
             #expect(refused?.bluezMessage == "Failed to parse advertisement.")
+        }
+    }
+
+    @Test func aReleaseOfTheAdvertisementFromAnotherConnectionIsRefused() async throws {
+        try await withFixture(PeripheralFixture(services: services())) { fixture in
+            let advertising = TestSubscriber(fixture.manager.advertise(Advertisement(localName: "Kept")))
+            try await advertising.wait(timeout: Patience.step) {
+                $0.values.last == .advertising || $0.completion != nil
+            }
+            let intruder = try DBusConnection(bus: fixture.bus.bus, loop: fixture.thread.loop)
+            defer { intruder.close() }
+            let path = try DBusObjectPath("\(fixture.manager.core.root.rawValue)/advertisement0")
+            do {
+                _ = try await intruder.call(
+                    destination: fixture.manager.connection.uniqueName, path: path,
+                    interface: "org.bluez.LEAdvertisement1", member: "Release"
+                ).values.first { _ in true }
+                Issue.record("Release from another connection was answered")
+            } catch let DBusError.remote(name, _) {
+                #expect(name == "org.freedesktop.DBus.Error.AccessDenied")
+            }
+            // The app never saw it: its advertisement is still exported, registered and advertising.
+            #expect(advertising.completion == nil)
+            #expect(advertising.values.last == .advertising)
+            let name = try await intruder.call(
+                destination: fixture.manager.connection.uniqueName, path: path,
+                interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string("org.bluez.LEAdvertisement1"), .string("LocalName")]
+            ).values.first { _ in true }
+            #expect(name?.body.first?.unwrappingVariants == .string("Kept"))
+            #expect(try await activeAdvertisements(fixture) == .byte(1))
         }
     }
 
@@ -230,12 +267,20 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
         try await withFixture(PeripheralFixture(services: services())) { fixture in
             let (registration, advertising) = try await fixture.serve(Advertisement(localName: "Phoenix"))
             let listened = try await fixture.connect()
+            // The app's streams, subscribed once for the whole test.
             let subscribed = TestSubscriber(fixture.manager.isSubscribed(CharacteristicReference(level)))
+            let writes = TestSubscriber(
+                fixture.manager.writes(to: CharacteristicReference(setting)).handleEvents(receiveOutput: {
+                    $0.respond()
+                }))
             let notifications = TestSubscriber(listened.listen(to: CharacteristicReference(level)))
-            try await subscribed.wait(timeout: Patience.step) { $0.values.last == true }
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true] }
+            try await listened.writeValue([1], to: CharacteristicReference(setting))
+            try await writes.wait(timeout: Patience.step) { $0.valueCount == 1 }
+            #expect(writes.values.map(\.value) == [[1]])
             await fixture.simulator.stop()
             // bluetoothd went with its subscriptions.
-            try await subscribed.wait(timeout: Patience.step) { $0.values.last == false }
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true, false] }
             notifications.cancel()
             try await registration.wait(timeout: Patience.step) { $0.values.last == .waitingForBluetoothd }
             try await advertising.wait(timeout: Patience.step) { $0.values.last == .waitingForBluetoothd }
@@ -248,6 +293,18 @@ private func activeAdvertisements(_ fixture: PeripheralFixture) async throws -> 
             try await fixture.central.waitUntilReady()
             let peripheral = try await fixture.connect()
             #expect(try await peripheral.readValue(CharacteristicReference(level)) == [42])
+            // The streams the app subscribed before the restart go on: a new listener is seen, and its
+            // notifications and writes pass.
+            let again = TestSubscriber(peripheral.listen(to: CharacteristicReference(level)))
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true, false, true] }
+            try fixture.manager.send([43], on: CharacteristicReference(level))
+            try await again.wait(timeout: Patience.step) { $0.values == [[43]] }
+            try await peripheral.writeValue([2], to: CharacteristicReference(setting))
+            try await writes.wait(timeout: Patience.step) { $0.valueCount == 2 }
+            #expect(writes.values.map(\.value) == [[1], [2]])
+            #expect(writes.completion == nil && subscribed.completion == nil)
+            again.cancel()
+            try await subscribed.wait(timeout: Patience.step) { $0.values == [false, true, false, true, false] }
         }
     }
 
