@@ -9,7 +9,10 @@ subscribes, sends --count numbered 20-byte notifications (a little-endian UInt32
   (AcquireNotify) and each notification is one packet written to it; a full socket is retried after
   0.2 ms, as the Ripple peripheral under test does;
 - --transport bus: each notification is a PropertiesChanged signal of Value (StartNotify); --rate paces
-  them (that many a second; 0: unpaced, 64 at a time between two turns of the event loop).
+  them (that many a second; 0: unpaced, 64 at a time between two turns of the event loop). Unpaced, a
+  burst that outruns dbus-daemon ends the connection: dbus-fast 5.2.0 writes to its bus socket at once and
+  takes a full socket (BlockingIOError, EAGAIN, in _MessageWriter.write_callback) for a broken one, and
+  closes the connection; Scripts/peripheral-benchmarks therefore paces this path of both peripherals.
 It then waits for SIGTERM or SIGINT. The same UUIDs as `ripple-ble bench`'s stream.
 """
 

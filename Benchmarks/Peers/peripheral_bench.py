@@ -5,7 +5,8 @@ acquired socket (AcquireNotify) and Value changes on the bus (PropertiesChanged)
 
 Started by Scripts/peripheral-benchmarks. For each run, peer and path: the peripheral registers on hci1
 and, once a central subscribes, sends --count numbered 20-byte notifications as fast as the path takes
-them; `ripple-ble bench` on hci0 (the same central for every peer, over its own socket) connects,
+them; `ripple-ble bench` on hci0 (the same central for every peer: over its own socket where bluetoothd
+offers AcquireNotify, over the bus on the simulator, which offers a central StartNotify only) connects,
 receives them all and reports its rate (first to last notification). The peripheral's CPU time (user +
 system, from /proc) includes nothing of the connection: it is read when the central starts measuring (subscribing) and when it is done.
 
@@ -16,7 +17,9 @@ it starts or when a scan starts, and the guest's kernel (6.1) drops a report tha
 discovery is still starting, so an advertisement already on when the central starts scanning is never seen.
 --bus-rate paces both peripherals' PropertiesChanged path at that many notifications a second (bluetoothd
 queues an unpaced burst of Value changes without bound, and what it does with them is not the peripheral's
-cost); the socket path is never paced: the socket's room paces it. The central stops after --duration
+cost; and dbus-fast closes its bus connection when its socket to dbus-daemon is full, see
+dbusfast_peripheral.py); the socket path is never paced: the socket's room paces it. The peripheral's
+output is kept: a failed measurement prints it, and the table names its last line. The central stops after --duration
 seconds at the latest, so a run that loses notifications ends with the count it got. Prints one JSON line
 per measurement, then a Markdown table of the medians (--table writes it to a file too).
 """
@@ -28,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 STREAM = "52495054-0000-4000-8000-0000000000b1"
@@ -71,9 +75,20 @@ def start_peripheral(command, environment):
             break
         lines.append(line)
         if line.startswith("serving"):
+            # The rest of its output (a traceback, say), kept for a failed measurement; read as it comes, so
+            # that the pipe never fills.
+            process.output = lines
+            process.reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
+            process.reader.start()
             return process
     process.kill()
     raise SystemExit(f"{command[0]} did not start serving: {''.join(lines)}")
+
+
+def output(process):
+    """What the peripheral printed, once it has stopped."""
+    process.reader.join(timeout=5)
+    return "".join(process.output)
 
 
 def stop(process):
@@ -149,7 +164,12 @@ def measure(arguments, environment, peer, transport, central_address, peripheral
         # Recorded, not fatal: the other measurements still run (the table says what failed).
         error = next((line.split("error: ", 1)[1].strip() for line in central.stderr_text.splitlines()
                       if "error: " in line), f"exit {central.returncode}")
-        print(f"ripple-ble bench failed against {peer} ({transport}): {central.stderr_text}", file=sys.stderr)
+        printed = output(peripheral)
+        last = next((line.strip() for line in reversed(printed.splitlines()) if line.strip()), "")
+        if last and not last.startswith("serving"):
+            error += f"; the peripheral's last line: {last[:100]}"
+        print(f"ripple-ble bench failed against {peer} ({transport}): {central.stderr_text}"
+              f"the peripheral printed:\n{printed}", file=sys.stderr)
         return {"peer": peer, "path": "socket" if transport == "auto" else "bus", "count": arguments.count,
                 "received": 0, "error": error}
     # Per notification the central received (a lossy run sent more than it got; a bounded one fewer than asked).
