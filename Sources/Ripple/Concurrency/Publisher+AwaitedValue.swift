@@ -55,10 +55,10 @@ private final class AwaitedValueSubscriber<Input, Failure: Error>: Subscriber, S
     private let keepingLast: Bool
     private let lock = Lock()
     private nonisolated(unsafe) var continuation: UnsafeContinuation<Input, any Error>?
-    private nonisolated(unsafe) var subscription: (any Subscription)?
+    /// The upstream subscription: awaited, held, then terminal once the task was resumed or cancelled (nothing
+    /// more is accepted).
+    private nonisolated(unsafe) var lifecycle = SubscriptionLifecycle.awaitingSubscription
     private nonisolated(unsafe) var last: Input?
-    /// The task was resumed or cancelled: nothing more is accepted.
-    private nonisolated(unsafe) var isDone = false
 
     private init(keepingLast: Bool) {
         self.keepingLast = keepingLast
@@ -81,7 +81,7 @@ private final class AwaitedValueSubscriber<Input, Failure: Error>: Subscriber, S
     /// Keeps the continuation; `false` (after resuming it) if the task was already cancelled.
     private func install(_ continuation: UnsafeContinuation<Input, any Error>) -> Bool {
         let accepted = lock.withLock { () -> Bool in
-            guard !isDone else { return false }
+            guard !lifecycle.isTerminal else { return false }
             self.continuation = continuation
             return true
         }
@@ -99,10 +99,8 @@ private final class AwaitedValueSubscriber<Input, Failure: Error>: Subscriber, S
     /// Marks the work done and takes out what is left to cancel or resume. The first call wins.
     private func finish() -> ((any Subscription)?, UnsafeContinuation<Input, any Error>?) {
         lock.withLock {
-            guard !isDone else { return (nil, nil) }
-            isDone = true
-            let taken = (subscription, continuation)
-            subscription = nil
+            guard !lifecycle.isTerminal else { return (nil, nil) }
+            let taken = (lifecycle.cancel(), continuation)
             continuation = nil
             last = nil
             return taken
@@ -111,9 +109,7 @@ private final class AwaitedValueSubscriber<Input, Failure: Error>: Subscriber, S
 
     func receive(subscription: any Subscription) {
         let accepted = lock.withLock { () -> Bool in
-            guard !isDone, self.subscription == nil else { return false }
-            self.subscription = subscription
-            return true
+            lifecycle.accept(subscription)
         }
         guard accepted else {
             subscription.cancel()
@@ -125,7 +121,7 @@ private final class AwaitedValueSubscriber<Input, Failure: Error>: Subscriber, S
     func receive(_ input: Input) -> Subscribers.Demand {
         if keepingLast {
             lock.withLock {
-                if !isDone { last = input }
+                if !lifecycle.isTerminal { last = input }
             }
             return .none
         }

@@ -44,15 +44,6 @@ extension Publishers.Concatenate {
     fileprivate final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
-        private enum Phase {
-            case awaitingPrefix
-            case prefix(any Subscription)
-            /// The prefix finished; the suffix is being subscribed to.
-            case awaitingSuffix
-            case suffix(any Subscription)
-            case terminal
-        }
-
         /// What to do once the prefix completes.
         private enum PrefixEnd {
             case ignore
@@ -62,7 +53,11 @@ extension Publishers.Concatenate {
 
         private let downstream: Downstream
         private let lock = Lock()
-        private nonisolated(unsafe) var phase = Phase.awaitingPrefix
+        /// The current upstream's subscription, the prefix's and then the suffix's: awaited, held, then
+        /// terminal (the stream ended or was cancelled).
+        private nonisolated(unsafe) var lifecycle = SubscriptionLifecycle.awaitingSubscription
+        /// Whether `lifecycle` is the suffix's: the prefix finished and the suffix is being subscribed to.
+        private nonisolated(unsafe) var onSuffix = false
         /// What the downstream asked for and has not received yet (tracked until the suffix takes over).
         private nonisolated(unsafe) var demand = Subscribers.Demand.none
         /// The suffix, until it is subscribed to or the stream ends.
@@ -80,24 +75,16 @@ extension Publishers.Concatenate {
         func request(_ demand: Subscribers.Demand) {
             let upstream: (any Subscription)? = lock.withLock {
                 self.demand += demand
-                switch phase {
-                case .prefix(let subscription), .suffix(let subscription): return subscription
-                case .awaitingPrefix, .awaitingSuffix, .terminal: return nil
-                }
+                return lifecycle.subscription
             }
             upstream?.request(demand)
         }
 
         func cancel() {
             let (upstream, released) = lock.withLock { () -> ((any Subscription)?, Suffix?) in
-                let previous = phase
-                phase = .terminal
                 let released = suffix
                 suffix = nil
-                switch previous {
-                case .prefix(let subscription), .suffix(let subscription): return (subscription, released)
-                case .awaitingPrefix, .awaitingSuffix, .terminal: return (nil, released)
-                }
+                return (lifecycle.cancel(), released)
             }
             // The suffix is released here, after the lock.
             withExtendedLifetime(released) {
@@ -109,9 +96,8 @@ extension Publishers.Concatenate {
 
         fileprivate func prefixReceive(subscription: any Subscription) {
             let accepted = lock.withLock { () -> Bool in
-                guard case .awaitingPrefix = phase else { return false }
-                phase = .prefix(subscription)
-                return true
+                guard !onSuffix else { return false }
+                return lifecycle.accept(subscription)
             }
             if accepted {
                 downstream.receive(subscription: self)
@@ -122,7 +108,7 @@ extension Publishers.Concatenate {
 
         fileprivate func prefixReceive(_ input: Downstream.Input) -> Subscribers.Demand {
             let wanted = lock.withLock { () -> Bool in
-                guard case .prefix = phase, demand != .none else { return false }
+                guard !onSuffix, lifecycle.isSubscribed, demand != .none else { return false }
                 demand -= 1
                 return true
             }
@@ -137,16 +123,17 @@ extension Publishers.Concatenate {
         fileprivate func prefixReceive(completion: Subscribers.Completion<Downstream.Failure>) {
             // The suffix leaves the locked state in `next` so that it is released after the lock.
             let next = lock.withLock { () -> PrefixEnd in
-                guard case .prefix = phase else { return .ignore }
+                guard !onSuffix, lifecycle.isSubscribed else { return .ignore }
                 let taken = suffix
                 suffix = nil
                 switch completion {
                 case .finished:
                     guard let taken else { return .ignore }
-                    phase = .awaitingSuffix
+                    onSuffix = true
+                    lifecycle = .awaitingSubscription
                     return .subscribeSuffix(taken)
                 case .failure:
-                    phase = .terminal
+                    lifecycle = .terminal
                     return .fail(released: taken)
                 }
             }
@@ -164,8 +151,7 @@ extension Publishers.Concatenate {
 
         fileprivate func suffixReceive(subscription: any Subscription) {
             let pending: Subscribers.Demand? = lock.withLock {
-                guard case .awaitingSuffix = phase else { return nil }
-                phase = .suffix(subscription)
+                guard onSuffix, lifecycle.accept(subscription) else { return nil }
                 return demand
             }
             guard let pending else {
@@ -178,17 +164,14 @@ extension Publishers.Concatenate {
         }
 
         fileprivate func suffixReceive(_ input: Downstream.Input) -> Subscribers.Demand {
-            let live = lock.withLock { () -> Bool in
-                if case .suffix = phase { return true }
-                return false
-            }
+            let live = lock.withLock { onSuffix && lifecycle.isSubscribed }
             return live ? downstream.receive(input) : .none
         }
 
         fileprivate func suffixReceive(completion: Subscribers.Completion<Downstream.Failure>) {
             let forward = lock.withLock { () -> Bool in
-                guard case .suffix = phase else { return false }
-                phase = .terminal
+                guard onSuffix, lifecycle.isSubscribed else { return false }
+                lifecycle = .terminal
                 return true
             }
             if forward {

@@ -60,10 +60,9 @@ extension Publishers.Retry {
         /// Until the stream ends: as in Combine, a subscriber that keeps its subscription does not keep
         /// itself alive through it.
         private nonisolated(unsafe) var downstream: Downstream?
-        /// Whether the stream has ended (completed downstream or cancelled).
-        private nonisolated(unsafe) var isTerminal = false
-        /// The current attempt's subscription.
-        private nonisolated(unsafe) var subscription: (any Subscription)?
+        /// The current attempt's subscription: awaited (again after each failure that is retried), held, then
+        /// terminal once the stream has ended (completed downstream or cancelled).
+        private nonisolated(unsafe) var lifecycle = SubscriptionLifecycle.awaitingSubscription
         /// Retries left; `nil` (or negative) for no limit.
         private nonisolated(unsafe) var remaining: Int?
         private nonisolated(unsafe) var downstreamNeedsSubscription = true
@@ -86,8 +85,7 @@ extension Publishers.Retry {
 
         func receive(subscription: any Subscription) {
             let accepted: (pending: Subscribers.Demand, sendDownstream: Downstream?)? = lock.withLock {
-                guard !isTerminal, self.subscription == nil else { return nil }
-                self.subscription = subscription
+                guard lifecycle.accept(subscription) else { return nil }
                 let sendDownstream = downstreamNeedsSubscription ? downstream : nil
                 downstreamNeedsSubscription = false
                 return (demand, sendDownstream)
@@ -106,7 +104,7 @@ extension Publishers.Retry {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let live = lock.withLock { () -> Downstream? in
-                guard !isTerminal else { return nil }
+                guard !lifecycle.isTerminal else { return nil }
                 // As in Combine: a value nobody asked for (also one before the subscription) traps.
                 if demand == .none { APIViolation.unrequestedValue() }
                 demand -= 1
@@ -116,9 +114,9 @@ extension Publishers.Retry {
             let more = live.receive(input)
             guard more != .none else { return .none }
             let current: (any Subscription)? = lock.withLock {
-                guard !isTerminal else { return nil }
+                guard !lifecycle.isTerminal else { return nil }
                 demand += more
-                return subscription
+                return lifecycle.subscription
             }
             current?.request(more)
             return .none
@@ -129,9 +127,9 @@ extension Publishers.Retry {
             var releasedUpstream: Upstream?
             defer { withExtendedLifetime(releasedUpstream) {} }
             let next = lock.withLock { () -> CompletionStep in
-                guard !isTerminal else { return .ignore }
+                guard !lifecycle.isTerminal else { return .ignore }
                 if case .failure = completion, mayRetry() {
-                    subscription = nil
+                    lifecycle = .awaitingSubscription
                     if resubscribing {
                         needsResubscribe = true
                         return .ignore
@@ -139,8 +137,7 @@ extension Publishers.Retry {
                     resubscribing = true
                     return .resubscribe
                 }
-                isTerminal = true
-                subscription = nil
+                lifecycle = .terminal
                 ended = downstream
                 downstream = nil
                 releasedUpstream = upstream
@@ -159,7 +156,7 @@ extension Publishers.Retry {
                 while again {
                     lock.withLock { upstream }?.subscribe(self)
                     again = lock.withLock {
-                        let again = needsResubscribe && !isTerminal
+                        let again = needsResubscribe && !lifecycle.isTerminal
                         needsResubscribe = false
                         if !again { resubscribing = false }
                         return again
@@ -170,19 +167,17 @@ extension Publishers.Retry {
 
         func request(_ demand: Subscribers.Demand) {
             let current: (any Subscription)? = lock.withLock {
-                guard !isTerminal else { return nil }
+                guard !lifecycle.isTerminal else { return nil }
                 self.demand += demand
-                return subscription
+                return lifecycle.subscription
             }
             current?.request(demand)
         }
 
         func cancel() {
             let (current, released) = lock.withLock { () -> ((any Subscription)?, (Downstream?, Upstream?)) in
-                guard !isTerminal else { return (nil, (nil, nil)) }
-                isTerminal = true
-                let current = subscription
-                subscription = nil
+                guard !lifecycle.isTerminal else { return (nil, (nil, nil)) }
+                let current = lifecycle.cancel()
                 let released = (downstream, upstream)
                 downstream = nil
                 upstream = nil
