@@ -348,6 +348,7 @@ private final class ReplayCore<Output, Failure: Error>: Sendable {
 /// Fields marked "core" are guarded by the core's lock; fields marked "owner" are used only by the
 /// thread that holds ``isDelivering``.
 private class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    /// Not a ``SubscriptionLifecycle``: the subject's side of one downstream subscription, holding no upstream.
     enum Phase {
         /// `receive(subscription:)` is running; the subscribing thread owns the delivery.
         case subscribing

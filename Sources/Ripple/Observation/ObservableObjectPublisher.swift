@@ -61,6 +61,7 @@ private class ObservableObjectConduit: @unchecked Sendable {
 private final class ObservableObjectSubscription<Downstream: Subscriber>: ObservableObjectConduit, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Void, Downstream.Failure == Never {
+    /// Not a ``SubscriptionLifecycle``: the publisher's side of one downstream subscription, holding no upstream.
     private enum Phase {
         /// Attached; nothing requested yet, so signals are missed.
         case waitingForDemand

@@ -64,6 +64,7 @@ public struct Record<Output, Failure: Error>: Publisher {
         /// A recording receives values of the publisher's output type.
         public typealias Input = Output
 
+        /// Not a ``SubscriptionLifecycle``: a recording is filled in by direct calls, with no subscription.
         private enum Phase {
             case receivingInput
             case complete

@@ -13,6 +13,7 @@
 internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+    /// Not a ``SubscriptionLifecycle``: the subject's side of one downstream subscription, holding no upstream.
     @usableFromInline
     enum Phase {
         /// `receive(subscription:)` is running; values are not yet delivered.

@@ -67,6 +67,7 @@ extension Publishers.CollectByCount {
         @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
         /// The phase (awaiting subscription, active, terminal, cancelled); written only under `lock`, read
         /// without it on the value path.
+        /// Not a ``SubscriptionLifecycle``: the lock-free value path needs an atomic byte, which an enum is not.
         @usableFromInline let phase = Atomic<UInt8>(0)
 
         @inlinable init(downstream: Downstream, count: Int) {

@@ -69,6 +69,7 @@ extension Publishers.Output {
         @usableFromInline let lock = Lock()
         @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
         /// Written only under `lock`, read without it on the value path.
+        /// Not a ``SubscriptionLifecycle``: the lock-free value path needs an atomic byte, which an enum is not.
         @usableFromInline let phase = Atomic<UInt8>(0)
 
         @inlinable init(downstream: Downstream, range: CountableRange<Int>) {

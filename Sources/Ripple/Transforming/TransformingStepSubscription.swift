@@ -98,6 +98,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline nonisolated(unsafe) var upstream: (any Subscription)?
     /// `awaitingSubscription`, `active` or `terminal`; written only under `lock`, read without it on the
     /// value path.
+    /// Not a ``SubscriptionLifecycle``: the lock-free value path needs an atomic byte, which an enum is not.
     @usableFromInline let phase = Atomic<UInt8>(0)
 
     @inlinable init(downstream: Downstream, step: Step) {
