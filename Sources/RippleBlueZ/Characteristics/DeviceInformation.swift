@@ -1,4 +1,5 @@
 import Ripple
+import RippleLoop
 
 /// What a peripheral's Device Information service (0x180A) says about it: each field is nil when the
 /// peripheral does not have that characteristic.
@@ -46,10 +47,12 @@ extension Peripheral {
     /// other: emits what they say, then finishes. Fails with ``BluetoothError/Kind/attributeNotFound``
     /// when the peripheral has no Device Information service, with
     /// ``BluetoothError/Kind/invalidValue(_:)`` when a value is not what it should be (a string that is
-    /// not UTF-8, a PnP ID of the wrong size), and as ``read(_:timeout:)`` does. A *single-value* publisher.
+    /// not UTF-8, a PnP ID of the wrong size), with ``BluetoothError/Kind/timeout`` when the reads have not
+    /// all been answered within `timeout`, and as ``read(_:timeout:)`` does. A *single-value* publisher.
     ///
+    /// - Parameter timeout: the longest all the reads may take together, from the subscription.
     /// - Returns: a publisher of the peripheral's device information.
-    public func deviceInformation() -> AnyPublisher<DeviceInformation, BluetoothError> {
+    public func deviceInformation(timeout: Duration = .seconds(30)) -> AnyPublisher<DeviceInformation, BluetoothError> {
         let peripheral = self
         return Deferred { () -> AnyPublisher<DeviceInformation, BluetoothError> in
             if let error = peripheral.central.core.gattError(peripheral) {
@@ -66,13 +69,17 @@ extension Peripheral {
             var reads: [AnyPublisher<Step, BluetoothError>] = []
             for uuid in DeviceInformation.strings where present.contains(uuid) {
                 reads.append(
-                    peripheral.read(CharacteristicReference(uuid, in: .deviceInformation), as: String.self)
-                        .map { value -> Step in { $0.set(uuid, value) } }.eraseToAnyPublisher())
+                    peripheral.read(
+                        CharacteristicReference(uuid, in: .deviceInformation), as: String.self, timeout: timeout
+                    )
+                    .map { value -> Step in { $0.set(uuid, value) } }.eraseToAnyPublisher())
             }
             if present.contains(.pnpID) {
                 reads.append(
-                    peripheral.read(CharacteristicReference(.pnpID, in: .deviceInformation), as: PnPID.self)
-                        .map { value -> Step in { $0.pnpID = value } }.eraseToAnyPublisher())
+                    peripheral.read(
+                        CharacteristicReference(.pnpID, in: .deviceInformation), as: PnPID.self, timeout: timeout
+                    )
+                    .map { value -> Step in { $0.pnpID = value } }.eraseToAnyPublisher())
             }
             return Publishers.Sequence<[AnyPublisher<Step, BluetoothError>], BluetoothError>(sequence: reads)
                 .flatMap(maxPublishers: .max(1)) { $0 }
@@ -81,6 +88,13 @@ extension Peripheral {
                     step(&information)
                     return information
                 }
+                .timeout(
+                    .nanoseconds(timeout.clampedNanoseconds), scheduler: peripheral.central.core.loop,
+                    customError: {
+                        BluetoothError(
+                            .timeout, "reading the device information of \(peripheral.address): not done in \(timeout)")
+                    }
+                )
                 .eraseToAnyPublisher()
         }.eraseToAnyPublisher()
     }

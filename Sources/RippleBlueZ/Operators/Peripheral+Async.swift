@@ -1,10 +1,14 @@
 import Ripple
 
 // The async forms follow one naming rule: the publisher form's verb, then the noun it acts on
-// (`connectPeripheral`, `readValue`, `writeValue`, `writeValueAndListen`, `disconnectPeripheral`), with the
-// publisher form's labels and `timeout:` otherwise. So no async method shares a base name with a publisher
-// method, and `peripheral.disconnect().sink { … }` means the publisher inside async code too. Cancelling the
-// awaiting task cancels the operation and throws ``BluetoothError/Kind/cancelled``.
+// (`connectPeripheral`, `readValue`, `writeValue`, `writeValueAndListen`, `disconnectPeripheral`,
+// `pairPeripheral`, `disconnectCentral`; a publisher named by its noun alone takes the verb `read`:
+// `readDeviceInformation`), with the publisher form's labels and `timeout:` otherwise. So no async method
+// shares a base name with a publisher method, and `peripheral.disconnect().sink { … }` means the publisher
+// inside async code too. Cancelling the awaiting task cancels the operation and throws
+// ``BluetoothError/Kind/cancelled``. Every single-value operation of `Central`, `Peripheral` and
+// `PeripheralManager` has its async form here; streams have none, as a stream is not one value to await:
+// iterate their `values` (or `notifications(of:)`) instead.
 
 extension Central {
     /// Connects to the peripheral with `address` and returns it once ready: the async form of
@@ -199,6 +203,90 @@ extension Peripheral {
             "writing \(characteristic) and listening to \(reply)")
     }
 
+    /// Reads the descriptor `descriptor` of `characteristic`: the async form of
+    /// ``read(descriptor:of:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - descriptor: the descriptor's UUID.
+    ///   - characteristic: the characteristic it belongs to.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the descriptor's bytes.
+    /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/attributeNotFound`` when
+    ///   the characteristic has no such descriptor); ``BluetoothError/Kind/cancelled`` when the task is
+    ///   cancelled.
+    public func readValue(
+        descriptor: BluetoothUUID, of characteristic: CharacteristicReference, timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> [UInt8] {
+        try await awaitFirst(
+            read(descriptor: descriptor, of: characteristic, timeout: timeout),
+            "reading descriptor \(descriptor) of \(characteristic)")
+    }
+
+    /// Reads the descriptor `descriptor` of `characteristic` as `type`: the async form of
+    /// ``read(descriptor:of:as:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - descriptor: the descriptor's UUID.
+    ///   - characteristic: the characteristic it belongs to.
+    ///   - type: what the descriptor's bytes encode.
+    ///   - timeout: the longest the read may take, from its turn in the queue.
+    /// - Returns: the decoded value.
+    /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/invalidValue(_:)`` when
+    ///   the bytes are not a `type`); ``BluetoothError/Kind/cancelled`` when the task is cancelled.
+    public func readValue<T: Readable>(
+        descriptor: BluetoothUUID, of characteristic: CharacteristicReference, as type: T.Type,
+        timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> T {
+        try await awaitFirst(
+            read(descriptor: descriptor, of: characteristic, as: type, timeout: timeout),
+            "reading descriptor \(descriptor) of \(characteristic)")
+    }
+
+    /// Writes `bytes` to the descriptor `descriptor` of `characteristic`: the async form of
+    /// ``write(_:toDescriptor:of:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes to write.
+    ///   - descriptor: the descriptor's UUID.
+    ///   - characteristic: the characteristic it belongs to.
+    ///   - timeout: the longest the write may take, from its turn in the queue.
+    /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/notPermitted`` for the
+    ///   Client Characteristic Configuration descriptor); ``BluetoothError/Kind/cancelled`` when the task is
+    ///   cancelled.
+    public func writeValue(
+        _ bytes: [UInt8], toDescriptor descriptor: BluetoothUUID, of characteristic: CharacteristicReference,
+        timeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) {
+        try await awaitFirst(
+            write(bytes, toDescriptor: descriptor, of: characteristic, timeout: timeout),
+            "writing descriptor \(descriptor) of \(characteristic)")
+    }
+
+    /// Reads the Device Information service's characteristics that the peripheral has: the async form of
+    /// ``deviceInformation(timeout:)``.
+    ///
+    /// - Parameter timeout: the longest all the reads may take together.
+    /// - Returns: what the characteristics say (nil fields for those the peripheral lacks).
+    /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/attributeNotFound`` when
+    ///   the peripheral has no Device Information service); ``BluetoothError/Kind/cancelled`` when the task
+    ///   is cancelled.
+    public func readDeviceInformation(timeout: Duration = .seconds(30)) async throws(BluetoothError)
+        -> DeviceInformation
+    {
+        try await awaitFirst(deviceInformation(timeout: timeout), "reading the device information of \(address)")
+    }
+
+    /// Pairs with the peripheral (at once when it is paired already): the async form of
+    /// ``pair(timeout:)``.
+    ///
+    /// - Parameter timeout: the longest the pairing may take.
+    /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/insufficientAuthentication``
+    ///   when the pairing is rejected or fails); ``BluetoothError/Kind/cancelled`` when the task is cancelled
+    ///   (the caller stops waiting; bluetoothd may still finish the pairing).
+    public func pairPeripheral(timeout: Duration = .seconds(60)) async throws(BluetoothError) {
+        try await awaitFirst(pair(timeout: timeout), "pairing with \(address)")
+    }
+
     /// Disconnects: the async form of ``disconnect(timeout:)``.
     ///
     /// - Parameter timeout: the longest to wait for bluetoothd's answer.
@@ -246,6 +334,21 @@ extension Peripheral {
     ) -> AsyncThrowingPublisher<AnyPublisher<T, BluetoothError>> {
         listen(to: characteristic, as: type, buffering: buffering, transport: transport, statistics: statistics)
             .values
+    }
+}
+
+extension PeripheralManager {
+    /// Disconnects `central`: the async form of ``disconnect(_:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - central: the central.
+    ///   - timeout: the longest to wait for bluetoothd's answer.
+    /// - Throws: bluetoothd's error as a ``BluetoothError``; ``BluetoothError/Kind/timeout`` when it has not
+    ///   answered within `timeout`; ``BluetoothError/Kind/cancelled`` when the task is cancelled.
+    public func disconnectCentral(_ central: ConnectedCentral, timeout: Duration = .seconds(30))
+        async throws(BluetoothError)
+    {
+        try await awaitFirst(disconnect(central, timeout: timeout), "disconnecting \(central.address)")
     }
 }
 

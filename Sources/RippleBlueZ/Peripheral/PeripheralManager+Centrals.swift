@@ -54,12 +54,18 @@ extension PeripheralManager {
 
     /// Disconnects `central` (bluetoothd's `Device1.Disconnect`): a *single-value* publisher.
     ///
-    /// - Parameter central: the central.
+    /// - Parameters:
+    ///   - central: the central.
+    ///   - timeout: the longest to wait for bluetoothd's answer.
     /// - Returns: a publisher that emits once the link is down, then finishes; fails with bluetoothd's
-    ///   error as a ``BluetoothError``.
-    public func disconnect(_ central: ConnectedCentral) -> AnyPublisher<Void, BluetoothError> {
+    ///   error as a ``BluetoothError``, or with ``BluetoothError/Kind/timeout`` when bluetoothd has not
+    ///   answered within `timeout`.
+    public func disconnect(_ central: ConnectedCentral, timeout: Duration = .seconds(30))
+        -> AnyPublisher<Void, BluetoothError>
+    {
         core.connection.call(
-            destination: BlueZ.service, path: central.device, interface: BlueZ.device, member: "Disconnect"
+            destination: BlueZ.service, path: central.device, interface: BlueZ.device, member: "Disconnect",
+            timeout: timeout
         )
         .map { _ in () }
         .mapError { BluetoothError($0, during: "disconnecting \(central.address)") }
