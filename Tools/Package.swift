@@ -84,39 +84,55 @@ let package = Package(
             path: "Examples/Pipeline",
             swiftSettings: swiftSettings
         ),
+        // What the examples share, on Ripple's products alone: a user can copy it into a package of their
+        // own (Scripts/check-examples-outside does).
         .target(
             name: "RippleExampleSupport",
             dependencies: [
                 ripple("RippleBlueZ"), ripple("RippleBlueZSimulator"), ripple("RippleDBus"), ripple("Ripple"),
-                argumentParser,
             ],
             path: "Examples/Support",
             swiftSettings: swiftSettings
         ),
+        // The examples' shared command-line options, on ArgumentParser.
+        .target(
+            name: "RippleExampleOptions",
+            dependencies: [
+                "RippleExampleSupport", ripple("RippleBlueZ"), ripple("RippleBlueZSimulator"), argumentParser,
+            ],
+            path: "Examples/Options",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "ripple-example-heart-rate",
-            dependencies: ["RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser],
+            dependencies: [
+                "RippleExampleOptions", "RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser,
+            ],
             path: "Examples/HeartRateMonitor",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "ripple-example-heart-rate-sensor",
             dependencies: [
-                "RippleExampleSupport", ripple("RippleBlueZ"), ripple("RippleBlueZSimulator"), ripple("Ripple"),
-                argumentParser,
+                "RippleExampleOptions", "RippleExampleSupport", ripple("RippleBlueZ"), ripple("RippleBlueZSimulator"),
+                ripple("Ripple"), argumentParser,
             ],
             path: "Examples/HeartRateSensor",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "ripple-example-led",
-            dependencies: ["RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser],
+            dependencies: [
+                "RippleExampleOptions", "RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser,
+            ],
             path: "Examples/LEDControl",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "ripple-example-shared-listener",
-            dependencies: ["RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser],
+            dependencies: [
+                "RippleExampleOptions", "RippleExampleSupport", ripple("RippleBlueZ"), ripple("Ripple"), argumentParser,
+            ],
             path: "Examples/SharedListener",
             swiftSettings: swiftSettings
         ),

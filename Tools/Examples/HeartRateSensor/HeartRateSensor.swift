@@ -11,6 +11,7 @@ import ArgumentParser
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
+import RippleExampleOptions
 import RippleExampleSupport
 
 @main
@@ -25,6 +26,13 @@ struct HeartRateSensor: AsyncParsableCommand {
 
     func run() async throws {
         let count = count.value
+        let bluetooth = self.bluetooth
+        try await exitingOnFailure { try await serve(bluetooth, count: count) }
+    }
+
+    /// Serves the sensor: on bluetoothd with `--real`, otherwise on the built-in simulator with a central
+    /// that listens to it.
+    private func serve(_ bluetooth: BluetoothOptions, count: Int) async throws {
         if bluetooth.real {
             let adapter = bluetooth.adapter ?? "hci0"
             try await ExampleSession.serve {

@@ -6,6 +6,7 @@
 import ArgumentParser
 import Ripple
 import RippleBlueZ
+import RippleExampleOptions
 import RippleExampleSupport
 
 /// The Ripple LED/button board's vendor service and characteristics.

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Ripple
 import RippleBlueZ
 import RippleBlueZSimulator
@@ -8,39 +7,48 @@ import RippleDBus
 /// bluetoothd serving the peripherals the example needs) or on bluetoothd on the system bus.
 ///
 /// ``run(_:simulating:_:)`` prepares it, runs the example's body within the time limit, prints a
-/// Bluetooth failure to standard error and exits with status 1 (2 for bad arguments, from
-/// ArgumentParser), and always takes the simulator down.
+/// failure to standard error and throws ``ExampleFailure`` (the example's `main` then exits with status
+/// 1), and always takes the simulator down.
 public enum ExampleSession {
     /// Runs `body` with a ready central: on the simulator serving `peripherals`, or on real bluetoothd
-    /// when `options.real`. Throws `ExitCode(1)` after printing why when Bluetooth fails or time runs out.
+    /// when `settings.real`.
+    ///
+    /// - Parameters:
+    ///   - settings: where the example runs and for how long.
+    ///   - peripherals: the peripherals the built-in simulator serves.
+    ///   - body: the example, given a ready central.
+    /// - Throws: ``ExampleFailure`` after printing why when Bluetooth fails, the body throws or time runs
+    ///   out.
     public static func run(
-        _ options: BluetoothOptions, simulating peripherals: [SimulatedPeripheral],
+        _ settings: ExampleSettings, simulating peripherals: [SimulatedPeripheral],
         _ body: @escaping @Sendable (Central) async throws -> Void
-    ) async throws {
+    ) async throws(ExampleFailure) {
         var simulation = Simulation()
         do {
             let central: Central
-            if options.real {
-                central = try Central(bus: .system, adapter: options.adapter)
+            if settings.real {
+                central = try Central(bus: .system, adapter: settings.adapter)
             } else {
                 let bus = try await simulation.start(
                     SimulatedWorld(peripherals: peripherals.map { SimulatedWorld.Placement($0) }),
-                    order: options.signalOrder)
-                central = try Central(bus: bus, adapter: options.adapter)
+                    order: settings.signalOrder)
+                central = try Central(bus: bus, adapter: settings.adapter)
             }
             defer { central.close() }
             try await central.waitUntilReady()
-            try await withTimeLimit(.seconds(options.timeout)) { try await body(central) }
+            try await withTimeLimit(.seconds(settings.timeout)) { try await body(central) }
         } catch {
             await simulation.stop()
-            printError(error)
-            throw ExitCode(1)
+            throw failure(error)
         }
         await simulation.stop()
     }
 
     /// Prints what went wrong, with a hint for the usual causes on a real machine.
-    private static func printError(_ error: any Error) {
+    ///
+    /// - Parameter error: what went wrong.
+    /// - Returns: the failure to throw.
+    private static func failure(_ error: any Error) -> ExampleFailure {
         var message = "error: \(error)"
         if let bluetooth = error as? BluetoothError {
             switch bluetooth.kind {
@@ -55,6 +63,7 @@ public enum ExampleSession {
         }
         var standardError = StandardError()
         print(message, to: &standardError)
+        return ExampleFailure(message: message)
     }
 }
 
@@ -95,22 +104,29 @@ struct StandardError: TextOutputStream {
 }
 
 extension ExampleSession {
-    /// Runs `body` (a peripheral on bluetoothd on the system bus), printing a Bluetooth failure to
-    /// standard error and exiting with status 1.
-    public static func serve(_ body: @escaping @Sendable () async throws -> Void) async throws {
+    /// Runs `body` (a peripheral on bluetoothd on the system bus), printing a failure to standard error.
+    ///
+    /// - Parameter body: the example.
+    /// - Throws: ``ExampleFailure`` after printing why when the body throws.
+    public static func serve(_ body: @escaping @Sendable () async throws -> Void) async throws(ExampleFailure) {
         do {
             try await body()
         } catch {
-            printError(error)
-            throw ExitCode(1)
+            throw failure(error)
         }
     }
 
     /// Runs `body` with the bus of a built-in simulator of two adapters, hci0 and hci1 (a peripheral on
     /// one, a central on the other), within `timeout` seconds; always takes the simulator down.
+    ///
+    /// - Parameters:
+    ///   - timeout: how many seconds the example may run.
+    ///   - body: the example, given the simulator's bus.
+    /// - Throws: ``ExampleFailure`` after printing why when the simulator fails, the body throws or time
+    ///   runs out.
     public static func serveOnSimulator(
         timeout: Int, _ body: @escaping @Sendable (DBusBus) async throws -> Void
-    ) async throws {
+    ) async throws(ExampleFailure) {
         var simulation = Simulation()
         do {
             let bus = try await simulation.start(
@@ -121,8 +137,7 @@ extension ExampleSession {
             try await withTimeLimit(.seconds(timeout)) { try await body(bus) }
         } catch {
             await simulation.stop()
-            printError(error)
-            throw ExitCode(1)
+            throw failure(error)
         }
         await simulation.stop()
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import RippleBlueZSimulator
+import RippleExampleSupport
 
-/// The options every example takes: where bluetoothd is, which adapter and peripheral, how long to try.
+/// The options every example takes: where bluetoothd is, which adapter and peripheral, how long to try;
+/// ``settings`` hands them to `ExampleSession`.
 public struct BluetoothOptions: ParsableArguments, Sendable {
     /// Use bluetoothd on the system bus instead of the built-in simulator.
     @Flag(help: "Use bluetoothd on the system bus (real Bluetooth) instead of the built-in simulator.")
@@ -32,8 +34,12 @@ public struct BluetoothOptions: ParsableArguments, Sendable {
     /// The defaults: the simulator in order, the default adapter, the first peripheral found, 30 seconds.
     public init() {}
 
-    /// The built-in simulator's signal order.
-    var signalOrder: BlueZSimulator.SignalOrder { order.flatMap(BlueZSimulator.SignalOrder.init) ?? .inOrder }
+    /// The options as the example session takes them.
+    public var settings: ExampleSettings {
+        ExampleSettings(
+            real: real, adapter: adapter, address: address, timeout: timeout,
+            signalOrder: order.flatMap(BlueZSimulator.SignalOrder.init) ?? .inOrder)
+    }
 
     /// Checks the values: the timeout must be positive, and an order must name one (and only for the
     /// simulator). An address is checked as it is read.
