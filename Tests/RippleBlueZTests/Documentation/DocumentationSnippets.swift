@@ -102,9 +102,30 @@ func documentationSnippets() async throws {
         )
         .store(in: &cancellables)
     for await value in [1, 2, 3].publisher.values { print(value) }
+}
 
-    // Being a peripheral: a read handler that refuses with an ATT error.
+/// Never called: the three samples of "Being a peripheral" (BeingAPeripheral.md), in the article's order,
+/// with what the article leaves to the reader declared first.
+func beingAPeripheralSnippets() throws {
     let logUUID: BluetoothUUID = "5249504C-1060-4000-8000-000000000001"
+    let recording: [[UInt8]] = [[0x00, 0x48], [0x00, 0x49]]
+
+    // Serving a heart-rate sensor.
+    let peripheral = try PeripheralManager(adapter: "hci0") {
+        LocalService(.heartRate) {
+            LocalCharacteristic(.heartRateMeasurement, properties: [.notify])
+            LocalCharacteristic(.bodySensorLocation, properties: [.read], value: [0x01])
+            LocalCharacteristic(.heartRateControlPoint, properties: [.write])
+        }
+    }
+    var subscriptions: [AnyCancellable] = []
+    peripheral.register().sink(receiveCompletion: { print("registration: \($0)") }, receiveValue: { print($0) })
+        .store(in: &subscriptions)
+    peripheral.advertise(Advertisement(localName: "Pulse", serviceUUIDs: [.heartRate]))
+        .sink(receiveCompletion: { print("advertising: \($0)") }, receiveValue: { print($0) })
+        .store(in: &subscriptions)
+
+    // A read handler that refuses with an ATT error.
     let log: [UInt8] = Array(repeating: 0x2A, count: 200)
     let history = LocalCharacteristic(logUUID, properties: [.read]) {
         (request: ReadRequest) throws(ATTError) -> [UInt8] in
@@ -112,4 +133,18 @@ func documentationSnippets() async throws {
         return Array(log[request.offset...])
     }
     _ = history
+
+    // Sending as fast as the socket takes the notifications.
+    let stream = CharacteristicReference(.heartRateMeasurement)
+    var pending: [[UInt8]] = recording  // the notifications still to send
+    let sending = peripheral.isReadyToSend(stream)
+        .sink(
+            receiveCompletion: { _ in },
+            receiveValue: { ready in
+                // On the loop thread; stops at the first notification the socket cannot take.
+                while ready, let next = pending.first, (try? peripheral.send(next, on: stream)) == true {
+                    pending.removeFirst()
+                }
+            })
+    _ = sending
 }
