@@ -9,19 +9,22 @@ subscribes, sends --count numbered 20-byte notifications (a little-endian UInt32
   (AcquireNotify) and each notification is one packet written to it; a full socket is retried after
   0.2 ms, as the Ripple peripheral under test does;
 - --transport bus: each notification is a PropertiesChanged signal of Value (StartNotify); --rate paces
-  them (that many a second; 0: unpaced, 64 at a time between two turns of the event loop). Unpaced, a
-  burst that outruns dbus-daemon ends the connection: dbus-fast 5.2.0 writes to its bus socket at once and
-  takes a full socket (BlockingIOError, EAGAIN, in _MessageWriter.write_callback) for a broken one, and
-  closes the connection; Scripts/peripheral-benchmarks therefore paces this path of both peripherals.
+  them (that many a second; 0: unpaced, 64 at a time between two turns of the event loop). dbus-fast 5.2.0
+  writes a signal to its bus socket at once and takes a full socket (BlockingIOError, EAGAIN, in
+  _MessageWriter.write_callback) for a broken one: it closes the connection. So before each signal the
+  peer waits until the socket holds less than half its send buffer (SIOCOUTQ; retried after 0.2 ms, as
+  on the socket path), where libdbus, under the Ripple peripheral, queues what the socket cannot take.
 It then waits for SIGTERM or SIGINT. The same UUIDs as `ripple-ble bench`'s stream.
 """
 
 import argparse
 import asyncio
 import errno
+import fcntl
 import signal
 import socket
 import struct
+import termios
 
 from dbus_fast import BusType, Message, MessageType
 from dbus_fast.aio import MessageBus
@@ -53,7 +56,7 @@ class Service(ServiceInterface):
 
 
 class Characteristic(ServiceInterface):
-    def __init__(self, count, acquires, rate):
+    def __init__(self, count, acquires, rate, bus_socket):
         super().__init__("org.bluez.GattCharacteristic1")
         self.count = count
         self.rate = rate
@@ -61,6 +64,8 @@ class Characteristic(ServiceInterface):
         self.value = b""
         self.sender = None
         self.socket = None
+        self.bus_socket = bus_socket
+        self.bus_room = bus_socket.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) // 2
 
     @dbus_property(access=PropertyAccess.READ)
     def UUID(self) -> "s":
@@ -124,10 +129,17 @@ class Characteristic(ServiceInterface):
             self.socket.close()
             self.socket = None
 
+    def bus_has_room(self):
+        """Whether the bus socket's unsent bytes are under half its send buffer (see the module's comment)."""
+        unsent = struct.unpack("i", fcntl.ioctl(self.bus_socket.fileno(), termios.TIOCOUTQ, b"\0" * 4))[0]
+        return unsent < self.bus_room
+
     async def send_on_bus(self):
         loop = asyncio.get_running_loop()
         start = loop.time()
         for sequence in range(self.count):
+            while not self.bus_has_room():
+                await asyncio.sleep(0.0002)
             self.value = payload(sequence)
             self.emit_properties_changed({"Value": self.value})
             if self.rate:
@@ -197,7 +209,9 @@ async def main():
 
     bus = await MessageBus(bus_type=BusType.SYSTEM, negotiate_unix_fd=True).connect()
     acquires = arguments.transport == "auto"
-    characteristic = (NotifyAcquiredCharacteristic if acquires else Characteristic)(arguments.count, acquires, arguments.rate)
+    # dbus-fast has no public accessor for its socket; `_sock` is declared public in its Cython declarations.
+    characteristic = (NotifyAcquiredCharacteristic if acquires else Characteristic)(
+        arguments.count, acquires, arguments.rate, bus._sock)
     bus.export(SERVICE_PATH, Service())
     bus.export(CHARACTERISTIC_PATH, characteristic)
     bus.export(ADVERTISEMENT_PATH, Advertisement())

@@ -17,8 +17,8 @@ it starts or when a scan starts, and the guest's kernel (6.1) drops a report tha
 discovery is still starting, so an advertisement already on when the central starts scanning is never seen.
 --bus-rate paces both peripherals' PropertiesChanged path at that many notifications a second (bluetoothd
 queues an unpaced burst of Value changes without bound, and what it does with them is not the peripheral's
-cost; and dbus-fast closes its bus connection when its socket to dbus-daemon is full, see
-dbusfast_peripheral.py); the socket path is never paced: the socket's room paces it. The peripheral's
+cost; on the simulator, the same offered load for both); the socket path is never paced: the socket's
+room paces it. The peripheral's
 output is kept: a failed measurement prints it, and the table names its last line. The central stops after --duration
 seconds at the latest, so a run that loses notifications ends with the count it got. Prints one JSON line
 per measurement, then a Markdown table of the medians (--table writes it to a file too).
