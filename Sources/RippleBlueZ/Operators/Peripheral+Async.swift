@@ -279,10 +279,14 @@ extension Peripheral {
     /// Pairs with the peripheral (at once when it is paired already): the async form of
     /// ``pair(timeout:)``.
     ///
+    /// Cancelling the task, or `timeout` passing, cancels the pairing in bluetoothd too
+    /// (`Device1.CancelPairing()`): the peripheral stays unpaired. The cancellation is best effort: its own
+    /// failure is ignored (`DoesNotExist` when the pairing ended meanwhile).
+    ///
     /// - Parameter timeout: the longest the pairing may take.
     /// - Throws: ``BluetoothError`` as the publisher fails (``BluetoothError/Kind/insufficientAuthentication``
-    ///   when the pairing is rejected or fails); ``BluetoothError/Kind/cancelled`` when the task is cancelled
-    ///   (the caller stops waiting; bluetoothd may still finish the pairing).
+    ///   when the pairing is rejected or fails, ``BluetoothError/Kind/timeout`` after `timeout`);
+    ///   ``BluetoothError/Kind/cancelled`` when the task is cancelled.
     public func pairPeripheral(timeout: Duration = .seconds(60)) async throws(BluetoothError) {
         try await awaitFirst(pair(timeout: timeout), "pairing with \(address)")
     }

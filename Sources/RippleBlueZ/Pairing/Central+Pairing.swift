@@ -26,14 +26,19 @@ extension Peripheral {
     public var isPaired: Bool { central.core.deviceProperties(path)?["Paired"]?.boolean ?? false }
 
     /// Pairs with the peripheral (`Device1.Pair()`; bluetoothd asks the registered pairing agent what it
-    /// needs): emits once paired, then finishes; succeeds at once when it is paired already. Fails with
-    /// ``BluetoothError/Kind/insufficientAuthentication`` when the pairing is rejected or fails
-    /// (`AuthenticationRejected`, `AuthenticationFailed`, …, named in the error), with
-    /// ``BluetoothError/Kind/timeout`` after `timeout`, and with bluetoothd's other errors. A *single-value*
+    /// needs): emits once paired, then finishes; succeeds at once when it is paired already. A *single-value*
     /// publisher.
     ///
+    /// Cancelling the subscription, or `timeout` passing, cancels the pairing in bluetoothd too
+    /// (`Device1.CancelPairing()`, and bluetoothd withdraws its question to the agent): the peripheral stays
+    /// unpaired. The cancellation is best effort: its own failure is ignored (`DoesNotExist` when the pairing
+    /// ended meanwhile, whichever way it ended).
+    ///
     /// - Parameter timeout: the longest the pairing may take.
-    /// - Returns: a publisher of one value once paired.
+    /// - Returns: a publisher of one value once paired. It fails with
+    ///   ``BluetoothError/Kind/insufficientAuthentication`` when the pairing is rejected or fails
+    ///   (`AuthenticationRejected`, `AuthenticationFailed`, `AuthenticationCanceled`, …, named in the error), with
+    ///   ``BluetoothError/Kind/timeout`` after `timeout`, and with bluetoothd's other errors.
     public func pair(timeout: Duration = .seconds(60)) -> AnyPublisher<Void, BluetoothError> {
         let core = central.core
         let peripheral = self
@@ -44,15 +49,28 @@ extension Peripheral {
                 destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Pair",
                 timeout: timeout
             )
+            .handleEvents(receiveCancel: { peripheral.cancelPairing() })
             .map { _ in () }
             .catch { error -> AnyPublisher<Void, BluetoothError> in
                 if error.remoteName == "org.bluez.Error.AlreadyExists" {
                     return Just(()).setFailureType(to: BluetoothError.self).eraseToAnyPublisher()
                 }
+                if error == .timedOut { peripheral.cancelPairing() }
                 return Fail(error: BluetoothError(error, during: "pairing with \(peripheral.address)"))
                     .eraseToAnyPublisher()
             }
             .eraseToAnyPublisher()
         }.eraseToAnyPublisher()
+    }
+
+    /// Asks bluetoothd to cancel the device's pairing (`Device1.CancelPairing()`), wanting no reply: sent
+    /// after the `Pair()` call on the same connection, so bluetoothd sees the pairing first.
+    private func cancelPairing() {
+        guard
+            var message = try? DBusMessage.methodCall(
+                destination: BlueZ.service, path: path, interface: BlueZ.device, member: "CancelPairing")
+        else { return }
+        message.noReplyExpected = true
+        try? central.core.connection.send(message)
     }
 }

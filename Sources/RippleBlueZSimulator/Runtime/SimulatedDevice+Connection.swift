@@ -224,40 +224,41 @@ extension SimulatedDevice {
         if pairing != nil { return fail(invocation, .inProgress) }
         if isPaired { return fail(invocation, .alreadyExists) }
         guard isInRange, peripheral.isConnectable else {
-            pairing = (
-                invocation,
-                core.loop.after(core.configuration.connectTimeout) { [weak self] in
+            pairing = Pairing(
+                invocation: invocation,
+                pending: core.loop.after(core.configuration.connectTimeout) { [weak self] in
                     self?.finishPairing(with: .failed("Page Timeout"))
-                }
-            )
+                })
             return
         }
         var delay = peripheral.connectionDelay
         switch faults.take(.pair) {
         case .fail(let error)?: return fail(invocation, error)
         case .failAfter(let after, let error)?:
-            pairing = (invocation, core.loop.after(after) { [weak self] in self?.finishPairing(with: error) })
+            pairing = Pairing(
+                invocation: invocation,
+                pending: core.loop.after(after) { [weak self] in self?.finishPairing(with: error) })
             return
         case .delay(let extra)?: delay += extra
         case .disconnect(let reason)?:
-            pairing = (
-                invocation,
-                core.loop.after(delay) { [weak self] in
+            pairing = Pairing(
+                invocation: invocation,
+                pending: core.loop.after(delay) { [weak self] in
                     self?.peripheralDisconnected(reason: reason)
                     self?.finishPairing(with: .authenticationFailed)
-                }
-            )
+                })
             return
         default: break
         }
         let sender = invocation.call.sender
-        pairing = (invocation, core.loop.after(delay) { [weak self] in self?.authenticate(for: sender) })
+        pairing = Pairing(
+            invocation: invocation, pending: core.loop.after(delay) { [weak self] in self?.authenticate(for: sender) })
     }
 
     /// The pairing method's question to the caller's agent (or the default agent), then the end of the
     /// pairing by its answer.
     private func authenticate(for sender: String?) {
-        guard let (invocation, _) = pairing, let core else { return }
+        guard pairing != nil, let core else { return }
         let member: String
         var arguments: [DBusValue] = [.objectPath(path)]
         switch peripheral.pairingMethod {
@@ -295,11 +296,12 @@ extension SimulatedDevice {
                     self?.finishPairing(with: nil)
                 }
             })
-        pairing = (invocation, question)
+        pairing?.pending = question
+        pairing?.askedAgent = agent
     }
 
     private func finishPairing(with error: BlueZError?) {
-        guard let (invocation, _) = pairing else { return }
+        guard let invocation = pairing?.invocation else { return }
         pairing = nil
         if let error {
             _ = invocation.fail(error.dbusError)
@@ -311,11 +313,25 @@ extension SimulatedDevice {
         _ = invocation.reply()
     }
 
-    /// `Device1.CancelPairing()`.
+    /// `Device1.CancelPairing()`, as bluetoothd 5.66's `cancel_pairing`: `DoesNotExist` with no pairing under
+    /// way; otherwise the agent whose question is unanswered gets `Agent1.Cancel()` (its answer, should it
+    /// come, is dropped), the `Pair()` call is answered with `AuthenticationCanceled`, and the device stays
+    /// unpaired.
     func cancelPairing() throws(DBusError) {
-        guard let (invocation, _) = pairing else { throw BlueZError.doesNotExist.dbusError }
+        cancelPairingCalls += 1
+        guard let cancelled = pairing else { throw BlueZError.doesNotExist.dbusError }
         pairing = nil
-        _ = invocation.fail(
+        cancelled.pending?.cancel()
+        if let agent = cancelled.askedAgent, let connection = core?.connection,
+            var message = try? DBusMessage.methodCall(
+                destination: agent.name, path: agent.path, interface: BlueZInterface.agent, member: "Cancel")
+        {
+            // agent_cancel sends it with g_dbus_send_message, which flushes what GDBus holds first.
+            core?.outbox?.flushAll()
+            message.noReplyExpected = true
+            try? connection.send(message)
+        }
+        _ = cancelled.invocation.fail(
             BlueZError(name: BlueZErrorName.authenticationCanceled, message: "Authentication Canceled").dbusError)
     }
 

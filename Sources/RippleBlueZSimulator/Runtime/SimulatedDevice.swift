@@ -41,8 +41,17 @@ final class SimulatedDevice: Sendable {
         case connected(PeripheralLink, silent: Bool, resolving: AnyCancellable?)
     }
     nonisolated(unsafe) var linkState: LinkState = .disconnected
-    /// A `Pair()` under way.
-    nonisolated(unsafe) var pairing: (DBusMethodInvocation, AnyCancellable?)?
+    /// A `Pair()` under way: the call, what ends it (a timer or the agent's question), and the agent whose
+    /// question is unanswered.
+    struct Pairing {
+        var invocation: DBusMethodInvocation
+        var pending: AnyCancellable?
+        /// Gets `Agent1.Cancel()` when the pairing is cancelled.
+        var askedAgent: (name: String, path: DBusObjectPath)?
+    }
+    nonisolated(unsafe) var pairing: Pairing?
+    /// How many `Device1.CancelPairing()` calls the device has received, answered or refused.
+    nonisolated(unsafe) var cancelPairingCalls = 0
 
     init(peripheral: SimulatedPeripheral, adapter: AdapterRuntime, gatt: any PeripheralGATT) {
         self.peripheral = peripheral
@@ -128,7 +137,7 @@ final class SimulatedDevice: Sendable {
         }
         gatt.removeObjects()
         linkState = .disconnected
-        if let pairing { _ = pairing.0.fail(BlueZError.failed("Operation aborted").dbusError) }
+        if let pairing { _ = pairing.invocation.fail(BlueZError.failed("Operation aborted").dbusError) }
         pairing = nil
         object = nil
     }

@@ -161,6 +161,40 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
         }
     }
 
+    /// bluetoothd 5.66's `cancel_pairing`: `DoesNotExist` with no pairing under way; otherwise the agent
+    /// asked gets `Cancel()`, `Pair()` fails with `AuthenticationCanceled`, and the device stays unpaired.
+    @Test func cancelPairingCancelsTheAgentsQuestionAndThePair() async throws {
+        var confirming = monitor(known: true)
+        confirming.pairingMethod = .confirmPasskey(123_456)
+        try await withFixture(SimulatorFixture(world: SimulatedWorld(peripherals: [.init(confirming)]))) { fixture in
+            #expect(try await fixture.error(monitorPath, deviceInterface, "CancelPairing") == .doesNotExist)
+            let agent = try SilentAgent(on: fixture.client)
+            _ = try await fixture.call(
+                "/org/bluez", "org.bluez.AgentManager1", "RegisterAgent",
+                [.objectPath(agent.path), .string("KeyboardDisplay")])
+            let pair = try fixture.send(monitorPath, deviceInterface, "Pair")
+            var calls = agent.calls.makeAsyncIterator()
+            #expect(await calls.next() == "RequestConfirmation")
+
+            #expect(try await fixture.call(monitorPath, deviceInterface, "CancelPairing") == [])
+            #expect(await calls.next() == "Cancel")
+            do {
+                _ = try await pair.reply()
+                Issue.record("the cancelled Pair() succeeded")
+            } catch {
+                #expect(
+                    error as? DBusError
+                        == .remote(name: "org.bluez.Error.AuthenticationCanceled", message: "Authentication Canceled"))
+            }
+            #expect(try await fixture.property(monitorPath, deviceInterface, "Paired") == .boolean(false))
+            #expect(try await fixture.error(monitorPath, deviceInterface, "CancelPairing") == .doesNotExist)
+            #expect(try await fixture.simulator.withDevice(monitorAddress) { $0.cancelPairingCalls } == 3)
+            // The question's late answer is dropped.
+            agent.answerAll()
+            #expect(try await fixture.property(monitorPath, deviceInterface, "Paired") == .boolean(false))
+        }
+    }
+
     @Test func aRestartReleasesTheNameAndComesBackWithAFreshTree() async throws {
         let stranger = SimulatedPeripheral(
             address: "C0:FF:EE:00:00:03", name: "Stranger", advertisingInterval: .milliseconds(10))
@@ -188,5 +222,38 @@ private func everything(_ fixture: SimulatorFixture) async throws -> SignalLog {
             #expect(tree[monitorPath]?[deviceInterface]?["Connected"] == .boolean(false))
             #expect(tree[hci0]?[adapterInterface]?["Discovering"] == .boolean(false))
         }
+    }
+}
+
+/// An `org.bluez.Agent1` on a test client that holds its questions unanswered until ``answerAll()``, and
+/// reports each call's member in ``calls``.
+private final class SilentAgent: Sendable {
+    let path: DBusObjectPath
+    let calls: AsyncStream<String>
+    private let held = LockedBox<[DBusMethodInvocation]>([])
+
+    init(on connection: DBusConnection) throws {
+        path = try DBusObjectPath("/test/agent")
+        let (calls, called) = AsyncStream<String>.makeStream()
+        self.calls = calls
+        let held = self.held
+        let question = DBusMethod(
+            name: "RequestConfirmation", inputSignature: DBusSignature(types: [.objectPath, .uint32])
+        ) { invocation in
+            held.withLock { $0.append(invocation) }
+            called.yield(invocation.call.member)
+        }
+        let cancel = DBusMethod(name: "Cancel") { call in
+            called.yield(call.member)
+            return []
+        }
+        try connection.export(
+            DBusExportedObject(
+                path: path, interfaces: [DBusInterface(name: "org.bluez.Agent1", methods: [question, cancel])]))
+    }
+
+    /// Answers the questions held (accepting them).
+    func answerAll() {
+        for invocation in held.withLock({ $0 }) { _ = invocation.reply() }
     }
 }
