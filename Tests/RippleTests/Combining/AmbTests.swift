@@ -7,6 +7,15 @@ import Testing
 struct AmbTests {
     typealias Source = TestPublisher<Int, TestError>
 
+    @Test func aDemandOfNothingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            Publishers.Amb(TestPublisher<Int, TestError>(), TestPublisher<Int, TestError>()).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func theFirstToSendAValueWinsAndTheOthersAreCancelled() {
         let a = Source()
         let b = Source()

@@ -7,6 +7,21 @@ import Testing
 struct MergeTests {
     typealias Source = TestPublisher<Int, TestError>
 
+    @Test func aDemandOfNothingTraps() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            Publishers.Merge(TestPublisher<Int, TestError>(), TestPublisher<Int, TestError>()).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            Publishers.MergeMany([TestPublisher<Int, TestError>()]).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func interleavesByArrivalAndFinishesWhenEveryUpstreamFinished() {
         let a = Source()
         let b = Source()

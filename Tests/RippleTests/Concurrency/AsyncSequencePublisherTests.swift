@@ -4,6 +4,16 @@ import Testing
 
 @Suite("AsyncSequence.publisher")
 struct AsyncSequencePublisherTests {
+
+    @Test func aDemandOfNothingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            AsyncStream<Int> { $0.finish() }.publisher.subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func emitsTheElementsThenFinishes() async {
         let done = AsyncSignal()
         let stream = AsyncStream<Int> { continuation in

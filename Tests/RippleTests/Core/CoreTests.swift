@@ -5,6 +5,17 @@ import Testing
 
 @Suite("Demand")
 struct DemandTests {
+    @Test func aNegativeDemandTraps() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Subscribers.Demand.max(-1)
+        }
+        expectTrap(result, saying: "demand cannot be negative")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Subscribers.Demand.max(2) * -1
+        }
+        expectTrap(result, saying: "demand cannot be negative")
+    }
+
     @Test func arithmeticSaturates() {
         #expect(Subscribers.Demand.max(2) + .max(3) == .max(5))
         #expect(Subscribers.Demand.max(2) + .unlimited == .unlimited)

@@ -5,6 +5,16 @@ import Testing
 
 @Suite("ShareReplay")
 struct ShareReplayTests {
+
+    @Test func aDemandOfNothingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+            TestPublisher<Int, Never>().share(replay: 1).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func lateSubscriberGetsTheLastValuesThenLiveOnes() {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share(replay: 2)

@@ -7,6 +7,22 @@ import Testing
 /// in `SpecialisedOperatorTypes.swift`).
 @Suite("Just operators")
 struct JustOperatorTests {
+
+    @Test func negativeCountsTrapAsInCombine() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(5).dropFirst(-1)
+        }
+        expectTrap(result, saying: "count must not be negative")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(5).output(at: -1)
+        }
+        expectTrap(result, saying: "index must not be negative")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(5).prefix(-1)
+        }
+        expectTrap(result, saying: "maxLength must not be negative")
+    }
+
     @Test func operatorsThatKeepTheValueReturnTheSameJust() {
         let just = Just(5)
         for kept in [

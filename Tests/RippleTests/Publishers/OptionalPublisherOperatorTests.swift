@@ -9,6 +9,29 @@ struct OptionalPublisherOperatorTests {
     private let some = Optional(5).publisher
     private let none = Optional<Int>.none.publisher
 
+    @Test func negativeCountsAndUnboundedRangesTrapAsInCombine() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(5).publisher.dropFirst(-1)
+        }
+        expectTrap(result, saying: "count must not be negative")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(5).publisher.output(at: -1)
+        }
+        expectTrap(result, saying: "index must not be negative")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(5).publisher.output(in: -1..<2)
+        }
+        expectTrap(result, saying: "lowerBound must not be negative")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(5).publisher.output(in: 0...)
+        }
+        expectTrap(result, saying: "upperBound must be less than Int.max - 1")
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(5).publisher.prefix(-1)
+        }
+        expectTrap(result, saying: "maxLength must not be negative")
+    }
+
     @Test func operatorsThatKeepTheValueReturnTheSamePublisher() {
         for publisher in [some, none] {
             for kept in [

@@ -38,6 +38,22 @@ struct SequencingMisuseTests {
         }
     }
 
+    @Test func tryPrefixWhileTrapsOnARequestBeforeTheSubscriptionOrOfNothing() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = LatePublisher<Int, Never>()
+            upstream.tryPrefix { _ in true }.mapError { _ in TestError.oops }.subscribe(
+                TestSubscriber<Int, TestError>())
+            upstream.subscriberAsSubscription?.request(.max(1))
+        }
+        expectTrap(result, saying: TrapMessage.requestBeforeSubscription)
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            TestPublisher<Int, Never>().tryPrefix { _ in true }.mapError { _ in TestError.oops }.subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func prefixWhileCancelledBeforeTheSubscriptionCancelsItWhenItArrives() {
         let upstream = LatePublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
@@ -126,6 +142,23 @@ struct SequencingMisuseTests {
             upstream.catch { _ in Just(-1) }.subscribe(TestSubscriber<Int, Never>())
             upstream.send(completion: .failure(.oops))
         }
+    }
+
+    @Test func tryCatchTrapsOnAFailureBeforeTheSubscriptionOrADemandOfNothing() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = LatePublisher<Int, TestError>()
+            upstream.tryCatch { _ in Just(-1) }.mapError { _ in TestError.oops }.subscribe(
+                TestSubscriber<Int, TestError>())
+            upstream.send(completion: .failure(.oops))
+        }
+        expectTrap(result, saying: TrapMessage.unexpectedCompletion)
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            TestPublisher<Int, TestError>().tryCatch { _ in Just(0) }.mapError { _ in TestError.oops }
+                .subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
     }
 
     @Test func catchIgnoresAFinishBeforeTheSubscriptionAndSignalsAfterCancel() {

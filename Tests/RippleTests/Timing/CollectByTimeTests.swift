@@ -5,6 +5,17 @@ import Testing
 
 @Suite("collect(.byTime / .byTimeOrCount)")
 struct CollectByTimeTests {
+
+    @Test func aDemandOfNothingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = VirtualTimeScheduler()
+            let subscriber = TestSubscriber<[Int], TestError>(initialDemand: nil)
+            TestPublisher<Int, TestError>().collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func byTimeEmitsWhatWasCollectedAtEachTickAndTheRestOnFinish() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()

@@ -12,6 +12,22 @@ struct TransformingDemandViolationTests {
         }
     }
 
+    @Test func theOtherFilterShapedOperatorsTrapToo() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            TestPublisher<Int, Never>().tryCompactMap { $0 }.mapError(transformingTestError).subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+            TestPublisher<Int, Never>().tryRemoveDuplicates { $0 == $1 }.mapError(transformingTestError)
+                .subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+        expectTrap(result, saying: TrapMessage.zeroDemand)
+    }
+
     @Test func reduceSubscriptionTraps() async {
         await #expect(processExitsWith: .failure) {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
@@ -42,5 +58,12 @@ struct TransformingDemandViolationTests {
         await #expect(processExitsWith: .failure) {
             _ = Publishers.Output(upstream: TestPublisher<Int, Never>(), range: -1..<4)
         }
+    }
+
+    @Test func aNegativePrefixLengthTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TestPublisher<Int, Never>().prefix(-1)
+        }
+        expectTrap(result, saying: "prefix(_:) needs a length of zero or more")
     }
 }

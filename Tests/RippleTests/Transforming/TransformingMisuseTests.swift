@@ -55,6 +55,36 @@ struct TransformingMisuseTests {
         }
     }
 
+    @Test func tryCompactMapAndTryRemoveDuplicatesTrapOnACompletionBeforeTheSubscription() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = LatePublisher<Int, Never>()
+            upstream.tryCompactMap { $0 }.subscribe(TestSubscriber<Int, TestError>().erasingErrors())
+            upstream.send(completion: .finished)
+        }
+        expectTrap(result, saying: TrapMessage.unexpectedCompletion)
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = LatePublisher<Int, Never>()
+            upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(TestSubscriber<Int, TestError>().erasingErrors())
+            upstream.send(completion: .finished)
+        }
+        expectTrap(result, saying: TrapMessage.unexpectedCompletion)
+    }
+
+    @Test func tryFilterAndRemoveDuplicatesTrapOnARequestBeforeTheSubscription() async {
+        var result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = LatePublisher<Int, Never>()
+            upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, TestError>().erasingErrors())
+            upstream.subscriberAsSubscription?.request(.max(1))
+        }
+        expectTrap(result, saying: TrapMessage.requestBeforeSubscription)
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = LatePublisher<Int, Never>()
+            upstream.removeDuplicates().subscribe(TestSubscriber<Int, Never>())
+            upstream.subscriberAsSubscription?.request(.max(1))
+        }
+        expectTrap(result, saying: TrapMessage.requestBeforeSubscription)
+    }
+
     @Test func replaceErrorTrapsOnAValueNobodyAskedFor() async {
         await #expect(processExitsWith: .failure) {
             let upstream = TestPublisher<Int, TestError>()
