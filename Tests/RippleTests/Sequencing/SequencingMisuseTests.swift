@@ -190,6 +190,26 @@ struct SequencingMisuseTests {
         }
     }
 
+    @Test func retryPassesOnACompletionBeforeTheSubscriptionAsCombineDoes() {
+        let upstream = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }
+        upstream.retry(2).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.finished])
+    }
+
+    @Test func retryKeepsARequestBeforeTheSubscriptionAsCombineDoes() {
+        let upstream = LatePublisher<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        defer { subscriber.cancel() }
+        upstream.retry(2).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.request(.max(2))
+        upstream.sendSubscription()
+        #expect(subscriber.events == [.subscription("Retry")])
+        #expect(upstream.subscription.calls == [.request(.max(2))])
+    }
+
     @Test func retryIgnoresValuesAfterCancel() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
