@@ -1,18 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension Publishers {
     /// A publisher that raises `SIGTRAP` (stopping in an attached debugger) when one of its closures says
     /// so, and otherwise republishes the upstream unchanged.
     ///
     /// Each closure is called with the corresponding event before it is passed on; when it returns `true`
-    /// the process raises `SIGTRAP`. Without a debugger or a `SIGTRAP` handler that ends the process, as
-    /// in Combine. The upstream's subscription is passed through to the downstream.
+    /// the process raises `SIGTRAP`. Without a debugger or a `SIGTRAP` handler of the program's own that
+    /// ends the process, as in Combine; on Linux it ends after the Swift runtime's backtracer has printed
+    /// its backtrace. The upstream's subscription is passed through to the downstream.
     public struct Breakpoint<Upstream: Publisher>: Publisher {
         /// The upstream's output.
         public typealias Output = Upstream.Output
@@ -85,28 +78,23 @@ extension Publishers.Breakpoint {
 
         func receive(subscription: any Subscription) {
             if receiveSubscription?(subscription) == true {
-                stopInDebugger()
+                BreakpointTrap.raise()
             }
             downstream.receive(subscription: subscription)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
             if receiveOutput?(input) == true {
-                stopInDebugger()
+                BreakpointTrap.raise()
             }
             return downstream.receive(input)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
             if receiveCompletion?(completion) == true {
-                stopInDebugger()
+                BreakpointTrap.raise()
             }
             downstream.receive(completion: completion)
-        }
-
-        /// Raises `SIGTRAP`, as Combine does.
-        private func stopInDebugger() {
-            _ = raise(SIGTRAP)
         }
     }
 }

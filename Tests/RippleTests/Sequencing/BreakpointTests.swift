@@ -130,11 +130,160 @@ struct BreakpointTests {
     }
 
     @Test func withoutAHandlerTheTrapEndsTheProcess() async {
-        await #expect(processExitsWith: .failure) {
+        // swift-testing starts an exit test's process with SWIFT_BACKTRACE=enable=no: no handler at all.
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
             let publisher = TestPublisher<Int, TestError>()
             publisher.breakpointOnError().subscribe(TestSubscriber<Int, TestError>())
             publisher.send(completion: .failure(.oops))
         }
+    }
+
+    @Test func aHandlerThatPutsTheDefaultActionBackEndsTheProcessAfterItReturns() async {
+        // What the Swift runtime's backtracer does, without the backtracer.
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = { _, _, _ in signal(SIGTRAP, SIG_DFL) }
+            action.sa_flags = SA_SIGINFO
+            sigaction(SIGTRAP, &action, nil)
+            Just(1).breakpoint(receiveOutput: { _ in true }).subscribe(TestSubscriber<Int, Never>())
+        }
+    }
+}
+
+/// Runs `body` in a process that has the Swift runtime's default environment, whose backtracer handles
+/// `SIGTRAP`. swift-testing starts an exit test's process with `SWIFT_BACKTRACE=enable=no`, so the first call
+/// replaces the process (`execve`) with the same program, arguments and starting environment (read back from
+/// `/proc/self/environ`, where swift-testing's own variables for the exit test are still present) minus
+/// `SWIFT_BACKTRACE`; the same exit test then runs again and calls `body`. When that environment cannot be
+/// read, lacks swift-testing's exit-test variable, or `execve` fails, or when the backtracer's handler is not
+/// installed after it, the process exits normally, which fails a test that expects a signal.
+private func inTheDefaultEnvironment(_ body: () -> Void) {
+    let marker = "RIPPLE_TEST_DEFAULT_ENVIRONMENT=1"
+    guard getenv("RIPPLE_TEST_DEFAULT_ENVIRONMENT") != nil else {
+        let variables = startingEnvironment().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") }
+        guard variables.contains(where: { $0.hasPrefix("SWT_") && $0.contains("EXIT_TEST") }) else {
+            let message = "no exit-test variable in /proc/self/environ\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            exit(EXIT_SUCCESS)
+        }
+        var environment = (variables + [marker]).map { strdup($0) }
+        environment.append(nil)
+        execve("/proc/self/exe", CommandLine.unsafeArgv, environment)
+        perror("execve")
+        exit(EXIT_SUCCESS)
+    }
+    // The runtime installs the backtracer's handler at startup; nothing else in this process handles SIGTRAP.
+    var action = sigaction()
+    guard sigaction(SIGTRAP, nil, &action) == 0, action.__sigaction_handler.sa_handler != nil else {
+        let message = "the backtracer does not handle SIGTRAP\n"
+        _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        exit(EXIT_SUCCESS)
+    }
+    body()
+}
+
+/// The environment this process started with (`/proc/self/environ`), or none when it cannot be read.
+private func startingEnvironment() -> [String] {
+    let descriptor = open("/proc/self/environ", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+}
+
+@Suite("breakpoint under the Swift runtime's backtracer ends the process, as Combine without a debugger")
+struct BreakpointBacktracerTests {
+    @Test func receiveSubscriptionEndsTheProcess() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            inTheDefaultEnvironment {
+                Just(1).breakpoint(receiveSubscription: { _ in true }).subscribe(TestSubscriber<Int, Never>())
+            }
+        }
+    }
+
+    @Test func receiveOutputEndsTheProcess() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            inTheDefaultEnvironment {
+                Just(1).breakpoint(receiveOutput: { $0 == 1 }).subscribe(TestSubscriber<Int, Never>())
+            }
+        }
+    }
+
+    @Test func receiveCompletionEndsTheProcess() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            inTheDefaultEnvironment {
+                Just(1).breakpoint(receiveCompletion: { $0 == .finished }).subscribe(TestSubscriber<Int, Never>())
+            }
+        }
+    }
+
+    @Test func breakpointOnErrorEndsTheProcess() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            inTheDefaultEnvironment {
+                let publisher = TestPublisher<Int, TestError>()
+                publisher.breakpointOnError().subscribe(TestSubscriber<Int, TestError>())
+                publisher.send(completion: .failure(.oops))
+            }
+        }
+    }
+}
+
+@Suite("BreakpointTrap: when a trap that returned is raised again")
+struct BreakpointTrapTests {
+    @Test func afterTheBacktracerWithoutATracerItIsRaisedAgain() {
+        #expect(BreakpointTrap.endsTheProcessAgain(before: .handler(resetsItself: false), after: .endProcess) { 0 })
+    }
+
+    @Test func aHandlerThatStaysInstalledKeepsTheProcessRunning() {
+        let handler = BreakpointTrap.Disposition.handler(resetsItself: false)
+        #expect(!BreakpointTrap.endsTheProcessAgain(before: handler, after: handler) { 0 })
+    }
+
+    @Test func anAttachedDebuggerKeepsTheProcessRunning() {
+        #expect(!BreakpointTrap.endsTheProcessAgain(before: .handler(resetsItself: false), after: .endProcess) { 4242 })
+    }
+
+    @Test func anUnreadableProcStatusKeepsTheProcessRunning() {
+        #expect(!BreakpointTrap.endsTheProcessAgain(before: .handler(resetsItself: false), after: .endProcess) { nil })
+    }
+
+    @Test func anIgnoredTrapAHandlerThatResetsItselfOrUnreadableDispositionsKeepTheProcessRunning() {
+        let seen = SequencingCounter()
+        let reading: () -> Int? = {
+            seen.increment()
+            return 0
+        }
+        #expect(!BreakpointTrap.endsTheProcessAgain(before: .ignore, after: .ignore, tracerPID: reading))
+        #expect(
+            !BreakpointTrap.endsTheProcessAgain(
+                before: .handler(resetsItself: true), after: .endProcess, tracerPID: reading))
+        #expect(!BreakpointTrap.endsTheProcessAgain(before: nil, after: .endProcess, tracerPID: reading))
+        #expect(
+            !BreakpointTrap.endsTheProcessAgain(before: .handler(resetsItself: false), after: nil, tracerPID: reading))
+        #expect(seen.count == 0, "/proc is read only after the backtracer's pattern")
+    }
+
+    @Test func readsTracerPidFromProcStatus() {
+        let status = "Name:\tRipplePackageTests\nState:\tR (running)\nPPid:\t1\nTracerPid:\t0\nUid:\t0\t0\t0\t0\n"
+        #expect(BreakpointTrap.tracerPID(inStatus: Array(status.utf8)) == 0)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("TracerPid:\t4242\nUid:\t0\n".utf8)) == 4242)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("Name:\tx\nTracerPid: 17\n".utf8)) == 17)
+    }
+
+    @Test func aMissingTruncatedOrMalformedTracerPidReadsAsUnknown() {
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("Name:\tx\nPPid:\t1\n".utf8)) == nil)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("Name:\tx\nTracerPid:\t12".utf8)) == nil)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("TracerPid:\t\n".utf8)) == nil)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("TracerPid:\t1x\n".utf8)) == nil)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("TracerPid:\t99999999999999999999\n".utf8)) == nil)
+        #expect(BreakpointTrap.tracerPID(inStatus: Array("Name:\tTracerPid:\t0\n".utf8)) == nil)
+        #expect(BreakpointTrap.tracerPID(inStatus: [UInt8]()) == nil)
     }
 }
 
