@@ -252,8 +252,13 @@ private final class SilentAgent: Sendable {
                 path: path, interfaces: [DBusInterface(name: "org.bluez.Agent1", methods: [question, cancel])]))
     }
 
-    /// Answers the questions held (accepting them).
+    /// Answers the questions held (accepting them) and lets them go (an invocation holds the exported
+    /// object, whose methods hold this agent's box).
     func answerAll() {
-        for invocation in held.withLock({ $0 }) { _ = invocation.reply() }
+        let questions = held.withLock { held in
+            defer { held = [] }
+            return held
+        }
+        for invocation in questions { _ = invocation.reply() }
     }
 }
