@@ -36,6 +36,10 @@ def load(path):
         first["reordered"] = sum(run.get("reordered", 0) for run in group)
         first["dropped"] = sum(run.get("dropped", 0) for run in group)
         first["runs"] = len(group)
+        # The path the client reports it used (`transport`); a scenario whose runs took different paths is
+        # neither's, and shows under neither.
+        if len({run.get("transport") for run in group}) > 1:
+            first["transport"] = "mixed"
         merged[key] = first
     return list(merged.values())
 
@@ -108,6 +112,13 @@ def table(runs, machine):
                     lines.append(
                         f"| {path} | {client} | {count} | {run['rate']:,.0f} | {micro(run['cpu_ns_per_notification'])} |")
     lines += ["", "**Goals**:", ""] + goals(runs)
+    # Rows go by the path the client used: a run that asked for the socket and fell back to StartNotify
+    # counts as a bus run (or as neither, when its repeats differed); say so rather than hide it.
+    other = [run for run in runs if run.get("requested_transport", run.get("transport")) != run.get("transport")]
+    if other:
+        lines += ["", "**Runs that took another path than the one asked for**:", ""]
+        lines += [f"- {run['scenario']}, {run['client']}: asked for {run['requested_transport']}, took "
+                  f"{run['transport']}" for run in sorted(other, key=lambda run: (run["scenario"], run["client"]))]
     return "\n".join(lines) + "\n"
 
 

@@ -176,6 +176,9 @@ def measure(arguments, environment, peer, transport, central_address, peripheral
     return {
         "peer": peer, "path": "socket" if transport == "auto" else "bus", "count": arguments.count,
         "received": figures["received"], "lost": figures["lost"], "rate": figures["rate"],
+        # The central's side (`ripple-ble bench --transport auto` reports what it got): the simulator's
+        # central takes StartNotify (its forwarded characteristics have no AcquireNotify), bluetoothd's socket.
+        "central_path": figures.get("transport"),
         "cpu_us_per_notification": (after - before) * 1e6 / max(figures["received"], 1),
     }
 

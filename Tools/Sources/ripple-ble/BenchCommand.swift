@@ -14,7 +14,9 @@ struct BenchCommand: AsyncParsableCommand {
             process's, from subscribing to the end. With --payload numbered or timestamped it checks sequence \
             numbers (loss, reordering), and with timestamped the latency from the sender's clock (same \
             machine only: the simulator's `timestamped` notification payload). --json prints the figures as \
-            one JSON object. Exits 3 when notifications were lost or reordered.
+            one JSON object; its transport is the path the notifications came by (socket when bluetoothd \
+            acquired one, bus when --transport auto fell back to StartNotify), requested_transport the \
+            --transport asked for. Exits 3 when notifications were lost or reordered.
             """)
 
     @OptionGroup var target: TargetOptions
@@ -76,11 +78,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The figures as a JSON object (the benchmark suite reads it).
+    /// The figures as a JSON object (the benchmark suite reads it). `transport` is the path the
+    /// notifications came by: `socket` when bluetoothd acquired one for every peripheral, `bus` when for
+    /// none (`--transport bus`, or `auto` fell back to `StartNotify`), `mixed` otherwise;
+    /// `requested_transport` is the `--transport` asked for.
     static func json(_ result: NotificationRun.Result, transport: TransportChoice, peripherals: Int) -> String {
         let latencies = result.figures.latencies
         var object: [String: Any] = [
-            "client": "ripple", "transport": transport == .auto ? "socket" : "bus", "peripherals": peripherals,
+            "client": "ripple", "transport": path(result.acquired), "requested_transport": transport.rawValue,
+            "peripherals": peripherals,
             "received": result.figures.received, "bytes": result.figures.bytes, "lost": result.figures.lost,
             "reordered": result.figures.reordered, "dropped": result.dropped, "seconds": result.activeSeconds,
             "rate": result.rate, "cpu_ns": result.cpuNanoseconds, "cpu_ns_per_notification": result.cpuPerNotification,
@@ -94,5 +100,13 @@ struct BenchCommand: AsyncParsableCommand {
             return "{}"
         }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The path the notifications came by, from each peripheral's `NotifyAcquired` (unknown counts as not
+    /// acquired: StartNotify).
+    static func path(_ acquired: [Bool?]) -> String {
+        let sockets = acquired.filter { $0 == true }.count
+        if sockets == 0 { return "bus" }
+        return sockets == acquired.count ? "socket" : "mixed"
     }
 }

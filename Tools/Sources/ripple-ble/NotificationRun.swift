@@ -30,6 +30,10 @@ struct NotificationRun {
         var cpuNanoseconds: UInt64
         /// Wall time from subscribing to the end, in nanoseconds.
         var wallNanoseconds: UInt64
+        /// For each peripheral, whether bluetoothd had handed its notifications over a socket
+        /// (`NotifyAcquired` at the end of the run) rather than as `PropertiesChanged`; nil when that
+        /// could not be read (the run failed, or the characteristic has no `NotifyAcquired`).
+        var acquired: [Bool?] = []
     }
 
     let peripherals: [Peripheral]
@@ -94,13 +98,42 @@ struct NotificationRun {
         signals.cancel()
         deadline?.cancel()
         ticker?.cancel()
+        // Read while still listening: once the streams are cancelled, bluetoothd lets go of the socket.
+        var acquired: [Bool?] = []
+        for peripheral in peripherals {
+            if case .failed = outcome {
+                acquired.append(nil)
+            } else {
+                acquired.append(await Self.notifyAcquired(characteristic, of: peripheral))
+            }
+        }
         cancellables.forEach { $0.cancel() }
         // The meter belongs to the loop thread, where the values arrive.
         var figures = await loop.perform { meter.figures }
         figures.latencies.sort()
         return Result(
             outcome: outcome, figures: figures, dropped: statistics.reduce(0) { $0 + $1.dropped },
-            cpuNanoseconds: cpuEnd - cpuStart, wallNanoseconds: wallEnd - wallStart)
+            cpuNanoseconds: cpuEnd - cpuStart, wallNanoseconds: wallEnd - wallStart, acquired: acquired)
+    }
+
+    /// bluetoothd's `NotifyAcquired` of `characteristic` on `peripheral`: whether it hands the notifications
+    /// over a socket (`AcquireNotify`); nil when the characteristic is not found or has no such property
+    /// (a bluetoothd that offers only `StartNotify` for it).
+    static func notifyAcquired(_ characteristic: CharacteristicReference, of peripheral: Peripheral) async -> Bool? {
+        let found = peripheral.services.flatMap(\.characteristics).first { candidate in
+            candidate.uuid == characteristic.uuid
+                && (characteristic.service == nil || candidate.serviceUUID == characteristic.service)
+        }
+        guard let found else { return nil }
+        let reply = peripheral.central.connection.getProperty(
+            destination: BlueZInterface.serviceName, path: found.path, interface: BlueZInterface.gattCharacteristic,
+            name: "NotifyAcquired", as: Bool.self, timeout: .seconds(5))
+        do {
+            for try await acquired in reply.values { return acquired }
+        } catch {
+            return nil
+        }
+        return nil
     }
 
     private static func progress(_ figures: NotificationMeter.Figures, since start: UInt64, of count: Int?) {

@@ -235,7 +235,9 @@ enum RippleBLECommand {
         #expect(figures["bytes"] as? Int == 400_000)
         #expect(figures["lost"] as? Int == 0)
         #expect(figures["reordered"] as? Int == 0)
+        // The simulator offers AcquireNotify: auto takes the socket.
         #expect(figures["transport"] as? String == (transport == "auto" ? "socket" : "bus"))
+        #expect(figures["requested_transport"] as? String == transport)
         #expect((figures["rate"] as? Double ?? 0) > 0)
         #expect((figures["cpu_ns_per_notification"] as? Double ?? 0) > 0)
         #expect((figures["latency_p50_us"] as? Double ?? 0) > 0)
@@ -394,5 +396,9 @@ enum RippleBLECommand {
         let figures = try JSONSerialization.jsonObject(with: Data(bench.output.utf8)) as? [String: Any]
         #expect(figures?["received"] as? Int == 3000)
         #expect(figures?["lost"] as? Int == 0)
+        // The simulator forwards an application's characteristic without AcquireNotify: the central asked
+        // for auto, and the notifications came by StartNotify whatever the serve side's transport.
+        #expect(figures?["transport"] as? String == "bus")
+        #expect(figures?["requested_transport"] as? String == "auto")
     }
 }
