@@ -38,7 +38,8 @@ extension PeripheralCore {
     /// The exported objects of `services` below `root`: `service<i>`, `service<i>/char<j>`,
     /// `service<i>/char<j>/desc<k>`, as bluetoothd's `GattManager1` expects them.
     static func build(
-        _ services: [LocalService], root: DBusObjectPath, loop: EventLoop, acquiresNotify: Bool, link: CoreLink
+        _ services: [LocalService], root: DBusObjectPath, connection: DBusConnection, acquiresNotify: Bool,
+        busQueueLimit: Int, link: CoreLink
     )
         throws(BluetoothError) -> (characteristics: [ServedCharacteristic], objects: [DBusExportedObject])
     {
@@ -77,7 +78,8 @@ extension PeripheralCore {
                     let path = try servicePath.appending("char\(index)")
                     let object = try DBusExportedObject(path: path)
                     let served = ServedCharacteristic(
-                        description, service: service.uuid, object: object, loop: loop, acquiresNotify: acquiresNotify)
+                        description, service: service.uuid, object: object, connection: connection,
+                        acquiresNotify: acquiresNotify, busQueueLimit: busQueueLimit)
                     try object.addInterface(characteristicInterface(served, service: servicePath, link: link))
                     characteristics.append(served)
                     objects.append(object)

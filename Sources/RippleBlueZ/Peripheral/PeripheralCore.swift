@@ -65,7 +65,7 @@ final class PeripheralCore: Sendable {
 
     init(
         connection: DBusConnection, adapter: String, services: [LocalService], acquiresNotify: Bool,
-        ownsConnection: Bool
+        busQueueLimit: Int, ownsConnection: Bool
     ) throws(BluetoothError) {
         self.connection = connection
         self.loop = connection.loop
@@ -81,7 +81,8 @@ final class PeripheralCore: Sendable {
             State(applicationSubject: StateSubject(.waitingForBluetoothd, context: .loop(connection.loop))))
         let link = CoreLink()
         let built = try Self.build(
-            services, root: root, loop: connection.loop, acquiresNotify: acquiresNotify, link: link)
+            services, root: root, connection: connection, acquiresNotify: acquiresNotify,
+            busQueueLimit: busQueueLimit, link: link)
         characteristics = built.characteristics
         objects = built.objects
         bluetoothd = BluetoothdOwner(connection: connection) { owner in link.core?.ownerChanged(owner) }

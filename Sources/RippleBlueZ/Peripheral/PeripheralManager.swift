@@ -38,13 +38,16 @@ public final class PeripheralManager: Sendable {
     ///   - notificationTransport: how notifications travel to bluetoothd: ``NotificationTransport/automatic``
     ///     offers it a socket (`AcquireNotify`, for characteristics that notify), ``NotificationTransport/bus``
     ///     sends them as `Value` changes on the bus.
+    ///   - busQueueLimit: the most bytes the connection's outgoing queue may hold for a notification sent
+    ///     as a `Value` change to go out (see ``defaultBusQueueLimit``).
     ///   - services: the services.
     /// - Throws: ``BluetoothError`` when the bus cannot be reached or the services cannot be exported
     ///   (``BluetoothError/Kind/invalidArgument`` for no service, or a value longer than the 512 bytes an attribute
     ///   holds).
     public convenience init(
         bus: DBusBus = .system, adapter: String = "hci0", loop: EventLoop = .shared,
-        notificationTransport: NotificationTransport = .automatic, services: [LocalService]
+        notificationTransport: NotificationTransport = .automatic, busQueueLimit: Int = defaultBusQueueLimit,
+        services: [LocalService]
     ) throws(BluetoothError) {
         let connection: DBusConnection
         do {
@@ -56,7 +59,8 @@ public final class PeripheralManager: Sendable {
             try self.init(
                 core: PeripheralCore(
                     connection: connection, adapter: adapter, services: services,
-                    acquiresNotify: notificationTransport == .automatic, ownsConnection: true))
+                    acquiresNotify: notificationTransport == .automatic, busQueueLimit: busQueueLimit,
+                    ownsConnection: true))
         } catch {
             connection.close()
             throw error
@@ -71,17 +75,20 @@ public final class PeripheralManager: Sendable {
     ///   - loop: the event loop the connection runs on.
     ///   - notificationTransport: how notifications travel to bluetoothd: ``NotificationTransport/automatic``
     ///     offers it a socket, ``NotificationTransport/bus`` sends `Value` changes.
+    ///   - busQueueLimit: the most bytes the connection's outgoing queue may hold for a `Value` change to go
+    ///     out (see ``defaultBusQueueLimit``).
     ///   - services: the services, one per line.
     /// - Throws: ``BluetoothError`` when the bus cannot be reached or the services cannot be exported
     ///   (``BluetoothError/Kind/invalidArgument`` for no service, or a value longer than the 512 bytes an attribute
     ///   holds).
     public convenience init(
         bus: DBusBus = .system, adapter: String = "hci0", loop: EventLoop = .shared,
-        notificationTransport: NotificationTransport = .automatic,
+        notificationTransport: NotificationTransport = .automatic, busQueueLimit: Int = defaultBusQueueLimit,
         @LocalAttributesBuilder<LocalService> services: () -> [LocalService]
     ) throws(BluetoothError) {
         try self.init(
-            bus: bus, adapter: adapter, loop: loop, notificationTransport: notificationTransport, services: services())
+            bus: bus, adapter: adapter, loop: loop, notificationTransport: notificationTransport,
+            busQueueLimit: busQueueLimit, services: services())
     }
 
     /// A manager serving `services` on `adapter` through an existing connection (which it does not close).
@@ -90,19 +97,32 @@ public final class PeripheralManager: Sendable {
     ///   - connection: the connection to bluetoothd's bus.
     ///   - adapter: the adapter that serves.
     ///   - notificationTransport: how notifications travel to bluetoothd.
+    ///   - busQueueLimit: the most bytes the connection's outgoing queue may hold for a `Value` change to go
+    ///     out (see ``defaultBusQueueLimit``).
     ///   - services: the services.
     /// - Throws: ``BluetoothError`` when the services cannot be exported
     ///   (``BluetoothError/Kind/invalidArgument`` for no service, or a value longer than the 512 bytes an attribute
     ///   holds).
     public convenience init(
         connection: DBusConnection, adapter: String = "hci0", notificationTransport: NotificationTransport = .automatic,
-        services: [LocalService]
+        busQueueLimit: Int = defaultBusQueueLimit, services: [LocalService]
     ) throws(BluetoothError) {
         try self.init(
             core: PeripheralCore(
                 connection: connection, adapter: adapter, services: services,
-                acquiresNotify: notificationTransport == .automatic, ownsConnection: false))
+                acquiresNotify: notificationTransport == .automatic, busQueueLimit: busQueueLimit,
+                ownsConnection: false))
     }
+
+    /// The most bytes the connection's outgoing queue may hold, by default, for a notification sent on the
+    /// bus (a `Value` change) to go out: 256 KiB, about a thousand 20-byte notifications.
+    ///
+    /// libdbus keeps what the bus has not read yet in that queue, without limit. A ``send(_:on:)`` on the
+    /// bus that finds it at the limit or beyond drops the notification (counted in
+    /// ``notificationStatistics(of:)``, as on a full socket) and turns ``isReadyToSend(_:)`` false, until the
+    /// queue has drained to half the limit. The queue is the connection's: every message on it counts,
+    /// whichever characteristic (or anything else) sent it.
+    public static let defaultBusQueueLimit = 256 * 1024
 
     private init(core: PeripheralCore) {
         self.core = core
@@ -201,12 +221,14 @@ public final class PeripheralManager: Sendable {
     /// bluetoothd 5.66 sends it to each subscribed central; it tells the application only whether any
     /// listens (see ``isSubscribed(_:)``), not who. With a socket bluetoothd acquired, a notification that
     /// finds it full is dropped and counted in ``notificationStatistics(of:)``; on the bus, it goes out as a
-    /// `Value` change.
+    /// `Value` change, and is dropped and counted the same way when the connection's outgoing queue holds the
+    /// manager's bus queue limit or more (``defaultBusQueueLimit``): the bus has not read that much yet.
     ///
     /// - Parameters:
     ///   - value: the bytes.
     ///   - reference: the characteristic.
-    /// - Returns: whether it went out while a central listened (false: nobody listened, or it was dropped).
+    /// - Returns: whether it went out while a central listened (false: nobody listened, or it was dropped;
+    ///   after a drop, wait for ``isReadyToSend(_:)``).
     /// - Throws: ``BluetoothError`` of kind ``BluetoothError/Kind/attributeNotFound`` when it serves no such
     ///   characteristic, ``BluetoothError/Kind/notSupported`` when it neither notifies nor indicates,
     ///   ``BluetoothError/Kind/invalidArgument`` when `value` is longer than the 512 bytes an attribute holds.
@@ -227,7 +249,7 @@ public final class PeripheralManager: Sendable {
     }
 
     /// The notifications sent on a characteristic: received (sent by the app), delivered (to bluetoothd)
-    /// and dropped (a full socket), exactly.
+    /// and dropped (a full socket, or on the bus a full outgoing queue), exactly.
     ///
     /// - Parameter reference: the characteristic.
     /// - Returns: its counters, or nil when it serves no such characteristic.
@@ -265,8 +287,9 @@ public final class PeripheralManager: Sendable {
     /// the socket has room. A ``send(_:on:)`` that finds the socket full returns false and turns it false
     /// until bluetoothd has read enough to take notifications again — CoreBluetooth's
     /// `peripheralManagerIsReady(toUpdateSubscribers:)`. Sending only while it is true sends as fast as the
-    /// link takes notifications, without dropping any and without polling. On the bus path it follows
-    /// ``isSubscribed(_:)``.
+    /// link takes notifications, without dropping any and without polling. On the bus path the same holds
+    /// of the connection's outgoing queue: a send that finds it at the bus queue limit
+    /// (``defaultBusQueueLimit``) turns it false until the queue has drained to half the limit.
     ///
     /// - Parameter reference: the characteristic.
     /// - Returns: the stream; fails with ``BluetoothError/Kind/attributeNotFound`` when it serves no such

@@ -28,6 +28,9 @@ final class ServedCharacteristic: Sendable {
         var notifySocket: AcquiredNotifySocket?
         /// Whether the last notification found the acquired socket full (until it has room again).
         var socketFull = false
+        /// Whether the last notification on the bus found the connection's outgoing queue at its limit
+        /// (until it has drained to half of it).
+        var busFull = false
     }
 
     let reference: CharacteristicReference
@@ -37,20 +40,28 @@ final class ServedCharacteristic: Sendable {
     /// Whether a central has notifications or indications enabled (bluetoothd's `StartNotify`/`StopNotify`).
     let subscribed: StateSubject<Bool, Never>
     /// Whether a notification sent now goes out: a central listens, and the acquired socket (if any) has
-    /// room.
+    /// room, or on the bus, the connection's outgoing queue has not reached the limit.
     let readyToSend: StateSubject<Bool, Never>
-    /// The notifications sent: each is received, then delivered to bluetoothd or dropped (a full socket).
+    /// The notifications sent: each is received, then delivered to bluetoothd or dropped (a full socket, or
+    /// a full outgoing queue on the bus).
     let notifications = EventStatistics()
     /// Whether the characteristic offers bluetoothd `AcquireNotify`.
     let acquiresNotify: Bool
+    /// The connection the `Value` changes go out on, and the most bytes its outgoing queue may hold for a
+    /// notification on the bus to go out (see ``PeripheralManager/defaultBusQueueLimit``).
+    let connection: DBusConnection
+    let busQueueLimit: Int
     let state: LockedState<State>
 
     init(
-        _ description: LocalCharacteristic, service: BluetoothUUID, object: DBusExportedObject, loop: EventLoop,
-        acquiresNotify: Bool
+        _ description: LocalCharacteristic, service: BluetoothUUID, object: DBusExportedObject,
+        connection: DBusConnection, acquiresNotify: Bool, busQueueLimit: Int
     ) {
+        let loop = connection.loop
         reference = CharacteristicReference(description.uuid, in: service)
         self.acquiresNotify = acquiresNotify && description.properties.contains(.notify)
+        self.connection = connection
+        self.busQueueLimit = max(0, busQueueLimit)
         properties = description.properties
         onRead = description.onRead
         self.object = object
@@ -78,7 +89,9 @@ final class ServedCharacteristic: Sendable {
     private func updateReadiness() {
         // The subject's lock, then the leaf locks of `subscribed` and `state`: the value is computed and
         // stored in one step, so that concurrent updates cannot leave an older one last.
-        readyToSend.modify { ready in ready = subscribed.value && !state.withLock { $0.socketFull } }
+        readyToSend.modify { ready in
+            ready = subscribed.value && !state.withLock { $0.socketFull || $0.busFull }
+        }
     }
 
     /// Adds a subscriber of the writes; nil when the manager has closed (the subscriber should finish).
@@ -127,7 +140,9 @@ final class ServedCharacteristic: Sendable {
     }
 
     /// Notifies `value` (and makes it the current value): into the acquired socket when bluetoothd has one,
-    /// else as a `PropertiesChanged` of `Value`. Returns whether it went out to a listening central.
+    /// else as a `PropertiesChanged` of `Value`. Returns whether it went out to a listening central: false
+    /// also when it was dropped, because the socket was full or the connection's outgoing queue held
+    /// ``busQueueLimit`` bytes or more.
     func notify(_ value: [UInt8]) throws(DBusError) -> Bool {
         let socket = state.withLock { state -> AcquiredNotifySocket? in
             state.value = value
@@ -147,6 +162,25 @@ final class ServedCharacteristic: Sendable {
                 socket.watchForRoom()
             case .closed:
                 break
+            }
+            counters.countDropped(1)
+            counters.reportDrops()
+            return false
+        }
+        // libdbus queues what the bus does not take yet without limit: past the limit the notification is
+        // dropped, as on a full socket, and readiness comes back once the queue has drained to half of it.
+        if connection.outgoingByteCount >= busQueueLimit {
+            let first = state.withLock { state -> Bool in
+                defer { state.busFull = true }
+                return !state.busFull
+            }
+            updateReadiness()
+            if first {
+                connection.whenOutgoingBytes(atMost: busQueueLimit / 2) { [weak self] in
+                    guard let self else { return }
+                    state.withLock { $0.busFull = false }
+                    updateReadiness()
+                }
             }
             counters.countDropped(1)
             counters.reportDrops()

@@ -33,6 +33,10 @@ public final class SimulatedBus: Sendable {
     /// The bus, for ``BlueZSimulator/init(world:bus:configuration:)`` and RippleDBus connections.
     public var bus: DBusBus { daemon.bus }
 
+    /// The daemon's process ID: a test can stop it (`SIGSTOP`) to play a bus that reads nothing for a
+    /// while, and continue it (`SIGCONT`).
+    public var processID: Int32 { daemon.processID }
+
     /// Stops the daemon; every connection to it sees the bus go away. Idempotent.
     public func stop() {
         daemon.stop()

@@ -1,6 +1,7 @@
 import CDBus
 import Ripple
 import RippleLoop
+import Synchronization
 
 /// The libdbus connection of a ``DBusConnection``, driven by its event loop.
 ///
@@ -54,6 +55,14 @@ final class ConnectionCore: Sendable {
     /// Sees each incoming method call just before its dispatch, when set (loop thread only; see
     /// ``DBusConnection/setMethodCallObserver(_:)``).
     nonisolated(unsafe) var methodCallObserver: (@Sendable (DBusMessage) -> Void)?
+
+    /// The bytes libdbus holds in its outgoing queue (written by this process, not yet taken by the bus's
+    /// socket), as of the last send or write on the loop thread: stored there, read from any thread.
+    let outgoingBytes = Atomic<Int>(0)
+    /// Handlers waiting for the outgoing queue to hold at most `bytes` (loop thread only).
+    private nonisolated(unsafe) var outgoingWaiters: [(bytes: Int, handler: @Sendable () -> Void)] = []
+    /// Whether a turn of the loop is scheduled to call the outgoing waiters that are due.
+    private nonisolated(unsafe) var outgoingCheckScheduled = false
 
     /// Emits the close reason once the connection closes (the ``DBusConnection/closed`` publisher).
     let closeSubject = CurrentValueSubject<DBusCloseReason?, Never>(nil)
@@ -184,6 +193,8 @@ final class ConnectionCore: Sendable {
         handlingWatch = true
         dbus_watch_handle(watch, flags)
         handlingWatch = false
+        // Only a write shrinks the outgoing queue (a read leaves it be: no libdbus lock per read).
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0, let connection { noteOutgoingSize(connection) }
         dispatch()
     }
 
@@ -415,7 +426,49 @@ final class ConnectionCore: Sendable {
         guard let connection, closeReason == nil else { throw .disconnected }
         var serial: UInt32 = 0
         guard dbus_connection_send(connection, message.raw, &serial) != 0 else { throw .outOfMemory }
+        noteOutgoingSize(connection)
         return serial
+    }
+
+    // MARK: The outgoing queue
+
+    /// Stores the size of libdbus's outgoing queue after a send or a write (loop thread only), and when a
+    /// waiter is due, schedules the turn that calls it: never from inside the send, whose caller may be
+    /// sending a batch whose order a handler's sends must not cut into.
+    private func noteOutgoingSize(_ connection: OpaquePointer) {
+        let size = Int(dbus_connection_get_outgoing_size(connection))
+        outgoingBytes.store(size, ordering: .relaxed)
+        guard !outgoingWaiters.isEmpty, !outgoingCheckScheduled,
+            outgoingWaiters.contains(where: { size <= $0.bytes })
+        else { return }
+        outgoingCheckScheduled = true
+        loop.schedule { [self] in
+            outgoingCheckScheduled = false
+            callDueOutgoingWaiters()
+        }
+    }
+
+    /// Calls, once each, the waiters whose size the outgoing queue is within (loop thread only).
+    private func callDueOutgoingWaiters() {
+        guard let connection, closeReason == nil else { return }
+        let size = Int(dbus_connection_get_outgoing_size(connection))
+        outgoingBytes.store(size, ordering: .relaxed)
+        var due: [@Sendable () -> Void] = []
+        outgoingWaiters.removeAll { waiter in
+            guard size <= waiter.bytes else { return false }
+            due.append(waiter.handler)
+            return true
+        }
+        for handler in due { handler() }
+    }
+
+    /// Calls `handler` once, on the loop thread, when the outgoing queue holds at most `bytes`: on a later
+    /// turn of the loop when it already does, else after the write that brings it there. Never once the
+    /// connection has closed (loop thread only).
+    func whenOutgoingBytes(atMost bytes: Int, _ handler: @escaping @Sendable () -> Void) {
+        guard let connection, closeReason == nil else { return }
+        outgoingWaiters.append((bytes, handler))
+        noteOutgoingSize(connection)
     }
 
     /// Sends the method call `message` and calls `completion` once, on the loop thread, with its reply, a
@@ -471,6 +524,7 @@ final class ConnectionCore: Sendable {
         }
         signalRouter.closeAll()
         methodCallHandler = nil
+        outgoingWaiters = []
         // Exported objects go with the connection: handlers that hold the connection release it.
         objectRegistry.removeAll(core: self)
         closeSubject.send(reason)

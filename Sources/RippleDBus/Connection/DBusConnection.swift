@@ -63,6 +63,26 @@ public final class DBusConnection: Sendable {
 
     // MARK: Sending
 
+    /// The bytes waiting in the connection's outgoing queue: sent by this process, not yet taken by the
+    /// bus (its socket was full, because the bus reads more slowly than this process sends). libdbus keeps
+    /// them without limit; a sender that must not grow it checks this first. Safe from any thread: the
+    /// size as of the loop thread's last send or write. What other threads asked to send and the loop has
+    /// not taken yet is not counted.
+    public var outgoingByteCount: Int {
+        core.outgoingBytes.load(ordering: .relaxed)
+    }
+
+    /// Calls `handler` once, on the loop thread, when the outgoing queue holds at most `bytes`
+    /// (``outgoingByteCount``): after the write to the bus that brings it there, or on a later turn of the
+    /// loop when it already does. Never called once the connection has closed. Safe from any thread.
+    ///
+    /// - Parameters:
+    ///   - bytes: the most bytes the queue may hold.
+    ///   - handler: what to call, once.
+    public func whenOutgoingBytes(atMost bytes: Int, perform handler: @escaping @Sendable () -> Void) {
+        core.perform { core in core.whenOutgoingBytes(atMost: bytes, handler) }
+    }
+
     /// Sends `message` without waiting for anything: a signal, or a method call whose reply you do not want
     /// (set ``DBusMessage/noReplyExpected``). Safe from any thread; messages a thread sends go out in order.
     ///

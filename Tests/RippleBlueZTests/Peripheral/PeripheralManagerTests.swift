@@ -1,3 +1,4 @@
+import Glibc
 import Ripple
 import RippleBlueZSimulator
 import RippleDBus
@@ -364,6 +365,58 @@ private final class RequestLog: Sendable {
             #expect(notifications.values == (0...sent).map { UInt32($0).bluetoothBytes })
             let statistics = try #require(manager.notificationStatistics(of: reference))
             #expect([statistics.received, statistics.delivered, statistics.dropped] == [sent + 2, sent + 1, 1])
+            notifications.cancel()
+            try await ready.wait(timeout: Patience.step) { $0.values.last == false }
+            withExtendedLifetime(served) {}
+        }
+    }
+
+    /// On the bus path, libdbus keeps what the bus has not read: past the manager's limit a notification is
+    /// dropped (counted) and the characteristic is not ready, until the queue has drained to half the limit.
+    /// The bus is a dbus-daemon stopped for a while (SIGSTOP): it reads nothing, the socket fills, then
+    /// libdbus's queue passes the limit.
+    @Test func aBusThatReadsNothingDropsPastTheLimitAndIsReadyAgainOnceItReads() async throws {
+        let limited = try await PeripheralFixture(
+            services: services(), notificationTransport: .bus, busQueueLimit: 4096)
+        try await withFixture(limited) { fixture in
+            let served = try await fixture.serve()
+            let peripheral = try await fixture.connect()
+            let reference = CharacteristicReference(sensor)
+            let ready = TestSubscriber(fixture.manager.isReadyToSend(reference))
+            try await ready.wait(timeout: Patience.step) { $0.values == [false] }
+            let notifications = TestSubscriber(peripheral.listen(to: reference, transport: .bus))
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true] }
+            let manager = fixture.manager
+            let connection = manager.connection
+            let daemon = fixture.bus.processID
+            #expect(kill(daemon, SIGSTOP) == 0)
+            var stopped = true
+            defer { if stopped { kill(daemon, SIGCONT) } }
+            // On the peripheral's loop thread: sends until the queue is past the limit (the first drop),
+            // then once more (dropped too: nothing was read meanwhile).
+            let limit = 100_000
+            let (sent, queued, again) = try await fixture.peripheralThread.loop.perform {
+                () throws(BluetoothError) -> (Int, Int, Bool) in
+                var sent = 0
+                while sent < limit, try manager.send(UInt32(sent), on: reference) { sent += 1 }
+                let queued = connection.outgoingByteCount
+                return (sent, queued, try manager.send(UInt32(sent), on: reference))
+            }
+            #expect(sent > 0 && sent < limit)
+            #expect(queued >= 4096)
+            #expect(!again)
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true, false] }
+            let held = try #require(manager.notificationStatistics(of: reference))
+            #expect([held.received, held.delivered, held.dropped] == [sent + 2, sent, 2])
+            #expect(kill(daemon, SIGCONT) == 0)
+            stopped = false
+            try await ready.wait(timeout: Patience.step) { $0.values == [false, true, false, true] }
+            #expect(connection.outgoingByteCount <= 2048)
+            #expect(try manager.send(UInt32(sent), on: reference))
+            try await notifications.wait(timeout: Patience.step) { $0.valueCount == sent + 1 }
+            #expect(notifications.values == (0...sent).map { UInt32($0).bluetoothBytes })
+            let statistics = try #require(manager.notificationStatistics(of: reference))
+            #expect([statistics.received, statistics.delivered, statistics.dropped] == [sent + 3, sent + 1, 2])
             notifications.cancel()
             try await ready.wait(timeout: Patience.step) { $0.values.last == false }
             withExtendedLifetime(served) {}

@@ -28,7 +28,10 @@ final class PeripheralFixture: TestFixture {
     let manager: PeripheralManager
     let central: Central
 
-    init(services: [LocalService], notificationTransport: NotificationTransport = .automatic) async throws {
+    init(
+        services: [LocalService], notificationTransport: NotificationTransport = .automatic,
+        busQueueLimit: Int = PeripheralManager.defaultBusQueueLimit
+    ) async throws {
         bus = try SimulatedBus()
         simulator = BlueZSimulator(
             world: Self.world, bus: bus.bus, configuration: .init(connectTimeout: .milliseconds(300)))
@@ -37,7 +40,7 @@ final class PeripheralFixture: TestFixture {
         peripheralThread = try EventLoopThread(name: "peripheral-test")
         manager = try PeripheralManager(
             bus: bus.bus, adapter: "hci1", loop: peripheralThread.loop, notificationTransport: notificationTransport,
-            services: services)
+            busQueueLimit: busQueueLimit, services: services)
         central = try Central(bus: bus.bus, adapter: "hci0", loop: thread.loop)
         try await central.waitUntilReady()
     }

@@ -156,8 +156,9 @@ struct ServedPeripheral: Sendable {
 /// the same number a second as a Python peripheral that sleeps until each one's time.
 ///
 /// It runs on the manager's loop thread, driven by the manager's streams: an unpaced source sends while
-/// ``PeripheralManager/isReadyToSend(_:)`` is true and, when the socket is full, waits for it to turn true
-/// again (no polling, no thread hop per notification); a burst gives the loop a turn every 64 notifications.
+/// ``PeripheralManager/isReadyToSend(_:)`` is true and, when the path is full (the socket, or on the bus
+/// the connection's outgoing queue at the manager's limit), waits for it to turn true again (no polling,
+/// no thread hop per notification); a burst gives the loop a turn every 64 notifications.
 /// Its state is confined to the loop thread (checked).
 final class Notifier: Sendable {
     private struct State {
@@ -261,7 +262,7 @@ final class Notifier: Sendable {
                 return
             }
             guard (try? manager.send(source.payload(sequence: state.sequence), on: characteristic)) == true else {
-                // The socket is full (readiness turns false, then true again: the next burst) or nobody
+                // The path is full (readiness turns false, then true again: the next burst) or nobody
                 // listens any more.
                 return
             }
