@@ -6,6 +6,21 @@ import Testing
 /// A state stream's guarantees under a subscriber that releases one value at a time while the state keeps
 /// changing: the current value first, coalescing to the latest, never a stale last value.
 @Suite struct StateSubjectTests {
+    @Test func aDemandOfNothingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let state = StateSubject<Int, Never>(7)
+            let slow = SlowSubscriber<Int, Never>()
+            state.subscribe(slow)
+            slow.release(0)
+        }
+        #if DEBUG
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("API Violation: demand must not be zero"), "\(output.prefix(600))")
+        #else
+        _ = result
+        #endif
+    }
+
     @Test func aNewSubscriberGetsTheCurrentValueOnItsFirstDemand() {
         let state = StateSubject<Int, Never>(7)
         let slow = SlowSubscriber<Int, Never>()

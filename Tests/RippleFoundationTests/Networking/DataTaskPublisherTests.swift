@@ -11,6 +11,21 @@ import FoundationNetworking
 /// `URLSession.dataTaskPublisher(for:)` over `file:` URLs (no network).
 @Suite("URLSession.dataTaskPublisher")
 struct DataTaskPublisherTests {
+    @Test func aDemandOfNothingTrapsAsInCombine() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            URLSession.shared.dataTaskPublisher(for: URL(fileURLWithPath: "/")).subscribe(
+                AnySubscriber(
+                    receiveSubscription: { $0.request(.none) }, receiveValue: { _ in .none },
+                    receiveCompletion: { _ in }))
+        }
+        #if DEBUG
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("API Violation: demand must not be zero"), "\(output.prefix(600))")
+        #else
+        _ = result
+        #endif
+    }
+
     /// The folder of the files these tests load (beside this file, so that no run leaves any behind).
     private static let files = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Files", isDirectory: true)

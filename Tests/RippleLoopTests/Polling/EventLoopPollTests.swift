@@ -10,6 +10,24 @@ import Testing
 
 @Suite("EventLoop: poll", .timeLimit(.minutes(5)))
 struct EventLoopPollTests {
+    @Test func aDemandOfNothingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owner = try EventLoopThread()
+            let sockets = try Self.SocketPair()
+            owner.loop.poll(sockets.first, for: .readable).subscribe(
+                AnySubscriber(
+                    receiveSubscription: { $0.request(.none) }, receiveValue: { _ in .none },
+                    receiveCompletion: { _ in }))
+            withExtendedLifetime((owner, sockets)) {}
+        }
+        #if DEBUG
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("API Violation: demand must not be zero"), "\(output.prefix(600))")
+        #else
+        _ = result
+        #endif
+    }
+
     /// A connected pair of Unix stream sockets, closed on release.
     final class SocketPair: Sendable {
         let first: Int32
