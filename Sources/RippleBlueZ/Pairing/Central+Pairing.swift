@@ -1,5 +1,6 @@
 import Ripple
 import RippleDBus
+import Synchronization
 
 extension Central {
     /// Registers a pairing agent that answers bluetoothd's pairing questions with `handler`, as the
@@ -45,11 +46,17 @@ extension Peripheral {
         return Deferred { () -> AnyPublisher<Void, BluetoothError> in
             if let error = core.operationError() { return Fail(error: error).eraseToAnyPublisher() }
             if peripheral.isPaired { return Just(()).setFailureType(to: BluetoothError.self).eraseToAnyPublisher() }
+            // A cancel that comes after bluetoothd answered (`first()` cancels its upstream on the value, as the
+            // async form's does) must not cancel a pairing that has succeeded.
+            let answered = PairingAnswer()
             return core.connection.call(
                 destination: BlueZ.service, path: peripheral.path, interface: BlueZ.device, member: "Pair",
                 timeout: timeout
             )
-            .handleEvents(receiveCancel: { peripheral.cancelPairing() })
+            .handleEvents(
+                receiveOutput: { _ in answered.note() },
+                receiveCancel: { if !answered.isNoted { peripheral.cancelPairing() } }
+            )
             .map { _ in () }
             .catch { error -> AnyPublisher<Void, BluetoothError> in
                 if error.remoteName == "org.bluez.Error.AlreadyExists" {
@@ -61,6 +68,17 @@ extension Peripheral {
             }
             .eraseToAnyPublisher()
         }.eraseToAnyPublisher()
+    }
+
+    /// Whether bluetoothd has answered one `Pair()` call, from whichever thread delivers the answer or the cancel.
+    private final class PairingAnswer: Sendable {
+        private let state = Mutex(false)
+
+        /// Notes that bluetoothd answered.
+        func note() { state.withLock { $0 = true } }
+
+        /// Whether bluetoothd answered.
+        var isNoted: Bool { state.withLock { $0 } }
     }
 
     /// Asks bluetoothd to cancel the device's pairing (`Device1.CancelPairing()`), wanting no reply: sent

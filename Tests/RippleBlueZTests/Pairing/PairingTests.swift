@@ -143,6 +143,11 @@ import Testing
         try await peripheral.pairPeripheral()
         #expect(peripheral.isPaired, sourceLocation: sourceLocation)
         #expect(try await pairedInBluetoothd(fixture), sourceLocation: sourceLocation)
+        // The async form's `first()` cancels the pairing's subscription on its value: a pairing that succeeded
+        // is not cancelled (on real bluetoothd that could drop the link).
+        #expect(
+            try await fixture.simulator.withDevice(Lab.address) { $0.cancelPairingCalls } == 1,
+            "no CancelPairing() after a pairing that succeeded", sourceLocation: sourceLocation)
     }
 
     /// The device's `Paired` as bluetoothd has it, asked on the central's connection: the answer comes
